@@ -1,0 +1,84 @@
+//! `rename_all` conventions, applied to snake_case Rust field names.
+
+/// A naming convention accepted by `#[dynorm(rename_all = "...")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenameRule {
+    Lower,
+    Upper,
+    Pascal,
+    Camel,
+    Snake,
+    ScreamingSnake,
+    Kebab,
+    ScreamingKebab,
+}
+
+impl RenameRule {
+    /// Every accepted spelling, in the order they are listed in errors.
+    pub const NAMES: &'static [&'static str] = &[
+        "lowercase",
+        "UPPERCASE",
+        "PascalCase",
+        "camelCase",
+        "snake_case",
+        "SCREAMING_SNAKE_CASE",
+        "kebab-case",
+        "SCREAMING-KEBAB-CASE",
+    ];
+
+    /// Parses one of [`Self::NAMES`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "lowercase" => Self::Lower,
+            "UPPERCASE" => Self::Upper,
+            "PascalCase" => Self::Pascal,
+            "camelCase" => Self::Camel,
+            "snake_case" => Self::Snake,
+            "SCREAMING_SNAKE_CASE" => Self::ScreamingSnake,
+            "kebab-case" => Self::Kebab,
+            "SCREAMING-KEBAB-CASE" => Self::ScreamingKebab,
+            _ => return None,
+        })
+    }
+
+    /// Applies the rule to a snake_case field name.
+    pub fn apply(self, field: &str) -> String {
+        match self {
+            Self::Lower | Self::Snake => field.to_owned(),
+            Self::Upper | Self::ScreamingSnake => field.to_ascii_uppercase(),
+            Self::Kebab => field.replace('_', "-"),
+            Self::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
+            Self::Pascal | Self::Camel => {
+                let mut out = String::with_capacity(field.len());
+                let mut capitalize = self == Self::Pascal;
+                for ch in field.chars() {
+                    if ch == '_' {
+                        capitalize = !out.is_empty() || self == Self::Pascal;
+                    } else if capitalize {
+                        out.extend(ch.to_uppercase());
+                        capitalize = false;
+                    } else {
+                        out.push(ch);
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RenameRule;
+
+    #[test]
+    fn converts_snake_case_fields() {
+        assert_eq!(RenameRule::Camel.apply("customer_id"), "customerId");
+        assert_eq!(RenameRule::Camel.apply("id"), "id");
+        assert_eq!(RenameRule::Pascal.apply("placed_at"), "PlacedAt");
+        assert_eq!(RenameRule::ScreamingSnake.apply("placed_at"), "PLACED_AT");
+        assert_eq!(RenameRule::Kebab.apply("placed_at"), "placed-at");
+        assert_eq!(RenameRule::ScreamingKebab.apply("a_b"), "A-B");
+        assert_eq!(RenameRule::Lower.apply("a_b"), "a_b");
+    }
+}

@@ -1,0 +1,97 @@
+//! The `Model` impl: the schema, item conversion in both directions, and the key.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{Container, Field};
+use crate::attr::DateStorage;
+use crate::expand::{codec, key};
+
+/// An `Option<&'static str>` literal.
+fn option_str(value: Option<String>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The `KeyAttribute` for a key field: its name and scalar type.
+fn key_attribute(field: &Field) -> TokenStream {
+    let name = &field.name;
+    let ty = field.ty;
+    let scalar = match field.attrs.date {
+        Some((DateStorage::Millis | DateStorage::Seconds, _)) => {
+            quote!(::dynorm::__private::ScalarType::N)
+        }
+        _ => quote_spanned!(field.ty_span()=> <#ty as ::dynorm::__private::KeyScalar>::SCALAR_TYPE),
+    };
+    quote!(::dynorm::__private::KeyAttribute { name: #name, scalar: #scalar })
+}
+
+/// The whole `impl Model for ...`.
+pub fn model_impl(cont: &Container) -> TokenStream {
+    let ident = cont.ident;
+    let model_name = ident.to_string();
+    let table = cont.table_name();
+    let prefix = option_str(cont.attrs.prefix.as_ref().map(|p| p.value()));
+    let suffix = option_str(cont.attrs.suffix.as_ref().map(|s| s.value()));
+    let key_ident = key::key_ident(cont);
+    let hash_key = cont.hash_key().map(key_attribute);
+    let range_key = match cont.range_key() {
+        Some(field) => {
+            let attribute = key_attribute(field);
+            quote!(::core::option::Option::Some(#attribute))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let names = cont.fields.iter().map(|f| &f.name);
+    let count = cont.fields.len();
+    let owner = format_ident!("self");
+    let inserts = cont
+        .fields
+        .iter()
+        .map(|field| codec::insert_field(&model_name, field, &owner));
+    let reads = cont.fields.iter().map(|field| {
+        let member = field.ident;
+        let read = codec::read_field(&model_name, field);
+        quote!(#member: #read)
+    });
+    let key_members = key::key_fields(cont).into_iter().map(|field| {
+        let member = field.ident;
+        quote!(#member: ::core::clone::Clone::clone(&self.#member))
+    });
+
+    quote! {
+        impl ::dynorm::__private::Model for #ident {
+            type Key = #key_ident;
+
+            const SCHEMA: ::dynorm::__private::Schema = ::dynorm::__private::Schema {
+                model: #model_name,
+                table: #table,
+                table_prefix: #prefix,
+                table_suffix: #suffix,
+                hash_key: #hash_key,
+                range_key: #range_key,
+                attributes: &[#(#names),*],
+            };
+
+            fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+                let mut __item = ::dynorm::__private::Item::with_capacity(#count);
+                #(#inserts)*
+                ::core::result::Result::Ok(__item)
+            }
+
+            fn from_item(
+                mut __item: ::dynorm::__private::Item,
+            ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+                ::core::result::Result::Ok(Self {
+                    #(#reads,)*
+                })
+            }
+
+            fn key(&self) -> #key_ident {
+                #key_ident { #(#key_members,)* }
+            }
+        }
+    }
+}

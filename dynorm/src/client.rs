@@ -1,0 +1,226 @@
+//! The client: an `aws_sdk_dynamodb::Client` plus the table naming rules.
+
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
+use aws_sdk_dynamodb::types::TableStatus;
+
+use crate::error::{Error, Result};
+use crate::model::Model;
+use crate::ops::{CreateItem, DeleteItem, GetItem, PutItem};
+
+/// The client-wide table name prefix and suffix.
+#[derive(Clone, Debug, Default)]
+struct Naming {
+    prefix: String,
+    suffix: String,
+}
+
+/// The entry point: wraps an SDK client and applies table naming.
+///
+/// The full table name of a model is `{prefix}{name}{suffix}`. The prefix and suffix are
+/// read on every call, so [`set_table_prefix`](Self::set_table_prefix) applies to every
+/// later call, and a model's own `#[dynorm(prefix, suffix)]` overrides them.
+///
+/// Clones share the SDK client and the naming.
+#[derive(Clone, Debug)]
+pub struct Client {
+    sdk: aws_sdk_dynamodb::Client,
+    naming: Arc<RwLock<Naming>>,
+}
+
+impl Client {
+    /// Wraps an SDK client you configured yourself.
+    pub fn new(sdk: aws_sdk_dynamodb::Client) -> Self {
+        Self {
+            sdk,
+            naming: Arc::default(),
+        }
+    }
+
+    /// Builds the SDK client from the environment, the standard aws-config way
+    /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...).
+    pub async fn from_env() -> Self {
+        let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+        Self::new(aws_sdk_dynamodb::Client::new(&config))
+    }
+
+    /// The SDK client, for anything dynorm does not cover.
+    pub fn sdk(&self) -> &aws_sdk_dynamodb::Client {
+        &self.sdk
+    }
+
+    /// Sets the table name prefix for every later call on this client and its clones.
+    pub fn set_table_prefix(&self, prefix: impl Into<String>) {
+        self.naming
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .prefix = prefix.into();
+    }
+
+    /// Sets the table name suffix for every later call on this client and its clones.
+    pub fn set_table_suffix(&self, suffix: impl Into<String>) {
+        self.naming
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .suffix = suffix.into();
+    }
+
+    /// A client sharing the SDK client, with its own naming that starts as `prefix`.
+    pub fn with_table_prefix(&self, prefix: impl Into<String>) -> Self {
+        let naming = Naming {
+            prefix: prefix.into(),
+            suffix: self
+                .naming
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .suffix
+                .clone(),
+        };
+        Self {
+            sdk: self.sdk.clone(),
+            naming: Arc::new(RwLock::new(naming)),
+        }
+    }
+
+    /// The full table name of `M`: `{prefix}{name}{suffix}`.
+    pub fn table_name<M: Model>(&self) -> String {
+        let naming = self.naming.read().unwrap_or_else(|e| e.into_inner());
+        let schema = &M::SCHEMA;
+        format!(
+            "{}{}{}",
+            schema.table_prefix.unwrap_or(&naming.prefix),
+            schema.table,
+            schema.table_suffix.unwrap_or(&naming.suffix)
+        )
+    }
+
+    /// Reads one item by its typed key. A model with only a hash key also takes the bare
+    /// value: `db.get::<User>("u1")`.
+    pub fn get<M: Model>(&self, key: impl Into<M::Key>) -> GetItem<M> {
+        GetItem::new(self, key.into())
+    }
+
+    /// Reads one item by raw key attributes, skipping the fields' storage. The key must
+    /// still have every key attribute; a missing one is an error before sending.
+    pub fn get_raw<M: Model>(&self, key: crate::Item) -> GetItem<M> {
+        GetItem::new_raw(self, key)
+    }
+
+    /// Writes a new item, failing with [`ErrorKind::AlreadyExists`](crate::ErrorKind)
+    /// when one with the same key exists. `.overwrite(true)` writes unconditionally.
+    pub fn create<'a, M: Model>(&self, item: &'a M) -> CreateItem<'a, M> {
+        CreateItem::new(self, item)
+    }
+
+    /// Writes an item, replacing any item with the same key.
+    pub fn put<'a, M: Model>(&self, item: &'a M) -> PutItem<'a, M> {
+        PutItem::new(self, item)
+    }
+
+    /// Deletes one item by its typed key.
+    pub fn delete<M: Model>(&self, key: impl Into<M::Key>) -> DeleteItem<M> {
+        DeleteItem::new(self, key.into())
+    }
+
+    /// Deletes one item by raw key attributes, skipping the fields' storage.
+    pub fn delete_raw<M: Model>(&self, key: crate::Item) -> DeleteItem<M> {
+        DeleteItem::new_raw(self, key)
+    }
+
+    /// The `CreateTable` input for `M`, with this client's full table name.
+    pub fn create_table_input<M: Model>(&self) -> CreateTableInput {
+        crate::table::create_table_input(&M::SCHEMA, self.table_name::<M>())
+    }
+
+    /// Creates `M`'s table from [`create_table_input`](Self::create_table_input).
+    pub async fn create_table<M: Model>(&self) -> Result<()> {
+        let input = self.create_table_input::<M>();
+        self.sdk
+            .create_table()
+            .set_table_name(input.table_name)
+            .set_attribute_definitions(input.attribute_definitions)
+            .set_key_schema(input.key_schema)
+            .set_billing_mode(input.billing_mode)
+            .set_global_secondary_indexes(input.global_secondary_indexes)
+            .set_local_secondary_indexes(input.local_secondary_indexes)
+            .send()
+            .await
+            .map_err(|e| {
+                Error::service(e)
+                    .with_model(M::SCHEMA.model)
+                    .with_operation("create_table")
+            })?;
+        Ok(())
+    }
+
+    /// Creates `M`'s table unless it exists, then waits until it is active.
+    pub async fn ensure_table<M: Model>(&self) -> Result<()> {
+        match self.create_table::<M>().await {
+            Ok(()) => {}
+            Err(e) if is_resource_in_use(&e) => {}
+            Err(e) => return Err(e),
+        }
+        self.wait_until_active::<M>(Duration::from_secs(60)).await
+    }
+
+    /// Polls `DescribeTable` until `M`'s table is `ACTIVE`, for at most `timeout`.
+    pub async fn wait_until_active<M: Model>(&self, timeout: Duration) -> Result<()> {
+        let name = self.table_name::<M>();
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut delay = Duration::from_millis(20);
+        loop {
+            let output = self
+                .sdk
+                .describe_table()
+                .table_name(&name)
+                .send()
+                .await
+                .map_err(|e| {
+                    Error::service(e)
+                        .with_model(M::SCHEMA.model)
+                        .with_operation("wait_until_active")
+                })?;
+            if output.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() + delay > deadline {
+                return Err(Error::config(format!(
+                    "table `{name}` was not ACTIVE after {timeout:?}"
+                ))
+                .with_model(M::SCHEMA.model)
+                .with_operation("wait_until_active"));
+            }
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(2));
+        }
+    }
+
+    /// Deletes `M`'s table.
+    pub async fn delete_table<M: Model>(&self) -> Result<()> {
+        self.sdk
+            .delete_table()
+            .table_name(self.table_name::<M>())
+            .send()
+            .await
+            .map_err(|e| {
+                Error::service(e)
+                    .with_model(M::SCHEMA.model)
+                    .with_operation("delete_table")
+            })?;
+        Ok(())
+    }
+}
+
+/// Whether a `create_table` error says the table already exists.
+fn is_resource_in_use(error: &Error) -> bool {
+    use aws_sdk_dynamodb::error::SdkError;
+    use aws_sdk_dynamodb::operation::create_table::CreateTableError;
+    std::error::Error::source(error)
+        .and_then(|source| {
+            source.downcast_ref::<SdkError<CreateTableError, aws_sdk_dynamodb::config::http::HttpResponse>>()
+        })
+        .and_then(|e| e.as_service_error())
+        .is_some_and(CreateTableError::is_resource_in_use_exception)
+}

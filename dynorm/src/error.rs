@@ -1,0 +1,247 @@
+//! dynorm's one public error type.
+
+use std::error::Error as StdError;
+use std::fmt;
+
+use crate::model::{Item, Model};
+use crate::value::AttrError;
+
+/// What kind of failure an [`Error`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The item does not exist, where the operation required it.
+    NotFound,
+    /// `create` found an item with the same key.
+    AlreadyExists,
+    /// A condition expression failed.
+    ConditionFailed,
+    /// The request is invalid; found before sending, or reported by DynamoDB.
+    Validation,
+    /// An item could not be converted to or from the model.
+    Conversion,
+    /// The model, the client or the table is set up wrongly.
+    Config,
+    /// DynamoDB or the transport failed; [`source()`](StdError::source) is the SDK error.
+    Service,
+}
+
+impl ErrorKind {
+    fn label(self) -> &'static str {
+        match self {
+            Self::NotFound => "not found",
+            Self::AlreadyExists => "already exists",
+            Self::ConditionFailed => "condition failed",
+            Self::Validation => "validation error",
+            Self::Conversion => "conversion error",
+            Self::Config => "configuration error",
+            Self::Service => "service error",
+        }
+    }
+}
+
+/// An error from dynorm. Its message names the model, the operation and the attribute
+/// where they are known.
+///
+/// ```
+/// # async fn demo(db: &dynorm::Client, user: &impl dynorm::Model) -> Result<(), dynorm::Error> {
+/// match db.create(user).send().await {
+///     Ok(()) => {}
+///     Err(e) if e.is_already_exists() => println!("taken: {e}"),
+///     Err(e) => return Err(e),
+/// }
+/// # Ok(()) }
+/// ```
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: ErrorKind,
+    model: Option<&'static str>,
+    operation: Option<&'static str>,
+    attribute: Option<String>,
+    message: String,
+    item: Option<Item>,
+    source: Option<Box<dyn StdError + Send + Sync + 'static>>,
+}
+
+impl Error {
+    /// A new error of `kind` with a message.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            inner: Box::new(Inner {
+                kind,
+                model: None,
+                operation: None,
+                attribute: None,
+                message: message.into(),
+                item: None,
+                source: None,
+            }),
+        }
+    }
+
+    /// A validation error, found before sending.
+    pub fn validation(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Validation, message)
+    }
+
+    /// A configuration error.
+    pub fn config(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Config, message)
+    }
+
+    /// A conversion error for one attribute of a model.
+    pub fn conversion(model: &'static str, attribute: &str, error: AttrError) -> Self {
+        Self::new(ErrorKind::Conversion, error.message())
+            .with_model(model)
+            .with_attribute(error.render_path(attribute))
+    }
+
+    /// A service error, keeping the SDK error as its source.
+    pub fn service<E: StdError + Send + Sync + 'static>(source: E) -> Self {
+        let message = aws_sdk_dynamodb::error::DisplayErrorContext(&source).to_string();
+        let mut error = Self::new(ErrorKind::Service, message);
+        error.inner.source = Some(Box::new(source));
+        error
+    }
+
+    /// Sets the model the error concerns.
+    pub fn with_model(mut self, model: &'static str) -> Self {
+        self.inner.model = Some(model);
+        self
+    }
+
+    /// Sets the operation, unless one is already known.
+    pub fn with_operation(mut self, operation: &'static str) -> Self {
+        self.inner.operation.get_or_insert(operation);
+        self
+    }
+
+    /// Sets the attribute the error concerns.
+    pub fn with_attribute(mut self, attribute: impl Into<String>) -> Self {
+        self.inner.attribute = Some(attribute.into());
+        self
+    }
+
+    /// Attaches the item DynamoDB returned with the failure.
+    pub fn with_item(mut self, item: Option<Item>) -> Self {
+        self.inner.item = item;
+        self
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The model's Rust name, when the error concerns one.
+    pub fn model(&self) -> Option<&'static str> {
+        self.inner.model
+    }
+
+    /// The operation that failed, such as `get` or `create`.
+    pub fn operation(&self) -> Option<&'static str> {
+        self.inner.operation
+    }
+
+    /// The attribute, or the path inside one (`tags[2]`, `address.city`).
+    pub fn attribute(&self) -> Option<&str> {
+        self.inner.attribute.as_deref()
+    }
+
+    /// The bare message, without the model, operation and attribute.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// The item DynamoDB returned with a failed condition, as raw attributes.
+    pub fn item(&self) -> Option<&Item> {
+        self.inner.item.as_ref()
+    }
+
+    /// The item DynamoDB returned with a failed condition, decoded as `M`.
+    pub fn current_item<M: Model>(&self) -> Option<Result<M, Error>> {
+        self.inner.item.clone().map(M::from_item)
+    }
+
+    /// Whether the item did not exist.
+    pub fn is_not_found(&self) -> bool {
+        self.kind() == ErrorKind::NotFound
+    }
+
+    /// Whether `create` found an existing item.
+    pub fn is_already_exists(&self) -> bool {
+        self.kind() == ErrorKind::AlreadyExists
+    }
+
+    /// Whether a condition failed.
+    pub fn is_condition_failed(&self) -> bool {
+        self.kind() == ErrorKind::ConditionFailed
+    }
+
+    /// Whether the request was invalid.
+    pub fn is_validation(&self) -> bool {
+        self.kind() == ErrorKind::Validation
+    }
+
+    /// Whether an item could not be converted.
+    pub fn is_conversion(&self) -> bool {
+        self.kind() == ErrorKind::Conversion
+    }
+
+    /// Whether something is set up wrongly.
+    pub fn is_config(&self) -> bool {
+        self.kind() == ErrorKind::Config
+    }
+
+    /// Whether DynamoDB or the transport failed.
+    pub fn is_service(&self) -> bool {
+        self.kind() == ErrorKind::Service
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inner = &self.inner;
+        f.write_str(inner.kind.label())?;
+        if let Some(operation) = inner.operation {
+            write!(f, " in `{operation}`")?;
+        }
+        if let Some(model) = inner.model {
+            write!(f, " on model `{model}`")?;
+        }
+        if let Some(attribute) = &inner.attribute {
+            write!(f, ", attribute `{attribute}`")?;
+        }
+        write!(f, ": {}", inner.message)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inner = &self.inner;
+        f.debug_struct("Error")
+            .field("kind", &inner.kind)
+            .field("model", &inner.model)
+            .field("operation", &inner.operation)
+            .field("attribute", &inner.attribute)
+            .field("message", &inner.message)
+            .field("has_item", &inner.item.is_some())
+            .field("source", &inner.source)
+            .finish()
+    }
+}
+
+impl StdError for Error {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        self.inner
+            .source
+            .as_ref()
+            .map(|source| &**source as &(dyn StdError + 'static))
+    }
+}
+
+/// dynorm's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

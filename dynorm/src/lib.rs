@@ -1,0 +1,95 @@
+//! # dynorm
+//!
+//! A typed ORM for Amazon DynamoDB. Put `#[derive(Model)]` on a struct and get a typed
+//! key checked at compile time, fast conversion to and from DynamoDB items, the
+//! `CreateTable` input for the table, and typed operations.
+//!
+//! ```
+//! use chrono::{DateTime, Utc};
+//! use dynorm::Model;
+//!
+//! #[derive(Model, Debug, Clone, PartialEq)]
+//! #[dynorm(rename_all = "camelCase")]
+//! struct Message {
+//!     #[hash_key]
+//!     room_id: String,
+//!     #[range_key]
+//!     sent_at: DateTime<Utc>,
+//!     author: String,
+//!     text: String,
+//! }
+//!
+//! assert_eq!(Message::HASH_KEY, "roomId");
+//! assert_eq!(Message::RANGE_KEY, Some("sentAt"));
+//! assert_eq!(Message::TABLE_NAME, "Message");
+//!
+//! // The key is a type: both attributes are required, each with its field's type.
+//! let key = MessageKey { room_id: "general".into(), sent_at: Utc::now() };
+//! # let _ = key;
+//! ```
+//!
+//! ## Attributes
+//!
+//! | attribute | where | meaning |
+//! |---|---|---|
+//! | `#[hash_key]` | field | the partition key; exactly one |
+//! | `#[range_key]` | field | the sort key; at most one |
+//! | `#[dynorm(table = "...")]` | struct | the base table name; default: the struct's name |
+//! | `#[dynorm(prefix = "...", suffix = "...")]` | struct | override the client's table name prefix and suffix |
+//! | `#[dynorm(rename_all = "camelCase")]` | struct | attribute naming, as in serde |
+//! | `#[dynorm(rename = "...")]` | field | this attribute's name |
+//! | `#[dynorm(date = "iso" \| "millis" \| "seconds")]` | `DateTime<Utc>` field | date storage; default `iso` |
+//!
+//! ## Storage
+//!
+//! Strings are S; every integer and float width is N, exactly; `bool` is BOOL; `Vec<u8>`
+//! and `Blob` are B; `Vec<T>` is L; maps with string keys are M; `HashSet`/`BTreeSet` of
+//! strings, numbers or bytes are SS, NS and BS; `Option::None` is left out of the item.
+//! `DateTime<Utc>` is fixed-width ISO text (`2026-11-06T09:30:00.000Z`) by default. Any
+//! other type that implements serde's `Serialize` and `Deserialize` is stored through
+//! `serde_dynamo`, with no annotation.
+//!
+//! ## Operations
+//!
+//! ```no_run
+//! # use dynorm::Model;
+//! # #[derive(Model, Clone)] struct User { #[hash_key] id: String, name: String }
+//! # async fn demo() -> Result<(), dynorm::Error> {
+//! let db = dynorm::Client::from_env().await;
+//! let user = User { id: "u1".into(), name: "Ada".into() };
+//! db.create_table::<User>().await?;
+//! db.create(&user).send().await?; // fails with AlreadyExists if u1 exists
+//! let found: Option<User> = db.get::<User>("u1").consistent_read(true).send().await?;
+//! db.put(&user).send().await?;
+//! db.delete::<User>("u1").send().await?;
+//! # Ok(()) }
+//! ```
+
+mod client;
+mod dispatch;
+mod error;
+#[cfg(feature = "local")]
+pub mod local;
+mod model;
+mod ops;
+mod table;
+mod value;
+
+pub use client::Client;
+pub use dynorm_derive::Model;
+pub use error::{Error, ErrorKind, Result};
+pub use model::{Item, KeyAttribute, Model, ModelKey, Schema};
+pub use ops::{CreateItem, DeleteItem, GetItem, PutItem};
+pub use value::date::DateStorage;
+pub use value::{AttrError, AttrValue, KeyScalar, PathSegment, ScalarType, SetElement, SetKind};
+
+/// The SDK types that appear in dynorm's API.
+pub mod types {
+    pub use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
+    pub use aws_sdk_dynamodb::primitives::Blob;
+    pub use aws_sdk_dynamodb::types::AttributeValue;
+}
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;

@@ -1,0 +1,129 @@
+//! A ready client for examples and tests: an embedded DynamoDB-compatible server, or the
+//! endpoint in `DYNAMODB_ENDPOINT`.
+//!
+//! Enabled by the `local` feature. The embedded server is [dynoxide], started once per
+//! process on a loopback ephemeral port, from a dedicated thread with its own Tokio
+//! runtime, so it outlives any one `#[tokio::test]` runtime.
+//!
+//! [dynoxide]: https://crates.io/crates/dynoxide-rs
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+
+use crate::client::Client;
+use crate::error::{Error, Result};
+
+/// The environment variable that points examples and tests at another endpoint, such as
+/// DynamoDB Local (`http://127.0.0.1:8000`).
+pub const ENDPOINT_VAR: &str = "DYNAMODB_ENDPOINT";
+
+/// A client for `DYNAMODB_ENDPOINT` when it is set, otherwise for the embedded server,
+/// which is started on first use.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), dynorm::Error> {
+/// let db = dynorm::local::client().await?;
+/// # Ok(()) }
+/// ```
+pub async fn client() -> Result<Client> {
+    match std::env::var(ENDPOINT_VAR) {
+        Ok(endpoint) if !endpoint.trim().is_empty() => Ok(connect(endpoint.trim()).await),
+        _ => Ok(connect(embedded_endpoint()?).await),
+    }
+}
+
+/// Like [`client`], with a table prefix no other call in this process gets, so that tests
+/// running in parallel never share a table.
+pub async fn isolated_client(label: &str) -> Result<Client> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() % 1_000_000_000)
+        .unwrap_or(0);
+    let prefix = format!(
+        "{label}_{}_{run}_{}_",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    Ok(client().await?.with_table_prefix(prefix))
+}
+
+/// A client for a DynamoDB-compatible endpoint. It uses the environment's credentials
+/// and region when `AWS_ACCESS_KEY_ID` is set, and fixed local ones otherwise.
+pub async fn connect(endpoint: &str) -> Client {
+    let config = if std::env::var_os("AWS_ACCESS_KEY_ID").is_some() {
+        let shared = aws_config::load_defaults(BehaviorVersion::latest()).await;
+        aws_sdk_dynamodb::config::Builder::from(&shared)
+            .endpoint_url(endpoint)
+            .build()
+    } else {
+        aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .credentials_provider(Credentials::new(
+                "dynorm",
+                "local",
+                None,
+                None,
+                "dynorm-local",
+            ))
+            .endpoint_url(endpoint)
+            .build()
+    };
+    Client::new(aws_sdk_dynamodb::Client::from_conf(config))
+}
+
+/// The embedded server's endpoint, starting it on first call.
+pub fn embedded_endpoint() -> Result<&'static str> {
+    static ENDPOINT: OnceLock<Result<String, String>> = OnceLock::new();
+    ENDPOINT
+        .get_or_init(start_embedded)
+        .as_deref()
+        .map_err(|e| Error::config(format!("the embedded DynamoDB server did not start: {e}")))
+}
+
+/// Starts dynoxide on its own thread and runtime, and returns its endpoint.
+fn start_embedded() -> Result<String, String> {
+    let (ready, endpoint) = std::sync::mpsc::channel::<Result<String, String>>();
+    std::thread::Builder::new()
+        .name("dynorm-embedded-dynamodb".into())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("dynorm-embedded-dynamodb")
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    let _ = ready.send(Err(e.to_string()));
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                let setup = async {
+                    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    let address = listener.local_addr().map_err(|e| e.to_string())?;
+                    let database = dynoxide::Database::memory().map_err(|e| e.to_string())?;
+                    Ok::<_, String>((listener, address, database))
+                };
+                match setup.await {
+                    Ok((listener, address, database)) => {
+                        let _ = ready.send(Ok(format!("http://{address}")));
+                        dynoxide::server::serve_on(listener, database).await;
+                    }
+                    Err(e) => {
+                        let _ = ready.send(Err(e));
+                    }
+                }
+            });
+        })
+        .map_err(|e| e.to_string())?;
+    endpoint
+        .recv()
+        .map_err(|_| "the server thread stopped before it was ready".to_owned())?
+}

@@ -1,0 +1,174 @@
+//! The traits `#[derive(Model)]` implements, and the schema it describes.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{Error, Result};
+use crate::value::ScalarType;
+
+/// A DynamoDB item: attribute names to values.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// A Rust struct stored as DynamoDB items. Derive it with `#[derive(Model)]`.
+///
+/// ```
+/// use dynorm::Model;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct User {
+///     #[hash_key]
+///     id: String,
+///     name: String,
+/// }
+///
+/// assert_eq!(User::HASH_KEY, "id");
+/// assert_eq!(User::RANGE_KEY, None);
+/// assert_eq!(User::TABLE_NAME, "User");
+///
+/// let user = User { id: "u1".into(), name: "Ada".into() };
+/// let item = user.to_item().unwrap();
+/// assert_eq!(User::from_item(item).unwrap(), user);
+/// ```
+pub trait Model: Sized + Send + Sync + 'static {
+    /// The typed primary key, such as `UserKey { id }`.
+    type Key: ModelKey<Model = Self>;
+
+    /// The model's names and key schema.
+    const SCHEMA: Schema;
+
+    /// The hash key's attribute name.
+    const HASH_KEY: &'static str = Self::SCHEMA.hash_key.name;
+    /// The range key's attribute name, if the table has one.
+    const RANGE_KEY: Option<&'static str> = match Self::SCHEMA.range_key {
+        Some(range) => Some(range.name),
+        None => None,
+    };
+    /// The base table name, before any prefix or suffix.
+    const TABLE_NAME: &'static str = Self::SCHEMA.table;
+
+    /// Converts the model into an item.
+    fn to_item(&self) -> Result<Item>;
+
+    /// Converts an item into the model, taking ownership so that values are moved.
+    fn from_item(item: Item) -> Result<Self>;
+
+    /// The model's primary key.
+    fn key(&self) -> Self::Key;
+
+    /// The `CreateTable` input for this model, with its own prefix and suffix but no
+    /// client-wide ones. See [`Client::create_table_input`](crate::Client::create_table_input).
+    fn create_table_input() -> aws_sdk_dynamodb::operation::create_table::CreateTableInput {
+        let name = format!(
+            "{}{}{}",
+            Self::SCHEMA.table_prefix.unwrap_or(""),
+            Self::SCHEMA.table,
+            Self::SCHEMA.table_suffix.unwrap_or("")
+        );
+        crate::table::create_table_input(&Self::SCHEMA, name)
+    }
+}
+
+/// A model's typed primary key.
+pub trait ModelKey: Send + Sync {
+    /// The model the key belongs to.
+    type Model: Model<Key = Self>;
+
+    /// The key as DynamoDB key attributes, each in its field's storage.
+    fn to_key_item(&self) -> Result<Item>;
+}
+
+/// One key attribute: its name and type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyAttribute {
+    /// The attribute name.
+    pub name: &'static str,
+    /// S, N or B.
+    pub scalar: ScalarType,
+}
+
+/// What a model says about its table, built by the derive at compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct Schema {
+    /// The model's Rust name, used in error messages.
+    pub model: &'static str,
+    /// The base table name.
+    pub table: &'static str,
+    /// The model's own table name prefix, overriding the client's.
+    pub table_prefix: Option<&'static str>,
+    /// The model's own table name suffix, overriding the client's.
+    pub table_suffix: Option<&'static str>,
+    /// The hash key.
+    pub hash_key: KeyAttribute,
+    /// The range key, if any.
+    pub range_key: Option<KeyAttribute>,
+    /// Every attribute name of the model, in field order.
+    pub attributes: &'static [&'static str],
+}
+
+impl Schema {
+    /// The key attributes: the hash key, then the range key.
+    pub fn key_attributes(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.hash_key).chain(self.range_key.as_ref())
+    }
+
+    /// Checks that a key item has exactly the key attributes, each of the right type and
+    /// not empty. Raw keys skip the typed key, so this is what catches their mistakes.
+    pub fn validate_key(&self, key: &Item, operation: &'static str) -> Result<()> {
+        let fail = |message: String, attribute: &str| {
+            Err(Error::validation(message)
+                .with_model(self.model)
+                .with_operation(operation)
+                .with_attribute(attribute))
+        };
+        for attribute in self.key_attributes() {
+            let Some(value) = key.get(attribute.name) else {
+                return fail(
+                    format!("the key of `{}` has no `{}`", self.model, attribute.name),
+                    attribute.name,
+                );
+            };
+            let type_ok = matches!(
+                (attribute.scalar, value),
+                (ScalarType::S, AttributeValue::S(_))
+                    | (ScalarType::N, AttributeValue::N(_))
+                    | (ScalarType::B, AttributeValue::B(_))
+            );
+            if !type_ok {
+                return fail(
+                    format!(
+                        "a key attribute must be {:?}, found {}",
+                        attribute.scalar,
+                        crate::value::describe(value)
+                    ),
+                    attribute.name,
+                );
+            }
+            let empty = match value {
+                AttributeValue::S(s) => s.is_empty(),
+                AttributeValue::B(b) => b.as_ref().is_empty(),
+                _ => false,
+            };
+            if empty {
+                return fail("a key attribute cannot be empty".to_owned(), attribute.name);
+            }
+        }
+        if let Some(extra) = key
+            .keys()
+            .find(|name| self.key_attributes().all(|a| a.name != name.as_str()))
+        {
+            return fail(
+                format!("`{extra}` is not a key attribute of `{}`", self.model),
+                extra,
+            );
+        }
+        Ok(())
+    }
+
+    /// Picks the key attributes out of a whole item.
+    pub fn key_of(&self, item: &Item) -> Item {
+        self.key_attributes()
+            .filter_map(|a| item.get(a.name).map(|v| (a.name.to_owned(), v.clone())))
+            .collect()
+    }
+}

@@ -1,0 +1,69 @@
+//! `GetItem` by typed or raw key.
+
+use std::marker::PhantomData;
+
+use crate::client::Client;
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{Item, Model};
+use crate::ops;
+
+const OPERATION: &str = "get";
+
+/// A pending `GetItem`. Build it with [`Client::get`], then call [`send`](Self::send).
+#[must_use = "a request does nothing until it is sent"]
+pub struct GetItem<M: Model> {
+    client: Client,
+    key: Result<Item>,
+    consistent_read: bool,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> GetItem<M> {
+    pub(crate) fn new(client: &Client, key: M::Key) -> Self {
+        Self::with_key(client, ops::typed_key::<M>(&key, OPERATION))
+    }
+
+    pub(crate) fn new_raw(client: &Client, key: Item) -> Self {
+        Self::with_key(client, ops::raw_key::<M>(key, OPERATION))
+    }
+
+    fn with_key(client: &Client, key: Result<Item>) -> Self {
+        Self {
+            client: client.clone(),
+            key,
+            consistent_read: false,
+            model: PhantomData,
+        }
+    }
+
+    /// Reads with strong consistency.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent_read = consistent;
+        self
+    }
+
+    /// Sends the request. `Ok(None)` when there is no such item.
+    pub async fn send(self) -> Result<Option<M>> {
+        let key = self.key?;
+        let output = self
+            .client
+            .sdk()
+            .get_item()
+            .table_name(self.client.table_name::<M>())
+            .set_key(Some(key))
+            .consistent_read(self.consistent_read)
+            .send()
+            .await
+            .map_err(|e| ops::sdk_error(e, M::SCHEMA.model, OPERATION))?;
+        ops::decode(output.item, OPERATION)
+    }
+
+    /// Sends the request, with [`ErrorKind::NotFound`] when there is no such item.
+    pub async fn send_required(self) -> Result<M> {
+        self.send().await?.ok_or_else(|| {
+            Error::new(ErrorKind::NotFound, "no item has this key")
+                .with_model(M::SCHEMA.model)
+                .with_operation(OPERATION)
+        })
+    }
+}

@@ -1,0 +1,111 @@
+//! `chrono::DateTime<Utc>` storage: fixed-width ISO text, epoch milliseconds or seconds.
+//!
+//! The ISO form is always `YYYY-MM-DDTHH:MM:SS.mmmZ`, 24 characters in UTC, so stored
+//! dates sort as text. Precision below a millisecond is dropped on write.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+
+use super::{AttrError, AttrValue, KeyScalar, ScalarType};
+
+/// How a `DateTime` field is stored, chosen with `#[dynorm(date = "...")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DateStorage {
+    /// `2026-11-06T09:30:00.000Z`: a string (S). The default.
+    #[default]
+    Iso,
+    /// Epoch milliseconds: a number (N).
+    Millis,
+    /// Epoch seconds: a number (N).
+    Seconds,
+}
+
+/// The fixed-width ISO text of a date.
+pub fn to_iso(value: &DateTime<Utc>) -> String {
+    value.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// Encodes a date in the given storage.
+pub fn encode(
+    value: &DateTime<Utc>,
+    storage: DateStorage,
+) -> Result<Option<AttributeValue>, AttrError> {
+    Ok(Some(match storage {
+        DateStorage::Iso => AttributeValue::S(to_iso(value)),
+        DateStorage::Millis => AttributeValue::N(
+            itoa::Buffer::new()
+                .format(value.timestamp_millis())
+                .to_owned(),
+        ),
+        DateStorage::Seconds => {
+            AttributeValue::N(itoa::Buffer::new().format(value.timestamp()).to_owned())
+        }
+    }))
+}
+
+/// Decodes a date stored in the given storage.
+pub fn decode(
+    value: Option<AttributeValue>,
+    storage: DateStorage,
+) -> Result<DateTime<Utc>, AttrError> {
+    let value = value.ok_or_else(AttrError::missing)?;
+    match storage {
+        DateStorage::Iso => DateTime::<Utc>::from_attr(value),
+        DateStorage::Millis => {
+            let millis = i64::from_attr(value)?;
+            Utc.timestamp_millis_opt(millis).single().ok_or_else(|| {
+                AttrError::new(format!("{millis} is out of range for epoch milliseconds"))
+            })
+        }
+        DateStorage::Seconds => {
+            let seconds = i64::from_attr(value)?;
+            Utc.timestamp_opt(seconds, 0).single().ok_or_else(|| {
+                AttrError::new(format!("{seconds} is out of range for epoch seconds"))
+            })
+        }
+    }
+}
+
+impl AttrValue for DateTime<Utc> {
+    fn to_attr(&self) -> Result<AttributeValue, AttrError> {
+        Ok(AttributeValue::S(to_iso(self)))
+    }
+
+    fn from_attr(value: AttributeValue) -> Result<Self, AttrError> {
+        match value {
+            AttributeValue::S(text) => DateTime::parse_from_rfc3339(&text)
+                .map(|date| date.with_timezone(&Utc))
+                .map_err(|e| {
+                    AttrError::new(format!("expected an ISO 8601 date, found `{text}` ({e})"))
+                }),
+            other => Err(AttrError::mismatch("an ISO 8601 date string (S)", &other)),
+        }
+    }
+}
+
+impl KeyScalar for DateTime<Utc> {
+    const SCALAR_TYPE: ScalarType = ScalarType::S;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_form_has_a_fixed_width() {
+        let whole = Utc.with_ymd_and_hms(2026, 11, 6, 9, 30, 0).unwrap();
+        assert_eq!(to_iso(&whole), "2026-11-06T09:30:00.000Z");
+        let fine = whole + chrono::Duration::nanoseconds(123_456_789);
+        assert_eq!(to_iso(&fine), "2026-11-06T09:30:00.123Z");
+    }
+
+    #[test]
+    fn numeric_storages_round_trip() {
+        let date = Utc.timestamp_millis_opt(1_762_421_400_123).unwrap();
+        let millis = encode(&date, DateStorage::Millis).unwrap();
+        assert_eq!(millis, Some(AttributeValue::N("1762421400123".into())));
+        assert_eq!(decode(millis, DateStorage::Millis).unwrap(), date);
+        let seconds = encode(&date, DateStorage::Seconds).unwrap();
+        assert_eq!(seconds, Some(AttributeValue::N("1762421400".into())));
+    }
+}

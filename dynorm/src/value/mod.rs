@@ -1,0 +1,92 @@
+//! Native conversion between Rust values and DynamoDB attribute values.
+//!
+//! [`AttrValue`] is implemented for strings, numbers, `bool`, binary, lists, maps, typed
+//! sets, `Option` and `chrono::DateTime<Utc>`. Fields of any other type that implements
+//! serde's `Serialize` and `Deserialize` go through `serde_dynamo` instead, with no
+//! annotation. Implement [`AttrValue`] for your own type to store it natively.
+
+mod collection;
+pub mod date;
+mod error;
+mod scalar;
+mod set;
+
+pub use scalar::bytes;
+
+pub use error::{describe, AttrError, PathSegment};
+pub use set::{SetElement, SetKind};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+/// A Rust type with a native DynamoDB representation.
+///
+/// ```
+/// use dynorm::{AttrError, AttrValue};
+/// use aws_sdk_dynamodb::types::AttributeValue;
+///
+/// /// Cents, stored as a DynamoDB number.
+/// struct Cents(i64);
+///
+/// impl AttrValue for Cents {
+///     fn to_attr(&self) -> Result<AttributeValue, AttrError> {
+///         self.0.to_attr()
+///     }
+///     fn from_attr(value: AttributeValue) -> Result<Self, AttrError> {
+///         i64::from_attr(value).map(Cents)
+///     }
+/// }
+/// ```
+pub trait AttrValue: Sized {
+    /// The attribute value for `self`.
+    fn to_attr(&self) -> Result<AttributeValue, AttrError>;
+
+    /// Reads a value back, taking ownership so that strings are moved, not copied.
+    fn from_attr(value: AttributeValue) -> Result<Self, AttrError>;
+
+    /// Whether the value is left out of the item. DynamoDB rejects empty sets, so an
+    /// empty set is written as an absent attribute.
+    fn is_omitted(&self) -> bool {
+        false
+    }
+
+    /// The value of an absent attribute, for types that have one (an empty set, `None`).
+    fn when_absent() -> Option<Self> {
+        None
+    }
+}
+
+/// A type that can be a table or index key attribute: one S, N or B scalar.
+///
+/// Implement it for your own newtypes and enums that are stored as one scalar.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a DynamoDB key attribute",
+    label = "a key attribute must be one S, N or B scalar type",
+    note = "strings, numbers, `Vec<u8>` and `DateTime<Utc>` can be keys; for your own type, implement `dynorm::KeyScalar`"
+)]
+pub trait KeyScalar {
+    /// The key's attribute type.
+    const SCALAR_TYPE: ScalarType;
+}
+
+/// The type of a key attribute, as in an `AttributeDefinition`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarType {
+    /// A string.
+    S,
+    /// A number.
+    N,
+    /// Binary.
+    B,
+}
+
+impl ScalarType {
+    /// The SDK's name for the same type.
+    pub fn to_sdk(self) -> aws_sdk_dynamodb::types::ScalarAttributeType {
+        use aws_sdk_dynamodb::types::ScalarAttributeType;
+        match self {
+            Self::S => ScalarAttributeType::S,
+            Self::N => ScalarAttributeType::N,
+            Self::B => ScalarAttributeType::B,
+        }
+    }
+}
