@@ -197,6 +197,29 @@ impl Client {
         }
     }
 
+    /// Compares the live table with the model: the key schema and the key attributes'
+    /// types. A difference is an [`ErrorKind::Config`](crate::ErrorKind) error naming the
+    /// attribute, so drift between the model and the infrastructure shows up early.
+    pub async fn verify_table<M: Model>(&self) -> Result<()> {
+        let name = self.table_name::<M>();
+        let output = self
+            .sdk
+            .describe_table()
+            .table_name(&name)
+            .send()
+            .await
+            .map_err(|e| {
+                Error::service(e)
+                    .with_model(M::SCHEMA.model)
+                    .with_operation("verify_table")
+            })?;
+        let table = output.table().ok_or_else(|| {
+            Error::config(format!("DescribeTable returned no description of `{name}`"))
+        })?;
+        crate::table::compare(&M::SCHEMA, &name, table)
+            .map_err(|e| e.with_model(M::SCHEMA.model).with_operation("verify_table"))
+    }
+
     /// Deletes `M`'s table.
     pub async fn delete_table<M: Model>(&self) -> Result<()> {
         self.sdk

@@ -87,7 +87,10 @@ pub use value::{AttrError, AttrValue, KeyScalar, PathSegment, ScalarType, SetEle
 pub mod types {
     pub use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
     pub use aws_sdk_dynamodb::primitives::Blob;
-    pub use aws_sdk_dynamodb::types::AttributeValue;
+    pub use aws_sdk_dynamodb::types::{
+        AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
+        ScalarAttributeType,
+    };
 }
 
 #[doc(hidden)]

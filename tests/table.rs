@@ -1,0 +1,158 @@
+//! `create_table_input()`, table naming, and creating tables on a real server.
+
+mod common;
+
+use chrono::{DateTime, Utc};
+use dynorm::types::{BillingMode, KeyType, ScalarAttributeType};
+use dynorm::{Client, Model};
+
+#[derive(Model)]
+#[dynorm(rename_all = "camelCase")]
+struct Message {
+    #[hash_key]
+    room_id: String,
+    #[range_key]
+    sent_at: DateTime<Utc>,
+    text: String,
+}
+
+#[derive(Model)]
+#[dynorm(table = "events", prefix = "audit_", suffix = "_v2")]
+struct Event {
+    #[hash_key]
+    #[dynorm(rename = "pk")]
+    stream: Vec<u8>,
+    #[range_key]
+    #[dynorm(date = "seconds")]
+    at: DateTime<Utc>,
+    payload: String,
+}
+
+#[derive(Model)]
+struct Counter {
+    #[hash_key]
+    id: i32,
+    count: u64,
+}
+
+fn definitions(input: &dynorm::types::CreateTableInput) -> Vec<(String, ScalarAttributeType)> {
+    input
+        .attribute_definitions()
+        .iter()
+        .map(|d| (d.attribute_name().to_owned(), d.attribute_type().clone()))
+        .collect()
+}
+
+fn key_schema(input: &dynorm::types::CreateTableInput) -> Vec<(String, KeyType)> {
+    input
+        .key_schema()
+        .iter()
+        .map(|k| (k.attribute_name().to_owned(), k.key_type().clone()))
+        .collect()
+}
+
+#[test]
+fn names_come_from_the_model() {
+    assert_eq!(
+        (Message::HASH_KEY, Message::RANGE_KEY, Message::TABLE_NAME),
+        ("roomId", Some("sentAt"), "Message")
+    );
+    assert_eq!(
+        (Event::HASH_KEY, Event::RANGE_KEY, Event::TABLE_NAME),
+        ("pk", Some("at"), "events")
+    );
+    assert_eq!((Counter::HASH_KEY, Counter::RANGE_KEY), ("id", None));
+}
+
+#[test]
+fn create_table_input_defines_only_the_key_attributes() {
+    let input = Message::create_table_input();
+    assert_eq!(input.table_name(), Some("Message"));
+    assert_eq!(
+        definitions(&input),
+        [
+            ("roomId".into(), ScalarAttributeType::S),
+            ("sentAt".into(), ScalarAttributeType::S)
+        ]
+    );
+    assert_eq!(
+        key_schema(&input),
+        [
+            ("roomId".into(), KeyType::Hash),
+            ("sentAt".into(), KeyType::Range)
+        ]
+    );
+    assert_eq!(input.billing_mode(), Some(&BillingMode::PayPerRequest));
+}
+
+#[test]
+fn key_types_follow_the_rust_types_and_date_storage() {
+    let input = Event::create_table_input();
+    assert_eq!(input.table_name(), Some("audit_events_v2"));
+    assert_eq!(
+        definitions(&input),
+        [
+            ("pk".into(), ScalarAttributeType::B),
+            ("at".into(), ScalarAttributeType::N)
+        ]
+    );
+    let input = Counter::create_table_input();
+    assert_eq!(definitions(&input), [("id".into(), ScalarAttributeType::N)]);
+    assert_eq!(key_schema(&input), [("id".into(), KeyType::Hash)]);
+}
+
+#[tokio::test]
+async fn the_client_prefix_and_suffix_apply_unless_the_model_overrides_them() {
+    let sdk = aws_sdk_dynamodb::Client::from_conf(
+        aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build(),
+    );
+    let db = Client::new(sdk);
+    assert_eq!(db.table_name::<Message>(), "Message");
+    db.set_table_prefix("dev_");
+    db.set_table_suffix("_eu");
+    assert_eq!(db.table_name::<Message>(), "dev_Message_eu");
+    assert_eq!(
+        db.create_table_input::<Message>().table_name(),
+        Some("dev_Message_eu")
+    );
+    // The model's own prefix and suffix win.
+    assert_eq!(db.table_name::<Event>(), "audit_events_v2");
+    // Clones share the naming; `with_table_prefix` starts its own.
+    let clone = db.clone();
+    db.set_table_prefix("prod_");
+    assert_eq!(clone.table_name::<Message>(), "prod_Message_eu");
+    let separate = db.with_table_prefix("test_");
+    db.set_table_prefix("other_");
+    assert_eq!(separate.table_name::<Message>(), "test_Message_eu");
+}
+
+#[tokio::test]
+async fn tables_are_created_and_become_active() {
+    let db = common::db("table_create").await;
+    db.create_table::<Message>().await.unwrap();
+    db.wait_until_active::<Message>(std::time::Duration::from_secs(30))
+        .await
+        .unwrap();
+    db.verify_table::<Message>().await.unwrap();
+    // Creating it again is a service error; `ensure_table` accepts an existing table.
+    assert!(db.create_table::<Message>().await.unwrap_err().is_service());
+    db.ensure_table::<Message>().await.unwrap();
+
+    let described = db
+        .sdk()
+        .describe_table()
+        .table_name(db.table_name::<Message>())
+        .send()
+        .await
+        .unwrap();
+    let table = described.table().unwrap();
+    let keys: Vec<_> = table
+        .key_schema()
+        .iter()
+        .map(|k| k.attribute_name().to_owned())
+        .collect();
+    assert_eq!(keys, ["roomId", "sentAt"]);
+    db.delete_table::<Message>().await.unwrap();
+}
