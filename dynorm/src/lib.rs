@@ -96,3 +96,8 @@ pub mod types {
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+/// The README's examples, compiled as doctests so that it stays true.
+#[cfg(all(doctest, feature = "local"))]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
