@@ -6,6 +6,7 @@ use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs};
 use crate::ctxt::Ctxt;
+use crate::index::{self, IndexDecl};
 
 /// A struct that derives `Model`.
 pub struct Container<'a> {
@@ -13,11 +14,14 @@ pub struct Container<'a> {
     pub vis: &'a Visibility,
     pub attrs: ContainerAttrs,
     pub fields: Vec<Field<'a>>,
+    /// Every `#[index]`, on fields in field order, then on the struct.
+    pub indexes: Vec<IndexDecl>,
 }
 
 /// One named field of the struct.
 pub struct Field<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a Visibility,
     pub ty: &'a Type,
     pub attrs: FieldAttrs,
     /// The DynamoDB attribute name, after `rename` and `rename_all`.
@@ -73,12 +77,14 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
+        let mut indexes = Vec::new();
         let fields = named
             .named
             .iter()
             .filter_map(|field| {
                 let ident = field.ident.as_ref()?;
                 let attrs = attr::field(cx, &field.attrs);
+                indexes.extend(index::parse(cx, &field.attrs, Some(ident)));
                 let name = match &attrs.rename {
                     Some(rename) => rename.value(),
                     None => {
@@ -89,17 +95,20 @@ impl<'a> Container<'a> {
                 };
                 Some(Field {
                     ident,
+                    vis: &field.vis,
                     ty: &field.ty,
                     attrs,
                     name,
                 })
             })
             .collect();
+        indexes.extend(index::parse(cx, &input.attrs, None));
         Some(Container {
             ident: &input.ident,
             vis: &input.vis,
             attrs,
             fields,
+            indexes,
         })
     }
 
@@ -111,6 +120,11 @@ impl<'a> Container<'a> {
     /// The field marked `#[range_key]`, if any.
     pub fn range_key(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.range_key.is_some())
+    }
+
+    /// The position of the field named `ident`.
+    pub fn field_position(&self, ident: &syn::Ident) -> Option<usize> {
+        self.fields.iter().position(|f| f.ident == ident)
     }
 
     /// The base table name: `#[dynorm(table)]`, or the struct's name.

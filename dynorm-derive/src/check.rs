@@ -4,15 +4,175 @@ use std::collections::HashMap;
 
 use crate::ast::Container;
 use crate::ctxt::Ctxt;
+use crate::index::{FieldRef, ProjectDecl};
 use crate::types;
 
-/// Runs every check, recording each problem found.
-pub fn check(cx: &Ctxt, cont: &Container) {
+/// Runs every check, recording each problem found, and returns the indexes with their
+/// field names resolved.
+pub fn check(cx: &Ctxt, cont: &Container) -> Vec<ResolvedIndex> {
     check_hash_key(cx, cont);
     check_range_key(cx, cont);
     check_key_types(cx, cont);
     check_date_storage(cx, cont);
     check_unique_names(cx, cont);
+    let indexes = resolve_indexes(cx, cont);
+    check_index_counts(cx, cont, &indexes);
+    indexes
+}
+
+/// What an index projects, with field positions.
+pub enum Projected {
+    All,
+    KeysOnly,
+    Include(Vec<usize>),
+}
+
+/// An index whose field names are resolved to field positions.
+pub struct ResolvedIndex {
+    pub name: String,
+    pub local: bool,
+    pub hash: Vec<usize>,
+    pub range: Vec<usize>,
+    pub projected: Projected,
+}
+
+/// Resolves a field reference, reporting an unknown name with a suggestion.
+fn resolve_field(cx: &Ctxt, cont: &Container, field: &FieldRef) -> Option<usize> {
+    let position = cont.field_position(&field.ident);
+    if position.is_none() {
+        let names: Vec<String> = cont.fields.iter().map(|f| f.ident.to_string()).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let hint = crate::symbol::did_you_mean(&field.ident.to_string(), &refs)
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        cx.error_spanned_by(
+            &field.ident,
+            format!(
+                "model `{}` has no field `{}`{hint}",
+                cont.ident, field.ident
+            ),
+        );
+    }
+    position
+}
+
+/// Resolves every index and checks each one on its own.
+fn resolve_indexes(cx: &Ctxt, cont: &Container) -> Vec<ResolvedIndex> {
+    let mut seen_names: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for decl in &cont.indexes {
+        let name = decl.name();
+        if let Some(literal) = &decl.name {
+            if seen_names.contains(&name) {
+                cx.error_spanned_by(
+                    literal,
+                    format!("model `{}` declares index `{name}` twice", cont.ident),
+                );
+            }
+            seen_names.push(name.clone());
+        }
+        let mut hash: Vec<usize> = decl
+            .hash
+            .iter()
+            .filter_map(|f| resolve_field(cx, cont, f))
+            .collect();
+        let range: Vec<usize> = decl
+            .range
+            .iter()
+            .filter_map(|f| resolve_field(cx, cont, f))
+            .collect();
+        if decl.local {
+            match (cont.fields.iter().position(|f| f.attrs.hash_key.is_some()), cont.range_key()) {
+                (Some(table_hash), Some(_)) => hash = vec![table_hash],
+                (_, None) => cx.error_spanned_by(
+                    &decl.attr,
+                    format!(
+                        "local index `{name}` needs a table with a range key, and model `{}` has none:                          a local index shares the table's hash key and replaces its range key",
+                        cont.ident
+                    ),
+                ),
+                (None, _) => {}
+            }
+        }
+        for (side, fields) in [("partition", &decl.hash), ("sort", &decl.range)] {
+            if fields.len() > 4 {
+                cx.error_spanned_by(
+                    &fields[4].ident,
+                    format!(
+                        "index `{name}` has {} {side} key attributes; DynamoDB allows at most 4",
+                        fields.len()
+                    ),
+                );
+            }
+        }
+        let mut key_fields: Vec<usize> = Vec::new();
+        for (&position, reference) in hash
+            .iter()
+            .chain(&range)
+            .zip(decl.hash.iter().chain(&decl.range))
+        {
+            if key_fields.contains(&position) {
+                cx.error_spanned_by(
+                    &reference.ident,
+                    format!(
+                        "`{}` appears twice in the keys of index `{name}`",
+                        reference.ident
+                    ),
+                );
+            }
+            key_fields.push(position);
+            let field = &cont.fields[position];
+            let present = types::option_inner(field.ty).unwrap_or(field.ty);
+            if let Some(reason) = types::non_scalar_key_reason(present) {
+                cx.error_spanned_by(
+                    field.ty,
+                    format!(
+                        "`{}` is a key attribute of index `{name}`, so it must be one S, N or B scalar type: {reason}",
+                        field.ident
+                    ),
+                );
+            }
+        }
+        let projected = match &decl.project {
+            ProjectDecl::All => Projected::All,
+            ProjectDecl::KeysOnly => Projected::KeysOnly,
+            ProjectDecl::Include(fields) => Projected::Include(
+                fields
+                    .iter()
+                    .filter_map(|f| resolve_field(cx, cont, f))
+                    .collect(),
+            ),
+        };
+        out.push(ResolvedIndex {
+            name,
+            local: decl.local,
+            hash,
+            range,
+            projected,
+        });
+    }
+    out
+}
+
+/// At most 5 local and 20 global indexes.
+fn check_index_counts(cx: &Ctxt, cont: &Container, indexes: &[ResolvedIndex]) {
+    let mut locals = 0;
+    let mut globals = 0;
+    for (decl, index) in cont.indexes.iter().zip(indexes) {
+        let (count, limit, kind) = if index.local {
+            locals += 1;
+            (locals, 5, "local")
+        } else {
+            globals += 1;
+            (globals, 20, "global")
+        };
+        if count == limit + 1 {
+            cx.error_spanned_by(
+                &decl.attr,
+                format!("model `{}` declares more than {limit} {kind} indexes; DynamoDB allows at most {limit}", cont.ident),
+            );
+        }
+    }
 }
 
 /// Exactly one field is the hash key.

@@ -11,6 +11,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod index;
 mod symbol;
 mod types;
 
@@ -20,7 +21,7 @@ use syn::{parse_macro_input, DeriveInput};
 /// Derives `dynorm::Model` for a struct with named fields.
 ///
 /// See the `dynorm` crate for the attributes it accepts.
-#[proc_macro_derive(Model, attributes(hash_key, range_key, dynorm))]
+#[proc_macro_derive(Model, attributes(hash_key, range_key, dynorm, index))]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input)

@@ -7,8 +7,11 @@ use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::TableStatus;
 
 use crate::error::{Error, Result};
+use crate::index::Index;
 use crate::model::Model;
 use crate::ops::{CreateItem, DeleteItem, GetItem, PutItem};
+use crate::query::Query;
+use crate::scan::Scan;
 
 /// The client-wide table name prefix and suffix.
 #[derive(Clone, Debug, Default)]
@@ -129,9 +132,37 @@ impl Client {
         DeleteItem::new_raw(self, key)
     }
 
+    /// A query on `M`, with the index chosen from the conditions given to
+    /// [`matching`](crate::Query::matching), by dynotable-orm's four rules.
+    ///
+    /// It returns whole `M` items, so it fails before sending when the chosen index does
+    /// not project every attribute; name the index with [`query_by`](Self::query_by) then.
+    pub fn query<M: Model>(&self) -> Query<M, M> {
+        Query::auto(self)
+    }
+
+    /// A query through index `I` (or the table, with `I` the model itself), with its hash
+    /// key value up front. It returns `I::Item`: the index's projected item type.
+    ///
+    /// For a multi-attribute hash key, the value is a tuple of every hash attribute.
+    pub fn query_by<I: Index>(&self, hash: impl Into<I::HashKey>) -> Query<I::Model, I::Item> {
+        Query::by::<I>(self, hash.into())
+    }
+
+    /// A scan of index `I` (or the table, with `I` the model itself).
+    pub fn scan<I: Index>(&self) -> Scan<I> {
+        Scan::new(self)
+    }
+
     /// The `CreateTable` input for `M`, with this client's full table name.
     pub fn create_table_input<M: Model>(&self) -> CreateTableInput {
         crate::table::create_table_input(&M::SCHEMA, self.table_name::<M>())
+    }
+
+    /// [`create_table_input`](Self::create_table_input) as the JSON that
+    /// `aws dynamodb create-table --cli-input-json` accepts.
+    pub fn create_table_json<M: Model>(&self) -> String {
+        crate::table::to_cli_json(&self.create_table_input::<M>())
     }
 
     /// Creates `M`'s table from [`create_table_input`](Self::create_table_input).

@@ -66,20 +66,34 @@
 //! ```
 
 mod client;
+mod condition;
+mod cursor;
 mod dispatch;
 mod error;
+mod expr;
+mod index;
 #[cfg(feature = "local")]
 pub mod local;
 mod model;
 mod ops;
+mod pager;
+mod plan;
+mod query;
+mod scan;
 mod table;
 mod value;
 
 pub use client::Client;
+pub use condition::{Attr, AttributeType, Collection, Comparison, Condition, Encoder, Expr, Size};
 pub use dynorm_derive::Model;
 pub use error::{Error, ErrorKind, Result};
+pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
 pub use model::{Item, KeyAttribute, Model, ModelKey, Schema};
 pub use ops::{CreateItem, DeleteItem, GetItem, PutItem};
+pub use pager::Page;
+pub use plan::{choose_index, Plan};
+pub use query::Query;
+pub use scan::Scan;
 pub use value::date::DateStorage;
 pub use value::{AttrError, AttrValue, KeyScalar, PathSegment, ScalarType, SetElement, SetKind};
 

@@ -67,6 +67,12 @@ pub trait Model: Sized + Send + Sync + 'static {
         );
         crate::table::create_table_input(&Self::SCHEMA, name)
     }
+
+    /// [`create_table_input`](Self::create_table_input) as the JSON that
+    /// `aws dynamodb create-table --cli-input-json` accepts.
+    fn create_table_json() -> String {
+        crate::table::to_cli_json(&Self::create_table_input())
+    }
 }
 
 /// A model's typed primary key.
@@ -102,14 +108,54 @@ pub struct Schema {
     pub hash_key: KeyAttribute,
     /// The range key, if any.
     pub range_key: Option<KeyAttribute>,
+    /// The hash key, then the range key if any: the same attributes as one slice.
+    pub keys: &'static [KeyAttribute],
     /// Every attribute name of the model, in field order.
     pub attributes: &'static [&'static str],
+    /// The secondary indexes, global ones first, in declaration order.
+    pub indexes: &'static [crate::index::IndexSchema],
 }
 
 impl Schema {
+    /// The table itself, seen as an index.
+    pub fn table_index(&self) -> crate::index::IndexSchema {
+        let (hash_key, range_key) = self.keys.split_at(1.min(self.keys.len()));
+        crate::index::IndexSchema {
+            name: self.table,
+            kind: crate::index::IndexKind::Table,
+            hash_key,
+            range_key,
+            projection: crate::index::Projection::All,
+        }
+    }
+
+    /// Every index a query can use: the global ones, then the local ones, then the table.
+    pub fn query_targets(&self) -> Vec<crate::index::IndexSchema> {
+        use crate::index::IndexKind;
+        let mut targets: Vec<_> = self
+            .indexes
+            .iter()
+            .filter(|i| i.kind == IndexKind::Global)
+            .copied()
+            .collect();
+        targets.extend(
+            self.indexes
+                .iter()
+                .filter(|i| i.kind == IndexKind::Local)
+                .copied(),
+        );
+        targets.push(self.table_index());
+        targets
+    }
+
+    /// An index by name.
+    pub fn index(&self, name: &str) -> Option<&crate::index::IndexSchema> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
     /// The key attributes: the hash key, then the range key.
-    pub fn key_attributes(&self) -> impl Iterator<Item = &KeyAttribute> {
-        std::iter::once(&self.hash_key).chain(self.range_key.as_ref())
+    pub fn key_attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> {
+        self.keys.iter()
     }
 
     /// Checks that a key item has exactly the key attributes, each of the right type and

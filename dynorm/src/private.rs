@@ -1,9 +1,11 @@
 //! What the derive's generated code uses. Not a public API: it may change in any release.
 
+pub use crate::condition::Attr;
 pub use crate::dispatch::{
     optional, Decode, DecodeNative, DecodeSerde, Encode, EncodeNative, EncodeSerde,
 };
 pub use crate::error::Error;
+pub use crate::index::{FromItem, Index, IndexKind, IndexSchema, Projection};
 pub use crate::model::{Item, KeyAttribute, Model, ModelKey, Schema};
 pub use crate::value::bytes;
 pub use crate::value::date::{self, DateStorage};
@@ -36,4 +38,20 @@ pub fn field<T>(
     value: Result<T, AttrError>,
 ) -> Result<T, Error> {
     value.map_err(|e| Error::conversion(model, name, e))
+}
+
+/// A key value for a query, or which attribute could not be encoded.
+#[inline]
+pub fn key_value(
+    model: &'static str,
+    name: &'static str,
+    value: Result<Option<AttributeValue>, AttrError>,
+) -> Result<AttributeValue, Error> {
+    match value {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Err(Error::validation("a key value cannot be empty")
+            .with_model(model)
+            .with_attribute(name)),
+        Err(e) => Err(Error::conversion(model, name, e)),
+    }
 }

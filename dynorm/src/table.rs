@@ -1,29 +1,83 @@
 //! The `CreateTable` input a model describes.
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
-use aws_sdk_dynamodb::types::{AttributeDefinition, BillingMode, KeySchemaElement, KeyType};
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType,
+};
 
 use aws_sdk_dynamodb::types::TableDescription;
 
 use crate::error::{Error, Result};
+use crate::index::{IndexKind, IndexSchema, Projection};
 use crate::model::Schema;
 
-/// Builds the `CreateTable` input: the key attributes' definitions, the key schema and
-/// on-demand (`PAY_PER_REQUEST`) billing.
+/// Builds the `CreateTable` input: definitions of every key attribute of the table and its
+/// indexes (each once), the key schema, every index with its projection, and on-demand
+/// (`PAY_PER_REQUEST`) billing.
 pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInput {
-    let definitions = schema
-        .key_attributes()
-        .map(|attribute| {
-            AttributeDefinition::builder()
-                .attribute_name(attribute.name)
-                .attribute_type(attribute.scalar.to_sdk())
+    let mut definitions: Vec<AttributeDefinition> = Vec::new();
+    let index_keys = schema
+        .indexes
+        .iter()
+        .flat_map(|i| i.hash_key.iter().chain(i.range_key));
+    for attribute in schema.key_attributes().chain(index_keys) {
+        if definitions
+            .iter()
+            .all(|d| d.attribute_name() != attribute.name)
+        {
+            definitions.push(
+                AttributeDefinition::builder()
+                    .attribute_name(attribute.name)
+                    .attribute_type(attribute.scalar.to_sdk())
+                    .build()
+                    .expect("an attribute definition with its name and type set is complete"),
+            );
+        }
+    }
+    let table = schema.table_index();
+    let globals = schema
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Global)
+        .map(|index| {
+            GlobalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(key_schema(index)))
+                .projection(projection(index))
                 .build()
-                .expect("an attribute definition with its name and type set is complete")
+                .expect("a global index with its name and key schema set is complete")
         })
-        .collect();
-    let key_schema = schema
-        .key_attributes()
-        .zip([KeyType::Hash, KeyType::Range])
+        .collect::<Vec<_>>();
+    let locals = schema
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Local)
+        .map(|index| {
+            LocalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(key_schema(index)))
+                .projection(projection(index))
+                .build()
+                .expect("a local index with its name, key schema and projection set is complete")
+        })
+        .collect::<Vec<_>>();
+    CreateTableInput::builder()
+        .table_name(table_name)
+        .set_attribute_definitions(Some(definitions))
+        .set_key_schema(Some(key_schema(&table)))
+        .billing_mode(BillingMode::PayPerRequest)
+        .set_global_secondary_indexes((!globals.is_empty()).then_some(globals))
+        .set_local_secondary_indexes((!locals.is_empty()).then_some(locals))
+        .build()
+        .expect("CreateTableInput has no required fields")
+}
+
+/// The key schema of a table or index: its hash attributes, then its range attributes.
+fn key_schema(index: &IndexSchema) -> Vec<KeySchemaElement> {
+    let hash = index.hash_key.iter().map(|k| (k, KeyType::Hash));
+    let range = index.range_key.iter().map(|k| (k, KeyType::Range));
+    hash.chain(range)
         .map(|(attribute, key_type)| {
             KeySchemaElement::builder()
                 .attribute_name(attribute.name)
@@ -31,14 +85,77 @@ pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInp
                 .build()
                 .expect("a key schema element with its name and type set is complete")
         })
-        .collect();
-    CreateTableInput::builder()
-        .table_name(table_name)
-        .set_attribute_definitions(Some(definitions))
-        .set_key_schema(Some(key_schema))
-        .billing_mode(BillingMode::PayPerRequest)
-        .build()
-        .expect("CreateTableInput has no required fields")
+        .collect()
+}
+
+/// An index's projection.
+fn projection(index: &IndexSchema) -> SdkProjection {
+    match index.projection {
+        Projection::All => SdkProjection::builder()
+            .projection_type(ProjectionType::All)
+            .build(),
+        Projection::KeysOnly => SdkProjection::builder()
+            .projection_type(ProjectionType::KeysOnly)
+            .build(),
+        Projection::Include(names) => SdkProjection::builder()
+            .projection_type(ProjectionType::Include)
+            .set_non_key_attributes(Some(names.iter().map(|n| (*n).to_owned()).collect()))
+            .build(),
+    }
+}
+
+/// The input as the JSON that `aws dynamodb create-table --cli-input-json` accepts.
+pub fn to_cli_json(input: &CreateTableInput) -> String {
+    use serde_json::{json, Map, Value};
+    let keys = |elements: &[KeySchemaElement]| -> Vec<Value> {
+        elements
+            .iter()
+            .map(|k| json!({"AttributeName": k.attribute_name(), "KeyType": k.key_type().as_str()}))
+            .collect()
+    };
+    let projection = |p: Option<&SdkProjection>| -> Value {
+        let mut out = Map::new();
+        if let Some(p) = p {
+            if let Some(t) = p.projection_type() {
+                out.insert("ProjectionType".into(), json!(t.as_str()));
+            }
+            if !p.non_key_attributes().is_empty() {
+                out.insert("NonKeyAttributes".into(), json!(p.non_key_attributes()));
+            }
+        }
+        Value::Object(out)
+    };
+    let mut out = Map::new();
+    out.insert("TableName".into(), json!(input.table_name()));
+    out.insert(
+        "AttributeDefinitions".into(),
+        input
+            .attribute_definitions()
+            .iter()
+            .map(|d| json!({"AttributeName": d.attribute_name(), "AttributeType": d.attribute_type().as_str()}))
+            .collect(),
+    );
+    out.insert("KeySchema".into(), keys(input.key_schema()).into());
+    if let Some(mode) = input.billing_mode() {
+        out.insert("BillingMode".into(), json!(mode.as_str()));
+    }
+    if !input.global_secondary_indexes().is_empty() {
+        let globals: Vec<Value> = input
+            .global_secondary_indexes()
+            .iter()
+            .map(|g| json!({"IndexName": g.index_name(), "KeySchema": keys(g.key_schema()), "Projection": projection(g.projection())}))
+            .collect();
+        out.insert("GlobalSecondaryIndexes".into(), globals.into());
+    }
+    if !input.local_secondary_indexes().is_empty() {
+        let locals: Vec<Value> = input
+            .local_secondary_indexes()
+            .iter()
+            .map(|l| json!({"IndexName": l.index_name(), "KeySchema": keys(l.key_schema()), "Projection": projection(l.projection())}))
+            .collect();
+        out.insert("LocalSecondaryIndexes".into(), locals.into());
+    }
+    serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default()
 }
 
 /// Checks a live table's key schema and key attribute types against the model.

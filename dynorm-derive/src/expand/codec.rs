@@ -26,8 +26,20 @@ fn present_type<'a>(field: &Field<'a>) -> &'a Type {
     types::option_inner(field.ty).unwrap_or(field.ty)
 }
 
-/// An expression of type `Result<Option<AttributeValue>, AttrError>` for a reference to a
-/// present value of the field (the inner value, for an `Option` field).
+/// An expression of type `Result<Option<AttributeValue>, AttrError>` for `value`, a
+/// reference to a present value of the field (the inner value, for an `Option` field).
+pub fn encode_present(field: &Field, value: &TokenStream) -> TokenStream {
+    encode_value(field, value)
+}
+
+/// An expression of the field's present type (the inner type of an `Option`), read out of
+/// `__item` as a required attribute, with `?` on errors.
+pub fn read_present(model: &str, field: &Field) -> TokenStream {
+    let name = &field.name;
+    let decoded = decode_value(field, present_type(field), quote!(__item.remove(#name)));
+    quote!(::dynorm::__private::field(#model, #name, #decoded)?)
+}
+
 fn encode_value(field: &Field, value: &TokenStream) -> TokenStream {
     if let Some((storage, _)) = field.attrs.date {
         let storage = storage_tokens(storage);

@@ -4,7 +4,9 @@
 //! `const _: () = { ... };` so that it adds no names to the user's module other than the
 //! key struct.
 
+mod attrs;
 mod codec;
+mod index;
 mod key;
 mod model;
 
@@ -20,9 +22,10 @@ use crate::ctxt::Ctxt;
 pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
     let cx = Ctxt::default();
     let container = Container::from_ast(&cx, input);
-    if let Some(container) = &container {
-        check::check(&cx, container);
-    }
+    let indexes = container
+        .as_ref()
+        .map(|c| check::check(&cx, c))
+        .unwrap_or_default();
     cx.check()?;
     let Some(container) = container else {
         return Ok(TokenStream::new());
@@ -30,7 +33,10 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
 
     let key_struct = key::key_struct(&container);
     let key_impls = key::key_impls(&container);
-    let model_impl = model::model_impl(&container);
+    let model_impl = model::model_impl(&container, &indexes);
+    let attr_consts = attrs::attr_consts(&container);
+    let table_index = index::table_index(&container);
+    let index_types = indexes.iter().map(|i| index::index_types(&container, i));
     Ok(quote! {
         #key_struct
         #[doc(hidden)]
@@ -40,6 +46,9 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
             use ::dynorm::__private::{DecodeNative as _, DecodeSerde as _, EncodeNative as _, EncodeSerde as _};
             #key_impls
             #model_impl
+            #table_index
+            #attr_consts
         };
+        #(#index_types)*
     })
 }

@@ -5,7 +5,8 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{Container, Field};
 use crate::attr::DateStorage;
-use crate::expand::{codec, key};
+use crate::check::ResolvedIndex;
+use crate::expand::{codec, index, key};
 
 /// An `Option<&'static str>` literal.
 fn option_str(value: Option<String>) -> TokenStream {
@@ -15,10 +16,11 @@ fn option_str(value: Option<String>) -> TokenStream {
     }
 }
 
-/// The `KeyAttribute` for a key field: its name and scalar type.
-fn key_attribute(field: &Field) -> TokenStream {
+/// The `KeyAttribute` for a key field: its name and scalar type. An `Option` field (the key
+/// of a sparse index) has the type of its value.
+pub fn key_attribute(field: &Field) -> TokenStream {
     let name = &field.name;
-    let ty = field.ty;
+    let ty = crate::types::option_inner(field.ty).unwrap_or(field.ty);
     let scalar = match field.attrs.date {
         Some((DateStorage::Millis | DateStorage::Seconds, _)) => {
             quote!(::dynorm::__private::ScalarType::N)
@@ -29,7 +31,7 @@ fn key_attribute(field: &Field) -> TokenStream {
 }
 
 /// The whole `impl Model for ...`.
-pub fn model_impl(cont: &Container) -> TokenStream {
+pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
     let ident = cont.ident;
     let model_name = ident.to_string();
     let table = cont.table_name();
@@ -45,6 +47,10 @@ pub fn model_impl(cont: &Container) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let names = cont.fields.iter().map(|f| &f.name);
+    let keys = key::key_fields(cont).into_iter().map(key_attribute);
+    let globals = indexes.iter().filter(|i| !i.local);
+    let locals = indexes.iter().filter(|i| i.local);
+    let index_schemas = globals.chain(locals).map(|i| index::index_schema(cont, i));
     let count = cont.fields.len();
     let owner = format_ident!("self");
     let inserts = cont
@@ -72,7 +78,9 @@ pub fn model_impl(cont: &Container) -> TokenStream {
                 table_suffix: #suffix,
                 hash_key: #hash_key,
                 range_key: #range_key,
+                keys: &[#(#keys),*],
                 attributes: &[#(#names),*],
+                indexes: &[#(#index_schemas),*],
             };
 
             fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {

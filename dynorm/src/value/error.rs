@@ -117,3 +117,15 @@ pub fn describe(value: &AttributeValue) -> &'static str {
         _ => "an unknown attribute type",
     }
 }
+
+/// A short, readable rendering of a value, for plans and messages.
+pub fn show(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) => format!("{s:?}"),
+        AttributeValue::N(n) => n.clone(),
+        AttributeValue::Bool(b) => b.to_string(),
+        AttributeValue::Null(_) => "null".to_owned(),
+        AttributeValue::B(b) => format!("<{} bytes>", b.as_ref().len()),
+        other => format!("{other:?}"),
+    }
+}

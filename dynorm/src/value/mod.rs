@@ -13,7 +13,7 @@ mod set;
 
 pub use scalar::bytes;
 
-pub use error::{describe, AttrError, PathSegment};
+pub use error::{describe, show, AttrError, PathSegment};
 pub use set::{SetElement, SetKind};
 
 use aws_sdk_dynamodb::types::AttributeValue;

@@ -1,0 +1,538 @@
+//! The typed condition language shared by query key conditions, filters and (later)
+//! write conditions.
+//!
+//! The derive generates one [`Attr`] constant per field on the model, named after the
+//! field in upper case, such as `Order::STATUS`. Its methods build a [`Condition`] whose values are typed by the field:
+//!
+//! ```
+//! use dynorm::Model;
+//!
+//! #[derive(Model)]
+//! struct Order {
+//!     #[hash_key]
+//!     customer_id: String,
+//!     total: f64,
+//!     note: Option<String>,
+//! }
+//!
+//! let big_or_noted = Order::TOTAL.gt(100.0) | Order::NOTE.exists();
+//! let unpaid = Order::CUSTOMER_ID.eq("c1") & !big_or_noted;
+//! # let _ = unpaid;
+//! ```
+
+use std::marker::PhantomData;
+use std::ops::{BitAnd, BitOr, Not};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::value::AttrError;
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// `=`
+    Eq,
+    /// `<>`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Comparison {
+    /// The operator as written in an expression.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Self::Eq => "=",
+            Self::Ne => "<>",
+            Self::Lt => "<",
+            Self::Le => "<=",
+            Self::Gt => ">",
+            Self::Ge => ">=",
+        }
+    }
+}
+
+/// A DynamoDB attribute type, for `attribute_type(...)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttributeType {
+    /// String.
+    S,
+    /// Number.
+    N,
+    /// Binary.
+    B,
+    /// Boolean.
+    Bool,
+    /// Null.
+    Null,
+    /// List.
+    L,
+    /// Map.
+    M,
+    /// String set.
+    Ss,
+    /// Number set.
+    Ns,
+    /// Binary set.
+    Bs,
+}
+
+impl AttributeType {
+    /// The type's name in an expression.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::S => "S",
+            Self::N => "N",
+            Self::B => "B",
+            Self::Bool => "BOOL",
+            Self::Null => "NULL",
+            Self::L => "L",
+            Self::M => "M",
+            Self::Ss => "SS",
+            Self::Ns => "NS",
+            Self::Bs => "BS",
+        }
+    }
+}
+
+/// One node of a condition. Attribute names are kept as given; values are already encoded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// `a <op> :v`
+    Compare(&'static str, Comparison, AttributeValue),
+    /// `a BETWEEN :lo AND :hi`
+    Between(&'static str, AttributeValue, AttributeValue),
+    /// `a IN (:v1, :v2, ...)`
+    In(&'static str, Vec<AttributeValue>),
+    /// `begins_with(a, :v)`
+    BeginsWith(&'static str, AttributeValue),
+    /// `contains(a, :v)`
+    Contains(&'static str, AttributeValue),
+    /// `attribute_exists(a)`
+    Exists(&'static str),
+    /// `attribute_not_exists(a)`
+    NotExists(&'static str),
+    /// `attribute_type(a, :t)`
+    Type(&'static str, AttributeType),
+    /// `size(a) <op> :n`
+    Size(&'static str, Comparison, u64),
+    /// `(x AND y AND ...)`
+    And(Vec<Expr>),
+    /// `(x OR y OR ...)`
+    Or(Vec<Expr>),
+    /// `(NOT x)`
+    Not(Box<Expr>),
+}
+
+impl Expr {
+    /// The attribute a leaf node tests, if it is a leaf.
+    pub fn attribute(&self) -> Option<&'static str> {
+        match self {
+            Self::Compare(a, ..)
+            | Self::Between(a, ..)
+            | Self::In(a, _)
+            | Self::BeginsWith(a, _)
+            | Self::Contains(a, _)
+            | Self::Exists(a)
+            | Self::NotExists(a)
+            | Self::Type(a, _)
+            | Self::Size(a, ..) => Some(a),
+            Self::And(_) | Self::Or(_) | Self::Not(_) => None,
+        }
+    }
+
+    /// Whether DynamoDB accepts this node on a range key in a key condition.
+    pub fn is_range_key_condition(&self) -> bool {
+        matches!(
+            self,
+            Self::Compare(_, op, _) if *op != Comparison::Ne
+        ) || matches!(self, Self::Between(..) | Self::BeginsWith(..))
+    }
+}
+
+/// A condition on the attributes of model `M`.
+///
+/// Combine conditions with `&`, `|` and `!`, or [`and`](Self::and), [`or`](Self::or) and
+/// [`not`](Self::not). A value that cannot be encoded (a NaN, say) is kept as an error and
+/// reported before anything is sent.
+pub struct Condition<M> {
+    pub(crate) expr: Expr,
+    pub(crate) errors: Vec<Error>,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M> std::fmt::Debug for Condition<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Condition")
+            .field("expr", &self.expr)
+            .field("errors", &self.errors)
+            .finish()
+    }
+}
+
+impl<M> Condition<M> {
+    fn new(expr: Expr) -> Self {
+        Self {
+            expr,
+            errors: Vec::new(),
+            model: PhantomData,
+        }
+    }
+
+    fn combine(
+        self,
+        other: Self,
+        both: fn(Vec<Expr>) -> Expr,
+        unwrap: fn(Expr) -> Result<Vec<Expr>, Expr>,
+    ) -> Self {
+        let mut errors = self.errors;
+        errors.extend(other.errors);
+        let mut parts = Vec::new();
+        for expr in [self.expr, other.expr] {
+            match unwrap(expr) {
+                Ok(inner) => parts.extend(inner),
+                Err(single) => parts.push(single),
+            }
+        }
+        Self {
+            expr: both(parts),
+            errors,
+            model: PhantomData,
+        }
+    }
+
+    /// Both conditions hold.
+    pub fn and(self, other: Self) -> Self {
+        self.combine(other, Expr::And, |e| match e {
+            Expr::And(parts) => Ok(parts),
+            other => Err(other),
+        })
+    }
+
+    /// Either condition holds.
+    pub fn or(self, other: Self) -> Self {
+        self.combine(other, Expr::Or, |e| match e {
+            Expr::Or(parts) => Ok(parts),
+            other => Err(other),
+        })
+    }
+
+    /// The condition does not hold.
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(self) -> Self {
+        Self {
+            expr: Expr::Not(Box::new(self.expr)),
+            errors: self.errors,
+            model: PhantomData,
+        }
+    }
+
+    /// The condition's tree.
+    pub fn expr(&self) -> &Expr {
+        &self.expr
+    }
+
+    /// The top-level conjuncts: `a & b & c` gives `[a, b, c]`.
+    pub(crate) fn into_conjuncts(self) -> (Vec<Expr>, Vec<Error>) {
+        let parts = match self.expr {
+            Expr::And(parts) => parts,
+            other => vec![other],
+        };
+        (parts, self.errors)
+    }
+}
+
+impl<M> BitAnd for Condition<M> {
+    type Output = Self;
+    fn bitand(self, other: Self) -> Self {
+        self.and(other)
+    }
+}
+
+impl<M> BitOr for Condition<M> {
+    type Output = Self;
+    fn bitor(self, other: Self) -> Self {
+        self.or(other)
+    }
+}
+
+impl<M> Not for Condition<M> {
+    type Output = Self;
+    fn not(self) -> Self {
+        Condition::not(self)
+    }
+}
+
+/// The encoder of one field's values, in the field's storage.
+pub type Encoder<T> = fn(&T) -> Result<Option<AttributeValue>, AttrError>;
+
+/// A typed handle on one attribute of model `M`, whose present values have type `T`.
+///
+/// The derive generates one per field, as an associated constant of the model named after
+/// the field in upper case: `Order::TOTAL: Attr<Order, f64>`. For an `Option<T>` field, values are `T`.
+pub struct Attr<M, T> {
+    name: &'static str,
+    model: &'static str,
+    encode: Encoder<T>,
+    marker: PhantomData<fn() -> M>,
+}
+
+impl<M, T> Clone for Attr<M, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M, T> Copy for Attr<M, T> {}
+
+impl<M, T> Attr<M, T> {
+    /// A handle on attribute `name` of `model`, encoding values with `encode`.
+    #[doc(hidden)]
+    pub const fn new(model: &'static str, name: &'static str, encode: Encoder<T>) -> Self {
+        Self {
+            name,
+            model,
+            encode,
+            marker: PhantomData,
+        }
+    }
+
+    /// The attribute's name in DynamoDB.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn value(&self, value: &T) -> Result<AttributeValue, Error> {
+        match (self.encode)(value) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => Err(Error::validation("an empty set cannot be compared")
+                .with_model(self.model)
+                .with_attribute(self.name)),
+            Err(e) => Err(Error::conversion(self.model, self.name, e)),
+        }
+    }
+
+    fn leaf(&self, build: impl FnOnce(Vec<AttributeValue>) -> Expr, values: &[&T]) -> Condition<M> {
+        let mut encoded = Vec::with_capacity(values.len());
+        let mut errors = Vec::new();
+        for value in values {
+            match self.value(value) {
+                Ok(v) => encoded.push(v),
+                Err(e) => {
+                    errors.push(e);
+                    encoded.push(AttributeValue::Null(true));
+                }
+            }
+        }
+        Condition {
+            expr: build(encoded),
+            errors,
+            model: PhantomData,
+        }
+    }
+
+    fn compare(&self, op: Comparison, value: impl Into<T>) -> Condition<M> {
+        let name = self.name;
+        self.leaf(
+            |mut v| Expr::Compare(name, op, v.remove(0)),
+            &[&value.into()],
+        )
+    }
+
+    /// `attribute = value`
+    pub fn eq(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Eq, value)
+    }
+
+    /// `attribute <> value`
+    pub fn ne(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Ne, value)
+    }
+
+    /// `attribute < value`
+    pub fn lt(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Lt, value)
+    }
+
+    /// `attribute <= value`
+    pub fn le(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Le, value)
+    }
+
+    /// `attribute > value`
+    pub fn gt(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Gt, value)
+    }
+
+    /// `attribute >= value`
+    pub fn ge(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Ge, value)
+    }
+
+    /// `attribute BETWEEN low AND high`, both ends included.
+    pub fn between(&self, low: impl Into<T>, high: impl Into<T>) -> Condition<M> {
+        let name = self.name;
+        self.leaf(
+            |mut v| {
+                let high = v.remove(1);
+                Expr::Between(name, v.remove(0), high)
+            },
+            &[&low.into(), &high.into()],
+        )
+    }
+
+    /// `attribute IN (values...)`: at most 100 values.
+    pub fn is_in<I>(&self, values: I) -> Condition<M>
+    where
+        I: IntoIterator,
+        I::Item: Into<T>,
+    {
+        let name = self.name;
+        let values: Vec<T> = values.into_iter().map(Into::into).collect();
+        let refs: Vec<&T> = values.iter().collect();
+        let mut condition = self.leaf(|v| Expr::In(name, v), &refs);
+        if values.is_empty() || values.len() > 100 {
+            condition.errors.push(
+                Error::validation(format!("IN takes 1 to 100 values, not {}", values.len()))
+                    .with_model(self.model)
+                    .with_attribute(self.name),
+            );
+        }
+        condition
+    }
+
+    /// `attribute_exists(attribute)`
+    pub fn exists(&self) -> Condition<M> {
+        Condition::new(Expr::Exists(self.name))
+    }
+
+    /// `attribute_not_exists(attribute)`
+    pub fn not_exists(&self) -> Condition<M> {
+        Condition::new(Expr::NotExists(self.name))
+    }
+
+    /// `attribute_type(attribute, type)`
+    pub fn is_type(&self, attribute_type: AttributeType) -> Condition<M> {
+        Condition::new(Expr::Type(self.name, attribute_type))
+    }
+
+    /// `size(attribute)`, to compare: `Order::LINES.size().gt(3)`.
+    pub fn size(&self) -> Size<M> {
+        Size {
+            name: self.name,
+            model: PhantomData,
+        }
+    }
+}
+
+impl<M> Attr<M, String> {
+    /// `begins_with(attribute, prefix)`
+    pub fn begins_with(&self, prefix: impl Into<String>) -> Condition<M> {
+        Condition::new(Expr::BeginsWith(
+            self.name,
+            AttributeValue::S(prefix.into()),
+        ))
+    }
+
+    /// `contains(attribute, substring)`
+    pub fn contains(&self, substring: impl Into<String>) -> Condition<M> {
+        Condition::new(Expr::Contains(
+            self.name,
+            AttributeValue::S(substring.into()),
+        ))
+    }
+}
+
+impl<M> Attr<M, Vec<u8>> {
+    /// `begins_with(attribute, prefix)` on binary.
+    pub fn begins_with(&self, prefix: impl Into<Vec<u8>>) -> Condition<M> {
+        let prefix = aws_sdk_dynamodb::primitives::Blob::new(prefix.into());
+        Condition::new(Expr::BeginsWith(self.name, AttributeValue::B(prefix)))
+    }
+}
+
+/// Collections whose elements `contains` can look for.
+pub trait Collection {
+    /// The element type.
+    type Element: Serialize;
+}
+
+impl<E: Serialize> Collection for Vec<E> {
+    type Element = E;
+}
+
+impl<E: Serialize, S> Collection for std::collections::HashSet<E, S> {
+    type Element = E;
+}
+
+impl<E: Serialize> Collection for std::collections::BTreeSet<E> {
+    type Element = E;
+}
+
+impl<M, C: Collection> Attr<M, C> {
+    /// `contains(attribute, element)`: the list or set holds `element`.
+    pub fn has(&self, element: impl Into<C::Element>) -> Condition<M> {
+        match serde_dynamo::to_attribute_value::<_, AttributeValue>(element.into()) {
+            Ok(value) => Condition::new(Expr::Contains(self.name, value)),
+            Err(e) => Condition {
+                expr: Expr::Contains(self.name, AttributeValue::Null(true)),
+                errors: vec![Error::conversion(
+                    self.model,
+                    self.name,
+                    AttrError::new(e.to_string()),
+                )],
+                model: PhantomData,
+            },
+        }
+    }
+}
+
+/// `size(attribute)`, waiting for its comparison.
+pub struct Size<M> {
+    name: &'static str,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M> Size<M> {
+    fn compare(self, op: Comparison, n: u64) -> Condition<M> {
+        Condition::new(Expr::Size(self.name, op, n))
+    }
+
+    /// `size(attribute) = n`
+    pub fn eq(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Eq, n)
+    }
+
+    /// `size(attribute) <> n`
+    pub fn ne(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Ne, n)
+    }
+
+    /// `size(attribute) < n`
+    pub fn lt(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Lt, n)
+    }
+
+    /// `size(attribute) <= n`
+    pub fn le(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Le, n)
+    }
+
+    /// `size(attribute) > n`
+    pub fn gt(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Gt, n)
+    }
+
+    /// `size(attribute) >= n`
+    pub fn ge(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Ge, n)
+    }
+}

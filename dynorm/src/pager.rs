@@ -1,0 +1,73 @@
+//! Pagination shared by queries and scans: a stream across pages, one page at a time.
+
+use std::future::Future;
+
+use futures::stream::{self, Stream, StreamExt, TryStreamExt};
+
+use crate::error::Result;
+use crate::index::FromItem;
+use crate::model::Item;
+
+/// One page of results, with the cursor that continues after it.
+#[derive(Debug)]
+pub struct Page<R> {
+    /// The items of this page.
+    pub items: Vec<R>,
+    /// Pass it back to get the next page; `None` on the last page.
+    pub cursor: Option<String>,
+}
+
+/// What one request returned: the items and the key to continue from.
+pub(crate) struct Fetched {
+    pub items: Vec<Item>,
+    pub last_key: Option<Item>,
+    pub count: usize,
+}
+
+/// A stream of decoded items across every page. Only one page is held at a time.
+pub(crate) fn stream_items<R, F, Fut>(
+    fetch: F,
+    operation: &'static str,
+) -> impl Stream<Item = Result<R>> + Send + 'static
+where
+    R: FromItem,
+    F: FnMut(Option<Item>) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<Fetched>> + Send + 'static,
+{
+    stream::try_unfold(
+        (fetch, Some(None::<Item>)),
+        |(mut fetch, start)| async move {
+            let Some(start) = start else { return Ok(None) };
+            let fetched = fetch(start).await?;
+            let next = fetched.last_key.filter(|key| !key.is_empty()).map(Some);
+            Ok(Some((fetched.items, (fetch, next))))
+        },
+    )
+    .map_ok(move |items| {
+        stream::iter(
+            items
+                .into_iter()
+                .map(move |item| R::from_item(item).map_err(|e| e.with_operation(operation))),
+        )
+    })
+    .try_flatten()
+    .boxed()
+}
+
+/// Counts matching items across every page, without reading them.
+pub(crate) async fn count_all<F, Fut>(mut fetch: F) -> Result<usize>
+where
+    F: FnMut(Option<Item>) -> Fut,
+    Fut: Future<Output = Result<Fetched>>,
+{
+    let mut total = 0;
+    let mut start = None;
+    loop {
+        let fetched = fetch(start).await?;
+        total += fetched.count;
+        match fetched.last_key.filter(|key| !key.is_empty()) {
+            Some(key) => start = Some(key),
+            None => return Ok(total),
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! Query planning: which index a query uses, and which conditions become the key
+//! condition and which the filter.
+//!
+//! With no index named, the index is chosen by the same four rules as dynotable-orm:
+//!
+//! 1. Take every index whose hash key has an equality in the conditions: global indexes
+//!    first, then local ones, then the table.
+//! 2. Pick the first of those whose range key is also in the conditions.
+//! 3. Else the table, if the table's hash key has an equality.
+//! 4. Else the first one.
+//!
+//! A query with no equality on any hash key is an error. Equalities on other attributes
+//! become filters.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::condition::{Comparison, Expr};
+use crate::error::{Error, Result};
+use crate::expr::Placeholders;
+use crate::index::{IndexKind, IndexSchema};
+use crate::model::Schema;
+
+/// A query's conditions, as the caller gave them.
+#[derive(Debug, Default)]
+pub(crate) struct Conditions {
+    /// Conditions the planner places: in the key condition when it can, else the filter.
+    pub matching: Vec<Expr>,
+    /// Conditions that must be on the index's range key.
+    pub range: Vec<Expr>,
+    /// Conditions that always go to the filter.
+    pub filter: Vec<Expr>,
+    /// The hash key values, when the index was named with them.
+    pub hash: Option<Vec<(&'static str, AttributeValue)>>,
+}
+
+/// Why an index was chosen.
+fn chosen_because(rule: u8, index: &IndexSchema) -> String {
+    let hash = names(index.hash_key.iter().map(|k| k.name));
+    match rule {
+        0 => format!("named by the caller: `{}`", index.label()),
+        1 => format!(
+            "rule 2: the first index with an equality on its hash key ({hash}) whose range key ({}) is in the conditions",
+            names(index.range_key.iter().map(|k| k.name))
+        ),
+        2 => format!(
+            "rule 3: no candidate's range key is in the conditions, and the table's hash key ({hash}) has an equality"
+        ),
+        _ => format!(
+            "rule 4: the first index with an equality on its hash key ({hash}); no candidate's range key is in the conditions"
+        ),
+    }
+}
+
+fn names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether `conditions` has a top-level equality on `attribute`.
+fn has_equality(conditions: &[Expr], attribute: &str) -> bool {
+    conditions
+        .iter()
+        .any(|c| matches!(c, Expr::Compare(a, Comparison::Eq, _) if *a == attribute))
+}
+
+/// Whether `conditions` has a top-level condition usable on range key `attribute`.
+fn has_range_condition(conditions: &[Expr], attribute: &str) -> bool {
+    conditions
+        .iter()
+        .any(|c| c.attribute() == Some(attribute) && c.is_range_key_condition())
+}
+
+/// Picks the index for `conditions` by the four rules, with the reason.
+pub fn choose_index(schema: &Schema, conditions: &[Expr]) -> Result<(IndexSchema, String)> {
+    let candidates: Vec<IndexSchema> = schema
+        .query_targets()
+        .into_iter()
+        .filter(|index| {
+            index
+                .hash_key
+                .iter()
+                .all(|k| has_equality(conditions, k.name))
+        })
+        .collect();
+    if let Some(index) = candidates.iter().find(|i| {
+        i.range_key
+            .first()
+            .is_some_and(|k| has_range_condition(conditions, k.name))
+    }) {
+        return Ok((*index, chosen_because(1, index)));
+    }
+    if let Some(table) = candidates.iter().find(|i| i.kind == IndexKind::Table) {
+        return Ok((*table, chosen_because(2, table)));
+    }
+    match candidates.first() {
+        Some(first) => Ok((*first, chosen_because(3, first))),
+        None => {
+            let mut hash_keys = vec![schema.hash_key.name];
+            hash_keys.extend(
+                schema
+                    .indexes
+                    .iter()
+                    .flat_map(|i| i.hash_key.iter().map(|k| k.name)),
+            );
+            hash_keys.dedup();
+            Err(Error::validation(format!(
+                "no index fits the query: it needs an equality on a hash key ({})",
+                names(hash_keys.into_iter())
+            ))
+            .with_model(schema.model))
+        }
+    }
+}
+
+/// Every attribute a condition tree tests.
+fn attributes(expr: &Expr, out: &mut Vec<&'static str>) {
+    match expr {
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().for_each(|p| attributes(p, out)),
+        Expr::Not(inner) => attributes(inner, out),
+        leaf => out.extend(leaf.attribute()),
+    }
+}
+
+/// Takes the first top-level condition matching `pick` out of `conditions`.
+fn take(conditions: &mut Vec<Expr>, pick: impl Fn(&Expr) -> bool) -> Option<Expr> {
+    let position = conditions.iter().position(pick)?;
+    Some(conditions.remove(position))
+}
+
+/// A query's plan: the index, the expressions and their placeholders. Nothing is sent
+/// to make one.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The chosen index, or the table.
+    pub index: IndexSchema,
+    /// Why it was chosen.
+    pub reason: String,
+    /// The `KeyConditionExpression`.
+    pub key_condition: String,
+    /// The `FilterExpression`, if any.
+    pub filter: Option<String>,
+    /// `ExpressionAttributeNames`.
+    pub names: HashMap<String, String>,
+    /// `ExpressionAttributeValues`.
+    pub values: HashMap<String, AttributeValue>,
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "index: {}", self.index.label())?;
+        writeln!(f, "why: {}", self.reason)?;
+        writeln!(f, "key condition: {}", self.key_condition)?;
+        writeln!(f, "filter: {}", self.filter.as_deref().unwrap_or("(none)"))?;
+        let names: BTreeMap<_, _> = self.names.iter().collect();
+        writeln!(f, "names: {names:?}")?;
+        let values: BTreeMap<_, _> = self
+            .values
+            .iter()
+            .map(|(k, v)| (k, crate::value::show(v)))
+            .collect();
+        write!(f, "values: {values:?}")
+    }
+}
+
+/// Plans a query on `index` (chosen, or named when `named` is set).
+pub(crate) fn plan_query(
+    schema: &Schema,
+    named: Option<IndexSchema>,
+    mut conditions: Conditions,
+) -> Result<Plan> {
+    let (index, reason) = match named {
+        Some(index) => (index, chosen_because(0, &index)),
+        None => choose_index(schema, &conditions.matching)?,
+    };
+    let fail = |message: String| Err(Error::validation(message).with_model(schema.model));
+
+    // The hash key: given values, or an equality from the conditions.
+    let mut key = Vec::new();
+    match conditions.hash.take() {
+        Some(values) => key.extend(
+            values
+                .into_iter()
+                .map(|(a, v)| Expr::Compare(a, Comparison::Eq, v)),
+        ),
+        None => {
+            for attribute in index.hash_key {
+                match take(
+                    &mut conditions.matching,
+                    |c| matches!(c, Expr::Compare(a, Comparison::Eq, _) if *a == attribute.name),
+                ) {
+                    Some(condition) => key.push(condition),
+                    None => {
+                        return fail(format!(
+                            "the query on `{}` needs an equality on `{}`",
+                            index.label(),
+                            attribute.name
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
+    // The range key: the caller's range conditions, or the planner's pick, left to right.
+    let mut range = Vec::new();
+    if conditions.range.is_empty() {
+        for attribute in index.range_key {
+            let equality =
+                |c: &Expr| matches!(c, Expr::Compare(a, Comparison::Eq, _) if *a == attribute.name);
+            if let Some(condition) = take(&mut conditions.matching, equality) {
+                range.push(condition);
+                continue;
+            }
+            if let Some(condition) = take(&mut conditions.matching, |c| {
+                c.attribute() == Some(attribute.name) && c.is_range_key_condition()
+            }) {
+                range.push(condition);
+            }
+            break;
+        }
+    } else {
+        range = std::mem::take(&mut conditions.range);
+    }
+    if let Err(message) = check_range(&index, &mut range) {
+        return fail(message);
+    }
+    key.extend(range);
+
+    // Everything else filters. DynamoDB refuses key attributes in a query's filter.
+    let mut filter = std::mem::take(&mut conditions.matching);
+    filter.append(&mut conditions.filter);
+    let mut tested = Vec::new();
+    filter.iter().for_each(|c| attributes(c, &mut tested));
+    if let Some(key_attribute) = tested.iter().find(|a| index.has_key(a)) {
+        return fail(format!(
+            "`{key_attribute}` is a key attribute of `{}`; a query can only test it in the key condition \
+             (an equality on the hash key, and one `=`, `<`, `<=`, `>`, `>=`, `between` or `begins_with` on the range key)",
+            index.label()
+        ));
+    }
+
+    let mut placeholders = Placeholders::default();
+    let key_condition = placeholders.render_all(&key).unwrap_or_default();
+    let filter = placeholders.render_all(&filter);
+    Ok(Plan {
+        index,
+        reason,
+        key_condition,
+        filter,
+        names: placeholders.names,
+        values: placeholders.values,
+    })
+}
+
+/// Checks range conditions against DynamoDB's rules: each on a range attribute of the
+/// index, in key order with no gap, with a range operator only on the last one.
+fn check_range(index: &IndexSchema, range: &mut [Expr]) -> std::result::Result<(), String> {
+    let position = |c: &Expr| {
+        c.attribute()
+            .and_then(|a| index.range_key.iter().position(|k| k.name == a))
+    };
+    for condition in range.iter() {
+        if position(condition).is_none() {
+            let attribute = condition.attribute().unwrap_or("a compound condition");
+            return Err(if index.range_key.is_empty() {
+                format!(
+                    "`{}` has no range key, so `{attribute}` cannot be in its key condition",
+                    index.label()
+                )
+            } else {
+                format!(
+                    "`{attribute}` is not a range key attribute of `{}` (its range key: {})",
+                    index.label(),
+                    names(index.range_key.iter().map(|k| k.name))
+                )
+            });
+        }
+        if !condition.is_range_key_condition() {
+            return Err(format!(
+                "a range key condition must be `=`, `<`, `<=`, `>`, `>=`, `between` or `begins_with`, not {condition:?}"
+            ));
+        }
+    }
+    range.sort_by_key(|c| position(c).unwrap_or(usize::MAX));
+    for (expected, condition) in range.iter().enumerate() {
+        let at = position(condition).unwrap_or(usize::MAX);
+        if at != expected {
+            let missing = index.range_key.get(expected).map_or("?", |k| k.name);
+            return Err(if at < expected {
+                format!("the range key attribute `{missing}` has two conditions")
+            } else {
+                format!(
+                    "range key attributes are used left to right with no gap: `{}` needs a condition on `{missing}` first",
+                    condition.attribute().unwrap_or("?")
+                )
+            });
+        }
+        let last = expected + 1 == range.len();
+        if !last && !matches!(condition, Expr::Compare(_, Comparison::Eq, _)) {
+            return Err(format!(
+                "only the last range key attribute given may have a range operator; `{}` needs `=`",
+                condition.attribute().unwrap_or("?")
+            ));
+        }
+    }
+    Ok(())
+}

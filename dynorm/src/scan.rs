@@ -1,0 +1,231 @@
+//! Scans of a table or an index, with filters and parallel segments.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{AttributeValue, Select};
+use futures::stream::{self, Stream, StreamExt, TryStreamExt};
+
+use crate::client::Client;
+use crate::condition::{Condition, Expr};
+use crate::cursor;
+use crate::error::{Error, Result};
+use crate::expr::Placeholders;
+use crate::index::{Index, IndexKind};
+use crate::model::{Item, Model};
+use crate::pager::{self, Fetched, Page};
+
+const OPERATION: &str = "scan";
+
+/// A pending scan of index `I` (the model itself for its table), returning `I::Item`.
+/// Build it with [`Client::scan`].
+#[must_use = "a scan does nothing until it is sent"]
+pub struct Scan<I: Index> {
+    client: Client,
+    filter: Vec<Expr>,
+    errors: Vec<Error>,
+    limit: Option<i32>,
+    consistent_read: bool,
+    segment: Option<(i32, i32)>,
+    index: std::marker::PhantomData<fn() -> I>,
+}
+
+impl<I: Index> Scan<I> {
+    pub(crate) fn new(client: &Client) -> Self {
+        Self {
+            client: client.clone(),
+            filter: Vec::new(),
+            errors: Vec::new(),
+            limit: None,
+            consistent_read: false,
+            segment: None,
+            index: std::marker::PhantomData,
+        }
+    }
+
+    /// Keeps only the items that match; conditions given in several calls all apply.
+    pub fn filter(mut self, condition: Condition<I::Model>) -> Self {
+        let (parts, errors) = condition.into_conjuncts();
+        self.filter.extend(parts);
+        self.errors.extend(errors);
+        self
+    }
+
+    /// The most items DynamoDB reads per request (`Limit`).
+    pub fn limit(mut self, limit: u32) -> Self {
+        match i32::try_from(limit) {
+            Ok(limit) if limit > 0 => self.limit = Some(limit),
+            _ => self.errors.push(Error::validation(format!(
+                "the limit must be 1 to {}, not {limit}",
+                i32::MAX
+            ))),
+        }
+        self
+    }
+
+    /// Reads with strong consistency; not possible on a global index.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent_read = consistent;
+        self
+    }
+
+    /// Scans only `segment` of `total` (a parallel scan run by you).
+    pub fn segment(mut self, segment: u32, total: u32) -> Self {
+        match (i32::try_from(segment), i32::try_from(total)) {
+            (Ok(s), Ok(t)) if (1..=1_000_000).contains(&t) && s < t => self.segment = Some((s, t)),
+            _ => self.errors.push(Error::validation(format!(
+                "segment {segment} of {total} is out of range: total must be 1 to 1000000 and segment below it"
+            ))),
+        }
+        self
+    }
+
+    fn prepare(mut self) -> Result<Prepared> {
+        let schema = &<I::Model as Model>::SCHEMA;
+        let fail = |e: Error| Err(e.with_model(schema.model).with_operation(OPERATION));
+        if let Some(error) = self.errors.drain(..).next() {
+            return fail(error);
+        }
+        if self.consistent_read && I::INDEX.kind == IndexKind::Global {
+            return fail(Error::validation(format!(
+                "global index `{}` does not support consistent reads",
+                I::INDEX.name
+            )));
+        }
+        let mut placeholders = Placeholders::default();
+        let filter = placeholders.render_all(&self.filter);
+        Ok(Prepared {
+            table: self.client.table_name::<I::Model>(),
+            client: self.client,
+            filter,
+            names: placeholders.take_names(),
+            values: placeholders.take_values(),
+            limit: self.limit,
+            consistent_read: self.consistent_read,
+            segment: self.segment,
+            index: I::INDEX.request_name(),
+            model: schema.model,
+        })
+    }
+
+    /// Every matching item, as a stream. With [`parallel`](Self::parallel) segments, the
+    /// segments run at once and their items interleave.
+    pub fn stream(self) -> impl Stream<Item = Result<I::Item>> + Send + 'static {
+        let prepared = self.prepare();
+        stream::once(async move { prepared })
+            .map_ok(|prepared| {
+                pager::stream_items::<I::Item, _, _>(
+                    move |start| prepared.fetch(start, None),
+                    OPERATION,
+                )
+            })
+            .try_flatten()
+    }
+
+    /// Scans `total` segments at once and merges their items into one stream. Every item
+    /// appears exactly once.
+    pub fn parallel(self, total: u32) -> impl Stream<Item = Result<I::Item>> + Send + 'static {
+        let prepared = self.segment(0, total.max(1)).prepare();
+        let streams = match prepared {
+            Ok(prepared) => (0..total.max(1) as i32)
+                .map(|segment| {
+                    let mut part = prepared.clone();
+                    part.segment = part.segment.map(|(_, total)| (segment, total));
+                    pager::stream_items::<I::Item, _, _>(
+                        move |start| part.fetch(start, None),
+                        OPERATION,
+                    )
+                    .boxed()
+                })
+                .collect::<Vec<_>>(),
+            Err(e) => vec![stream::once(async move { Err(e) }).boxed()],
+        };
+        stream::select_all(streams)
+    }
+
+    /// Every matching item, collected.
+    pub async fn all(self) -> Result<Vec<I::Item>> {
+        self.stream().try_collect().await
+    }
+
+    /// One page, starting after `cursor` or at the beginning.
+    pub async fn page(self, cursor: Option<&str>) -> Result<Page<I::Item>> {
+        let schema = &<I::Model as Model>::SCHEMA;
+        let prepared = self.prepare()?;
+        let start = cursor
+            .map(|c| cursor::decode(c, schema, &I::INDEX))
+            .transpose()
+            .map_err(|e| e.with_operation(OPERATION))?;
+        let fetched = prepared.fetch(start, None).await?;
+        let cursor = fetched
+            .last_key
+            .filter(|k| !k.is_empty())
+            .map(|key| cursor::encode(&I::INDEX, &key))
+            .transpose()?;
+        let items = fetched
+            .items
+            .into_iter()
+            .map(|item| {
+                crate::index::FromItem::from_item(item)
+                    .map_err(|e: Error| e.with_operation(OPERATION))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Page { items, cursor })
+    }
+
+    /// The number of matching items, across pages.
+    pub async fn count(self) -> Result<usize> {
+        let prepared = self.prepare()?;
+        pager::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
+    }
+}
+
+/// A scan ready to send page after page.
+#[derive(Clone)]
+struct Prepared {
+    client: Client,
+    table: String,
+    filter: Option<String>,
+    names: Option<HashMap<String, String>>,
+    values: Option<HashMap<String, AttributeValue>>,
+    limit: Option<i32>,
+    consistent_read: bool,
+    segment: Option<(i32, i32)>,
+    index: Option<&'static str>,
+    model: &'static str,
+}
+
+impl Prepared {
+    fn fetch(
+        &self,
+        start: Option<Item>,
+        select: Option<Select>,
+    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+        let request = self
+            .client
+            .sdk()
+            .scan()
+            .table_name(&self.table)
+            .set_index_name(self.index.map(str::to_owned))
+            .set_filter_expression(self.filter.clone())
+            .set_expression_attribute_names(self.names.clone())
+            .set_expression_attribute_values(self.values.clone())
+            .set_limit(self.limit)
+            .consistent_read(self.consistent_read)
+            .set_segment(self.segment.map(|(s, _)| s))
+            .set_total_segments(self.segment.map(|(_, t)| t))
+            .set_select(select)
+            .set_exclusive_start_key(start);
+        let model = self.model;
+        async move {
+            let output = request
+                .send()
+                .await
+                .map_err(|e| crate::ops::sdk_error(e, model, OPERATION))?;
+            Ok(Fetched {
+                count: usize::try_from(output.count).unwrap_or(0),
+                items: output.items.unwrap_or_default(),
+                last_key: output.last_evaluated_key,
+            })
+        }
+    }
+}
