@@ -150,12 +150,45 @@ pub struct Plan {
     pub values: HashMap<String, AttributeValue>,
 }
 
+impl Plan {
+    /// An expression with its placeholders replaced by the names and values, for reading:
+    /// `#n0 = :v0` becomes `customerId = "c1"`. It is never sent.
+    pub fn readable(&self, expression: &str) -> String {
+        let mut out = String::with_capacity(expression.len());
+        let mut rest = expression;
+        while let Some(start) = rest.find(['#', ':']) {
+            out.push_str(&rest[..start]);
+            let tail = &rest[start + 1..];
+            let end = tail
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(tail.len());
+            let placeholder = &rest[start..start + 1 + end];
+            match (self.names.get(placeholder), self.values.get(placeholder)) {
+                (Some(name), _) => out.push_str(name),
+                (_, Some(value)) => out.push_str(&crate::value::show(value)),
+                _ => out.push_str(placeholder),
+            }
+            rest = &rest[start + 1 + end..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "index: {}", self.index.label())?;
         writeln!(f, "why: {}", self.reason)?;
-        writeln!(f, "key condition: {}", self.key_condition)?;
-        writeln!(f, "filter: {}", self.filter.as_deref().unwrap_or("(none)"))?;
+        writeln!(
+            f,
+            "key condition: {}  [{}]",
+            self.key_condition,
+            self.readable(&self.key_condition)
+        )?;
+        match &self.filter {
+            Some(filter) => writeln!(f, "filter: {filter}  [{}]", self.readable(filter))?,
+            None => writeln!(f, "filter: (none)")?,
+        }
         let names: BTreeMap<_, _> = self.names.iter().collect();
         writeln!(f, "names: {names:?}")?;
         let values: BTreeMap<_, _> = self

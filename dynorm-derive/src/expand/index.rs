@@ -215,6 +215,7 @@ pub fn index_types(cont: &Container, index: &ResolvedIndex) -> TokenStream {
             let definition = quote! {
                 #[doc = #doc]
                 #[derive(::core::fmt::Debug, ::core::clone::Clone)]
+                #[allow(dead_code)]
                 #vis struct #item {
                     #(#fields,)*
                 }
