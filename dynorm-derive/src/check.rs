@@ -248,12 +248,14 @@ fn check_key_types(cx: &Ctxt, cont: &Container) {
 fn check_date_storage(cx: &Ctxt, cont: &Container) {
     for field in &cont.fields {
         if let Some((_, literal)) = &field.attrs.date {
-            if !types::is_date_time_or_option(field.ty) {
+            let ty = field.ty;
+            if !types::is_date_time_or_option(ty) {
                 cx.error_spanned_by(
                     literal,
                     format!(
-                        "`date` storage applies to `DateTime<Utc>` or `Option<DateTime<Utc>>` fields, and `{}` is neither",
-                        field.ident
+                        "`date` storage applies to `DateTime<Utc>` or `Option<DateTime<Utc>>` fields, and field `{}` has type `{}`",
+                        field.ident,
+                        quote::quote!(#ty).to_string().replace(' ', "")
                     ),
                 );
             }

@@ -187,23 +187,24 @@ impl<M> Condition<M> {
         }
     }
 
-    fn combine(
-        self,
-        other: Self,
-        both: fn(Vec<Expr>) -> Expr,
-        unwrap: fn(Expr) -> Result<Vec<Expr>, Expr>,
-    ) -> Self {
+    fn combine(self, other: Self, or: bool) -> Self {
         let mut errors = self.errors;
         errors.extend(other.errors);
         let mut parts = Vec::new();
         for expr in [self.expr, other.expr] {
-            match unwrap(expr) {
-                Ok(inner) => parts.extend(inner),
-                Err(single) => parts.push(single),
+            match expr {
+                Expr::And(inner) if !or => parts.extend(inner),
+                Expr::Or(inner) if or => parts.extend(inner),
+                single => parts.push(single),
             }
         }
+        let expr = if or {
+            Expr::Or(parts)
+        } else {
+            Expr::And(parts)
+        };
         Self {
-            expr: both(parts),
+            expr,
             errors,
             model: PhantomData,
         }
@@ -211,18 +212,12 @@ impl<M> Condition<M> {
 
     /// Both conditions hold.
     pub fn and(self, other: Self) -> Self {
-        self.combine(other, Expr::And, |e| match e {
-            Expr::And(parts) => Ok(parts),
-            other => Err(other),
-        })
+        self.combine(other, false)
     }
 
     /// Either condition holds.
     pub fn or(self, other: Self) -> Self {
-        self.combine(other, Expr::Or, |e| match e {
-            Expr::Or(parts) => Ok(parts),
-            other => Err(other),
-        })
+        self.combine(other, true)
     }
 
     /// The condition does not hold.

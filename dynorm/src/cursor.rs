@@ -84,8 +84,7 @@ pub fn decode(cursor: &str, schema: &Schema, index: &IndexSchema) -> Result<Item
         return invalid("it comes from a query on another index");
     }
     let mut key = Item::new();
-    loop {
-        let Some(name) = parts.next() else { break };
+    while let Some(name) = parts.next() {
         let (Some(name), Some(tag), Some(value)) = (text(Some(name)), parts.next(), parts.next())
         else {
             return invalid("it is incomplete");

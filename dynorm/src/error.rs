@@ -52,10 +52,12 @@ impl ErrorKind {
 /// }
 /// # Ok(()) }
 /// ```
+#[derive(Clone)]
 pub struct Error {
     inner: Box<Inner>,
 }
 
+#[derive(Clone)]
 struct Inner {
     kind: ErrorKind,
     model: Option<&'static str>,
@@ -63,7 +65,7 @@ struct Inner {
     attribute: Option<String>,
     message: String,
     item: Option<Item>,
-    source: Option<Box<dyn StdError + Send + Sync + 'static>>,
+    source: Option<std::sync::Arc<dyn StdError + Send + Sync + 'static>>,
 }
 
 impl Error {
@@ -103,7 +105,7 @@ impl Error {
     pub fn service<E: StdError + Send + Sync + 'static>(source: E) -> Self {
         let message = aws_sdk_dynamodb::error::DisplayErrorContext(&source).to_string();
         let mut error = Self::new(ErrorKind::Service, message);
-        error.inner.source = Some(Box::new(source));
+        error.inner.source = Some(std::sync::Arc::new(source));
         error
     }
 

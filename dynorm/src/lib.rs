@@ -90,7 +90,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
 pub use model::{Item, KeyAttribute, Model, ModelKey, Schema};
 pub use ops::{CreateItem, DeleteItem, GetItem, PutItem};
-pub use pager::Page;
+pub use pager::{ItemStream, Page};
 pub use plan::{choose_index, Plan};
 pub use query::Query;
 pub use scan::Scan;

@@ -8,6 +8,9 @@ use crate::error::Result;
 use crate::index::FromItem;
 use crate::model::Item;
 
+/// A stream of items across pages. It is boxed, so it is `Unpin` and easy to hold.
+pub type ItemStream<R> = std::pin::Pin<Box<dyn Stream<Item = Result<R>> + Send + 'static>>;
+
 /// One page of results, with the cursor that continues after it.
 #[derive(Debug)]
 pub struct Page<R> {

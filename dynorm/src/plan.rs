@@ -24,7 +24,7 @@ use crate::index::{IndexKind, IndexSchema};
 use crate::model::Schema;
 
 /// A query's conditions, as the caller gave them.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Conditions {
     /// Conditions the planner places: in the key condition when it can, else the filter.
     pub matching: Vec<Expr>,
@@ -191,12 +191,12 @@ impl fmt::Display for Plan {
         }
         let names: BTreeMap<_, _> = self.names.iter().collect();
         writeln!(f, "names: {names:?}")?;
-        let values: BTreeMap<_, _> = self
-            .values
+        let values: BTreeMap<_, _> = self.values.iter().collect();
+        let values: Vec<String> = values
             .iter()
-            .map(|(k, v)| (k, crate::value::show(v)))
+            .map(|(k, v)| format!("{k}: {}", crate::value::show(v)))
             .collect();
-        write!(f, "values: {values:?}")
+        write!(f, "values: {{{}}}", values.join(", "))
     }
 }
 

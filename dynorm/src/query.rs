@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::Select;
-use futures::stream::{Stream, TryStreamExt};
+use futures::stream::{StreamExt, TryStreamExt};
 
 use crate::client::Client;
 use crate::condition::Condition;
@@ -11,7 +11,7 @@ use crate::cursor;
 use crate::error::{Error, Result};
 use crate::index::{FromItem, Index, IndexKind, IndexSchema};
 use crate::model::{Item, Model};
-use crate::pager::{self, Fetched, Page};
+use crate::pager::{self, Fetched, ItemStream, Page};
 use crate::plan::{self, Conditions, Plan};
 
 const OPERATION: &str = "query";
@@ -150,12 +150,12 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// The plan: the index and why, the expressions, their names and values. Nothing is
     /// sent. Every error `send` would find before sending is found here.
-    pub fn plan(&mut self) -> Result<Plan> {
+    pub fn plan(&self) -> Result<Plan> {
         let fail = |e: Error| Err(e.with_model(M::SCHEMA.model).with_operation(OPERATION));
-        if let Some(error) = self.errors.drain(..).next() {
-            return fail(error);
+        if let Some(error) = self.errors.first() {
+            return fail(error.clone());
         }
-        let conditions = std::mem::take(&mut self.conditions);
+        let conditions = self.conditions.clone();
         let plan = plan::plan_query(&M::SCHEMA, self.named, conditions)
             .map_err(|e| e.with_operation(OPERATION))?;
         if self.consistent_read && plan.index.kind == IndexKind::Global {
@@ -178,7 +178,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
     }
 
     /// Everything a request needs, planned once.
-    fn prepare(mut self) -> Result<Prepared> {
+    fn prepare(self) -> Result<Prepared> {
         let mut plan = self.plan()?;
         let projection = self.projection.map(|attributes| {
             attributes
@@ -207,13 +207,14 @@ impl<M: Model, R: FromItem> Query<M, R> {
     }
 
     /// Every matching item, across pages, as a stream. One page is held at a time.
-    pub fn stream(self) -> impl Stream<Item = Result<R>> + Send + 'static {
+    pub fn stream(self) -> ItemStream<R> {
         let prepared = self.prepare();
         futures::stream::once(async move { prepared })
             .map_ok(|prepared| {
                 pager::stream_items::<R, _, _>(move |start| prepared.fetch(start, None), OPERATION)
             })
             .try_flatten()
+            .boxed()
     }
 
     /// Every matching item, collected.

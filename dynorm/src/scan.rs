@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, Select};
-use futures::stream::{self, Stream, StreamExt, TryStreamExt};
+use futures::stream::{self, StreamExt, TryStreamExt};
 
 use crate::client::Client;
 use crate::condition::{Condition, Expr};
@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::expr::Placeholders;
 use crate::index::{Index, IndexKind};
 use crate::model::{Item, Model};
-use crate::pager::{self, Fetched, Page};
+use crate::pager::{self, Fetched, ItemStream, Page};
 
 const OPERATION: &str = "scan";
 
@@ -109,7 +109,7 @@ impl<I: Index> Scan<I> {
 
     /// Every matching item, as a stream. With [`parallel`](Self::parallel) segments, the
     /// segments run at once and their items interleave.
-    pub fn stream(self) -> impl Stream<Item = Result<I::Item>> + Send + 'static {
+    pub fn stream(self) -> ItemStream<I::Item> {
         let prepared = self.prepare();
         stream::once(async move { prepared })
             .map_ok(|prepared| {
@@ -119,11 +119,12 @@ impl<I: Index> Scan<I> {
                 )
             })
             .try_flatten()
+            .boxed()
     }
 
     /// Scans `total` segments at once and merges their items into one stream. Every item
     /// appears exactly once.
-    pub fn parallel(self, total: u32) -> impl Stream<Item = Result<I::Item>> + Send + 'static {
+    pub fn parallel(self, total: u32) -> ItemStream<I::Item> {
         let prepared = self.segment(0, total.max(1)).prepare();
         let streams = match prepared {
             Ok(prepared) => (0..total.max(1) as i32)
@@ -139,7 +140,7 @@ impl<I: Index> Scan<I> {
                 .collect::<Vec<_>>(),
             Err(e) => vec![stream::once(async move { Err(e) }).boxed()],
         };
-        stream::select_all(streams)
+        stream::select_all(streams).boxed()
     }
 
     /// Every matching item, collected.

@@ -1,0 +1,9 @@
+use dynorm::Model;
+
+#[derive(Model)]
+enum Status {
+    Active,
+    Inactive,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use dynorm::Model;
+
+#[derive(Model)]
+#[dynorm(tabel = "x")]
+struct User {
+    #[hash_key]
+    id: String,
+}
+
+fn main() {}
