@@ -45,15 +45,15 @@ fn order(n: usize) -> Order {
     Order {
         customer_id: format!("customer-{:02}", n % CUSTOMERS),
         order_id: format!("order-{n:04}"),
-        status: if n % 3 == 0 {
+        status: if n.is_multiple_of(3) {
             Status::Open
         } else {
             Status::Paid
         },
         placed_at: start + Duration::hours(6 * n as i64),
-        coupon_code: (n % 17 == 0).then(|| ["WELCOME", "AUTUMN"][n % 2].to_owned()),
+        coupon_code: n.is_multiple_of(17).then(|| ["WELCOME", "AUTUMN"][n % 2].to_owned()),
         total: ((n * 37) % 500) as f64 + 0.99,
-        note: (n % 10 == 0).then(|| "gift wrap".to_owned()),
+        note: n.is_multiple_of(10).then(|| "gift wrap".to_owned()),
     }
 }
 
