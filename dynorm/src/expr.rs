@@ -142,7 +142,7 @@ mod tests {
         ]);
         assert_eq!(
             p.render(&expr),
-            "#n0 = :v0 AND ((#n1 BETWEEN :v1 AND :v2) OR NOT (attribute_exists(#n2))) AND size(#n0) > :v3"
+            "#n0 = :v0 AND ((#n1 BETWEEN :v1 AND :v2) OR (NOT attribute_exists(#n2))) AND size(#n0) > :v3"
         );
         assert_eq!(p.names["#n0"], "status");
         assert_eq!(p.names.len(), 3);

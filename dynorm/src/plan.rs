@@ -343,3 +343,146 @@ fn check_range(index: &IndexSchema, range: &mut [Expr]) -> std::result::Result<(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::Projection;
+    use crate::model::KeyAttribute;
+    use crate::value::ScalarType;
+
+    const fn key(name: &'static str) -> KeyAttribute {
+        KeyAttribute {
+            name,
+            scalar: ScalarType::S,
+        }
+    }
+
+    /// The seed's "Which index a query uses" model.
+    const ORDER: Schema = Schema {
+        model: "Order",
+        table: "Order",
+        table_prefix: None,
+        table_suffix: None,
+        hash_key: key("customerId"),
+        range_key: Some(key("orderId")),
+        keys: &[key("customerId"), key("orderId")],
+        attributes: &["customerId", "orderId", "status", "placedAt"],
+        indexes: &[
+            IndexSchema {
+                name: "byStatus",
+                kind: IndexKind::Global,
+                hash_key: &[key("status")],
+                range_key: &[key("placedAt")],
+                projection: Projection::All,
+            },
+            IndexSchema {
+                name: "byPlacedAt",
+                kind: IndexKind::Local,
+                hash_key: &[key("customerId")],
+                range_key: &[key("placedAt")],
+                projection: Projection::Include(&["status"]),
+            },
+        ],
+    };
+
+    fn eq(attribute: &'static str) -> Expr {
+        Expr::Compare(attribute, Comparison::Eq, AttributeValue::S("x".into()))
+    }
+
+    fn gt(attribute: &'static str) -> Expr {
+        Expr::Compare(attribute, Comparison::Gt, AttributeValue::S("x".into()))
+    }
+
+    fn chosen(conditions: &[Expr]) -> &'static str {
+        choose_index(&ORDER, conditions).unwrap().0.label()
+    }
+
+    #[test]
+    fn the_seed_queries_choose_the_seed_indexes() {
+        assert_eq!(chosen(&[eq("customerId")]), "table");
+        assert_eq!(chosen(&[eq("status")]), "byStatus");
+        assert_eq!(chosen(&[eq("customerId"), gt("placedAt")]), "byPlacedAt");
+        assert_eq!(chosen(&[eq("customerId"), eq("status")]), "table");
+    }
+
+    #[test]
+    fn global_indexes_come_before_local_ones_and_the_table() {
+        // Both byStatus and byPlacedAt have their hash and range keys in the conditions.
+        assert_eq!(
+            chosen(&[eq("customerId"), eq("status"), gt("placedAt")]),
+            "byStatus"
+        );
+        // The table's own range key counts too.
+        assert_eq!(chosen(&[eq("customerId"), gt("orderId")]), "table");
+    }
+
+    #[test]
+    fn a_query_without_a_hash_equality_is_an_error() {
+        let error = choose_index(&ORDER, &[gt("customerId"), eq("placedAt")]).unwrap_err();
+        assert!(error.is_validation());
+        assert!(
+            error.to_string().contains("`customerId`, `status`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn non_key_equalities_become_filters() {
+        let conditions = Conditions {
+            matching: vec![eq("customerId"), eq("status")],
+            ..Conditions::default()
+        };
+        let plan = plan_query(&ORDER, None, conditions).unwrap();
+        assert_eq!(plan.key_condition, "#n0 = :v0");
+        assert_eq!(plan.filter.as_deref(), Some("#n1 = :v1"));
+        assert_eq!(
+            plan.readable(plan.filter.as_deref().unwrap()),
+            "status = \"x\""
+        );
+        assert!(plan.reason.starts_with("rule 3"));
+    }
+
+    #[test]
+    fn a_named_index_uses_the_given_hash_values() {
+        let index = ORDER.indexes[0];
+        let conditions = Conditions {
+            hash: Some(vec![("status", AttributeValue::S("open".into()))]),
+            range: vec![gt("placedAt")],
+            ..Conditions::default()
+        };
+        let plan = plan_query(&ORDER, Some(index), conditions).unwrap();
+        assert_eq!(plan.index.label(), "byStatus");
+        assert_eq!(
+            plan.readable(&plan.key_condition),
+            "status = \"open\" AND placedAt > \"x\""
+        );
+    }
+
+    #[test]
+    fn multi_attribute_range_keys_go_left_to_right() {
+        const INDEX: IndexSchema = IndexSchema {
+            name: "byTeamRole",
+            kind: IndexKind::Global,
+            hash_key: &[key("team"), key("role")],
+            range_key: &[key("month"), key("score")],
+            projection: Projection::All,
+        };
+        let ok = |range: Vec<Expr>| check_range(&INDEX, &mut range.clone());
+        assert!(ok(vec![eq("month")]).is_ok());
+        assert!(
+            ok(vec![gt("score"), eq("month")]).is_ok(),
+            "order does not matter"
+        );
+        assert!(ok(vec![gt("score")]).unwrap_err().contains("left to right"));
+        assert!(ok(vec![gt("month"), eq("score")])
+            .unwrap_err()
+            .contains("needs `=`"));
+        assert!(ok(vec![eq("month"), gt("month")])
+            .unwrap_err()
+            .contains("two conditions"));
+        assert!(ok(vec![eq("total")])
+            .unwrap_err()
+            .contains("not a range key attribute"));
+    }
+}
