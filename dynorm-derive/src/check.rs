@@ -2,6 +2,9 @@
 
 use std::collections::HashMap;
 
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
 use crate::ast::Container;
 use crate::ctxt::Ctxt;
 use crate::index::{FieldRef, ProjectDecl};
@@ -71,23 +74,32 @@ fn resolve_indexes(cx: &Ctxt, cont: &Container) -> Vec<ResolvedIndex> {
             }
             seen_names.push(name.clone());
         }
-        let mut hash: Vec<usize> = decl
-            .hash
-            .iter()
-            .filter_map(|f| resolve_field(cx, cont, f))
-            .collect();
-        let range: Vec<usize> = decl
-            .range
-            .iter()
-            .filter_map(|f| resolve_field(cx, cont, f))
-            .collect();
+        // Every key field of the index with the tokens an error about it points at.
+        let resolve = |refs: &[FieldRef]| -> Vec<(usize, TokenStream)> {
+            refs.iter()
+                .filter_map(|f| resolve_field(cx, cont, f).map(|p| (p, f.ident.to_token_stream())))
+                .collect()
+        };
+        let mut hash = resolve(&decl.hash);
+        let range = resolve(&decl.range);
         if decl.local {
             match (cont.fields.iter().position(|f| f.attrs.hash_key.is_some()), cont.range_key()) {
-                (Some(table_hash), Some(_)) => hash = vec![table_hash],
+                (Some(table_hash), Some(_)) if range.iter().any(|(p, _)| *p == table_hash) => {
+                    cx.error_spanned_by(
+                        &decl.attr,
+                        format!(
+                            "local index `{name}` is on the table's hash key `{}`: a local index keeps the table's \
+                             hash key and sorts by another attribute, so put it on that attribute",
+                            cont.fields[table_hash].ident
+                        ),
+                    );
+                }
+                (Some(table_hash), Some(_)) => hash = vec![(table_hash, decl.attr.to_token_stream())],
                 (_, None) => cx.error_spanned_by(
                     &decl.attr,
                     format!(
-                        "local index `{name}` needs a table with a range key, and model `{}` has none:                          a local index shares the table's hash key and replaces its range key",
+                        "local index `{name}` needs a table with a range key, and model `{}` has none: \
+                         a local index shares the table's hash key and replaces its range key",
                         cont.ident
                     ),
                 ),
@@ -106,22 +118,18 @@ fn resolve_indexes(cx: &Ctxt, cont: &Container) -> Vec<ResolvedIndex> {
             }
         }
         let mut key_fields: Vec<usize> = Vec::new();
-        for (&position, reference) in hash
-            .iter()
-            .chain(&range)
-            .zip(decl.hash.iter().chain(&decl.range))
-        {
-            if key_fields.contains(&position) {
+        for (position, tokens) in hash.iter().chain(&range) {
+            let field = &cont.fields[*position];
+            if key_fields.contains(position) {
                 cx.error_spanned_by(
-                    &reference.ident,
+                    tokens,
                     format!(
                         "`{}` appears twice in the keys of index `{name}`",
-                        reference.ident
+                        field.ident
                     ),
                 );
             }
-            key_fields.push(position);
-            let field = &cont.fields[position];
+            key_fields.push(*position);
             let present = types::option_inner(field.ty).unwrap_or(field.ty);
             if let Some(reason) = types::non_scalar_key_reason(present) {
                 cx.error_spanned_by(
@@ -133,6 +141,8 @@ fn resolve_indexes(cx: &Ctxt, cont: &Container) -> Vec<ResolvedIndex> {
                 );
             }
         }
+        let hash: Vec<usize> = hash.into_iter().map(|(p, _)| p).collect();
+        let range: Vec<usize> = range.into_iter().map(|(p, _)| p).collect();
         let projected = match &decl.project {
             ProjectDecl::All => Projected::All,
             ProjectDecl::KeysOnly => Projected::KeysOnly,

@@ -30,7 +30,7 @@ pub fn did_you_mean<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
         .map(|candidate| (edit_distance(unknown, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= (candidate.len().max(3) / 3).max(1) + 1)
+        .filter(|(distance, candidate)| *distance <= ((candidate.len() + 1) / 3).max(1))
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
 }
@@ -75,6 +75,7 @@ mod tests {
         assert_eq!(did_you_mean("rename_al", CONTAINER_KEYS), Some(RENAME_ALL));
         assert_eq!(did_you_mean("renam", FIELD_KEYS), Some(RENAME));
         assert_eq!(did_you_mean("throughput", CONTAINER_KEYS), None);
+        assert_eq!(did_you_mean("zz", &["id"]), None);
     }
 
     #[test]
