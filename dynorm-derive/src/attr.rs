@@ -47,8 +47,60 @@ pub struct FieldAttrs {
     pub hash_key: Option<Attribute>,
     /// The `#[range_key]` attribute, kept for its span.
     pub range_key: Option<Attribute>,
+    /// The `#[version]` attribute: optimistic locking on this integer field.
+    pub version: Option<Attribute>,
+    /// The `#[ttl]` attribute: this date is the item's expiry, in epoch seconds.
+    pub ttl: Option<Attribute>,
+    /// `#[combine(fields = [...], sep = "#")]`: the value is built from other fields.
+    pub combine: Option<CombineDecl>,
     pub rename: Option<LitStr>,
     pub date: Option<(DateStorage, LitStr)>,
+}
+
+/// `#[combine(fields = [month, status], sep = "#")]`
+pub struct CombineDecl {
+    pub fields: Vec<crate::index::FieldRef>,
+    pub separator: LitStr,
+}
+
+/// Parses `#[combine(fields = [..], sep = "..")]`.
+fn combine(cx: &Ctxt, attr: &Attribute) -> Option<CombineDecl> {
+    let mut fields = None;
+    let mut separator = None;
+    let result = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("fields") {
+            // fields = [month, status]
+            fields = Some(crate::index::field_list(&meta)?);
+        } else if meta.path.is_ident("sep") {
+            // sep = "#"
+            let value: LitStr = meta.value()?.parse()?;
+            if value.value().is_empty() {
+                cx.error_spanned_by(&value, "the separator cannot be empty");
+            }
+            separator = Some(value);
+        } else {
+            unknown_key(cx, &meta, &["fields", "sep"], "combine")?;
+        }
+        Ok(())
+    });
+    if let Err(error) = result {
+        cx.syn_error(error);
+        return None;
+    }
+    match fields {
+        Some(fields) if !fields.is_empty() => Some(CombineDecl {
+            fields,
+            separator: separator
+                .unwrap_or_else(|| LitStr::new("#", proc_macro2::Span::call_site())),
+        }),
+        _ => {
+            cx.error_spanned_by(
+                attr,
+                "#[combine] needs its sources: #[combine(fields = [a, b], sep = \"#\")]",
+            );
+            None
+        }
+    }
 }
 
 /// Sets an attribute once, and reports a second occurrence at its own span.
@@ -127,16 +179,32 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
 pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for attr in attrs {
-        if attr.path().is_ident(symbol::HASH_KEY) || attr.path().is_ident(symbol::RANGE_KEY) {
-            // #[hash_key] / #[range_key]
+        if attr.path().is_ident(symbol::COMBINE) {
+            // #[combine(fields = [month, status], sep = "#")]
+            if out.combine.is_some() {
+                cx.error_spanned_by(attr, "this attribute is repeated on the same field");
+            }
+            out.combine = combine(cx, attr);
+            continue;
+        }
+        let flag = [
+            symbol::HASH_KEY,
+            symbol::RANGE_KEY,
+            symbol::VERSION,
+            symbol::TTL,
+        ]
+        .into_iter()
+        .find(|name| attr.path().is_ident(name));
+        if let Some(flag) = flag {
+            // #[hash_key] / #[range_key] / #[version] / #[ttl]
             if let Err(error) = attr.meta.require_path_only() {
                 cx.syn_error(error);
             }
-            let is_hash = attr.path().is_ident(symbol::HASH_KEY);
-            let slot = if is_hash {
-                &mut out.hash_key
-            } else {
-                &mut out.range_key
+            let slot = match flag {
+                symbol::HASH_KEY => &mut out.hash_key,
+                symbol::RANGE_KEY => &mut out.range_key,
+                symbol::VERSION => &mut out.version,
+                _ => &mut out.ttl,
             };
             if slot.is_some() {
                 cx.error_spanned_by(attr, "this attribute is repeated on the same field");

@@ -18,6 +18,8 @@ pub fn check(cx: &Ctxt, cont: &Container) -> Vec<ResolvedIndex> {
     check_key_types(cx, cont);
     check_date_storage(cx, cont);
     check_unique_names(cx, cont);
+    check_version_and_ttl(cx, cont);
+    check_combines(cx, cont);
     let indexes = resolve_indexes(cx, cont);
     check_index_counts(cx, cont, &indexes);
     indexes
@@ -286,6 +288,100 @@ fn check_unique_names(cx: &Ctxt, cont: &Container) {
                 ),
             );
             seen.insert(field.name.as_str(), first);
+        }
+    }
+}
+
+/// Whether the type is a plain integer.
+fn is_integer(ty: &syn::Type) -> bool {
+    const INTEGERS: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+    ];
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none()
+        && p.path.segments.len() == 1
+        && INTEGERS.iter().any(|i| p.path.segments[0].ident == i))
+}
+
+/// `#[version]` on one integer field, `#[ttl]` on one date field, neither on a key.
+fn check_version_and_ttl(cx: &Ctxt, cont: &Container) {
+    let mut version_seen = false;
+    let mut ttl_seen = false;
+    for field in &cont.fields {
+        let is_key = field.attrs.hash_key.is_some() || field.attrs.range_key.is_some();
+        if let Some(attr) = &field.attrs.version {
+            if version_seen {
+                cx.error_spanned_by(
+                    attr,
+                    format!("model `{}` has more than one #[version] field", cont.ident),
+                );
+            }
+            version_seen = true;
+            if !is_integer(field.ty) {
+                cx.error_spanned_by(field.ty, "#[version] needs an integer field, such as `u64`");
+            }
+            if is_key {
+                cx.error_spanned_by(attr, "a key attribute cannot be the #[version]");
+            }
+        }
+        if let Some(attr) = &field.attrs.ttl {
+            if ttl_seen {
+                cx.error_spanned_by(
+                    attr,
+                    format!("model `{}` has more than one #[ttl] field", cont.ident),
+                );
+            }
+            ttl_seen = true;
+            if !types::is_date_time_or_option(field.ty) {
+                cx.error_spanned_by(
+                    field.ty,
+                    "#[ttl] needs a `DateTime<Utc>` or `Option<DateTime<Utc>>` field",
+                );
+            }
+            if let Some((storage, literal)) = &field.attrs.date {
+                if *storage != crate::attr::DateStorage::Seconds {
+                    cx.error_spanned_by(literal, "a #[ttl] date is always stored as epoch seconds");
+                }
+            }
+            if is_key {
+                cx.error_spanned_by(attr, "a key attribute cannot be the #[ttl]");
+            }
+        }
+    }
+}
+
+/// `#[combine]` on a `String` field, from other fields that are not combined themselves.
+fn check_combines(cx: &Ctxt, cont: &Container) {
+    for field in &cont.fields {
+        let Some(combine) = &field.attrs.combine else {
+            continue;
+        };
+        let is_string = matches!(field.ty, syn::Type::Path(p) if p.qself.is_none()
+            && p.path.segments.last().is_some_and(|s| s.ident == "String"));
+        if !is_string {
+            cx.error_spanned_by(
+                field.ty,
+                "a #[combine] field holds the joined text, so it must be a `String`",
+            );
+        }
+        for source in &combine.fields {
+            let Some(position) = resolve_field(cx, cont, source) else {
+                continue;
+            };
+            let source_field = &cont.fields[position];
+            if source_field.ident == field.ident {
+                cx.error_spanned_by(
+                    &source.ident,
+                    "a #[combine] field cannot be built from itself",
+                );
+            } else if source_field.attrs.combine.is_some() {
+                cx.error_spanned_by(
+                    &source.ident,
+                    format!(
+                        "`{}` is combined itself; combine its sources instead",
+                        source.ident
+                    ),
+                );
+            }
         }
     }
 }

@@ -73,7 +73,7 @@ fn field_ref(meta: &ParseNestedMeta) -> syn::Result<FieldRef> {
 }
 
 /// A list of field names: `[a, b]` or `["a", "b"]`, or one name.
-fn field_list(meta: &ParseNestedMeta) -> syn::Result<Vec<FieldRef>> {
+pub fn field_list(meta: &ParseNestedMeta) -> syn::Result<Vec<FieldRef>> {
     let input = meta.value()?;
     if !input.peek(syn::token::Bracket) {
         return Ok(vec![field_ref_from(input)?]);

@@ -21,7 +21,10 @@ use syn::{parse_macro_input, DeriveInput};
 /// Derives `dynorm::Model` for a struct with named fields.
 ///
 /// See the `dynorm` crate for the attributes it accepts.
-#[proc_macro_derive(Model, attributes(hash_key, range_key, dynorm, index))]
+#[proc_macro_derive(
+    Model,
+    attributes(hash_key, range_key, dynorm, index, version, ttl, combine)
+)]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input)

@@ -4,6 +4,12 @@
 pub const HASH_KEY: &str = "hash_key";
 /// `#[range_key]` on a field.
 pub const RANGE_KEY: &str = "range_key";
+/// `#[version]` on an integer field.
+pub const VERSION: &str = "version";
+/// `#[ttl]` on a date field.
+pub const TTL: &str = "ttl";
+/// `#[combine(...)]` on a string field.
+pub const COMBINE: &str = "combine";
 /// `#[dynorm(...)]` on the struct or a field.
 pub const DYNORM: &str = "dynorm";
 

@@ -6,12 +6,15 @@ use std::time::Duration;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::TableStatus;
 
+use crate::batch::{BatchGet, BatchWrite};
+use crate::condition::Condition;
 use crate::error::{Error, Result};
 use crate::index::Index;
 use crate::model::Model;
-use crate::ops::{CreateItem, DeleteItem, GetItem, PutItem};
+use crate::ops::{CreateItem, DeleteItem, GetItem, PutItem, UpdateItem};
 use crate::query::Query;
 use crate::scan::Scan;
+use crate::transaction::{ConditionCheckItem, GetTransaction, WriteTransaction};
 
 /// The client-wide table name prefix and suffix.
 #[derive(Clone, Debug, Default)]
@@ -120,6 +123,54 @@ impl Client {
     /// Writes an item, replacing any item with the same key.
     pub fn put<'a, M: Model>(&self, item: &'a M) -> PutItem<'a, M> {
         PutItem::new(self, item)
+    }
+
+    /// Updates one item by its typed key, with typed actions. The item must exist unless
+    /// the update is an [`upsert`](UpdateItem::upsert).
+    pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<M> {
+        UpdateItem::new(self, key.into())
+    }
+
+    /// A write transaction: up to 100 `create`, `put`, `update`, `delete` and
+    /// `condition_check` operations across models, all or nothing.
+    pub fn transaction(&self) -> WriteTransaction {
+        WriteTransaction::new(self)
+    }
+
+    /// A condition on an item, for a transaction: the transaction is cancelled unless it holds.
+    pub fn condition_check<M: Model>(
+        &self,
+        key: impl Into<M::Key>,
+        condition: Condition<M>,
+    ) -> ConditionCheckItem<M> {
+        ConditionCheckItem::new(self, key.into(), condition)
+    }
+
+    /// A read transaction: a consistent snapshot of up to 100 items across models.
+    pub fn transact_get(&self) -> GetTransaction {
+        GetTransaction::new(self)
+    }
+
+    /// A batch of puts and deletes across models, chunked, retried and complete.
+    pub fn batch_write(&self) -> BatchWrite {
+        BatchWrite::new(self)
+    }
+
+    /// A batch of reads across models, chunked, retried and complete.
+    pub fn batch_get(&self) -> BatchGet {
+        BatchGet::new(self)
+    }
+
+    /// Reads the items of `M` with these keys, in batches; missing items are left out.
+    pub async fn get_many<M: Model, K: Into<M::Key>>(
+        &self,
+        keys: impl IntoIterator<Item = K>,
+    ) -> Result<Vec<M>> {
+        self.batch_get()
+            .get_all::<M, K>(keys)
+            .send()
+            .await?
+            .items::<M>()
     }
 
     /// Deletes one item by its typed key.

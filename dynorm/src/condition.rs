@@ -269,26 +269,35 @@ impl<M> Not for Condition<M> {
 /// The encoder of one field's values, in the field's storage.
 pub type Encoder<T> = fn(&T) -> Result<Option<AttributeValue>, AttrError>;
 
+/// Marks an [`Attr`] of a required (non-`Option`) field.
+#[derive(Clone, Copy, Debug)]
+pub enum Required {}
+
+/// Marks an [`Attr`] of an `Option` field: only these can be removed by an update.
+#[derive(Clone, Copy, Debug)]
+pub enum Optional {}
+
 /// A typed handle on one attribute of model `M`, whose present values have type `T`.
+/// `O` is [`Optional`] for an `Option` field and [`Required`] otherwise.
 ///
 /// The derive generates one per field, as an associated constant of the model named after
 /// the field in upper case: `Order::TOTAL: Attr<Order, f64>`. For an `Option<T>` field, values are `T`.
-pub struct Attr<M, T> {
+pub struct Attr<M, T, O = Required> {
     name: &'static str,
     model: &'static str,
     encode: Encoder<T>,
-    marker: PhantomData<fn() -> M>,
+    marker: PhantomData<fn() -> (M, O)>,
 }
 
-impl<M, T> Clone for Attr<M, T> {
+impl<M, T, O> Clone for Attr<M, T, O> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, T> Copy for Attr<M, T> {}
+impl<M, T, O> Copy for Attr<M, T, O> {}
 
-impl<M, T> Attr<M, T> {
+impl<M, T, O> Attr<M, T, O> {
     /// A handle on attribute `name` of `model`, encoding values with `encode`.
     #[doc(hidden)]
     pub const fn new(model: &'static str, name: &'static str, encode: Encoder<T>) -> Self {
@@ -305,7 +314,8 @@ impl<M, T> Attr<M, T> {
         self.name
     }
 
-    fn value(&self, value: &T) -> Result<AttributeValue, Error> {
+    /// Encodes a value of the field in its storage.
+    pub(crate) fn value(&self, value: &T) -> Result<AttributeValue, Error> {
         match (self.encode)(value) {
             Ok(Some(value)) => Ok(value),
             Ok(None) => Err(Error::validation("an empty set cannot be compared")
@@ -428,7 +438,7 @@ impl<M, T> Attr<M, T> {
     }
 }
 
-impl<M> Attr<M, String> {
+impl<M, O> Attr<M, String, O> {
     /// `begins_with(attribute, prefix)`
     pub fn begins_with(&self, prefix: impl Into<String>) -> Condition<M> {
         Condition::new(Expr::BeginsWith(
@@ -446,7 +456,7 @@ impl<M> Attr<M, String> {
     }
 }
 
-impl<M> Attr<M, Vec<u8>> {
+impl<M, O> Attr<M, Vec<u8>, O> {
     /// `begins_with(attribute, prefix)` on binary.
     pub fn begins_with(&self, prefix: impl Into<Vec<u8>>) -> Condition<M> {
         let prefix = aws_sdk_dynamodb::primitives::Blob::new(prefix.into());
@@ -472,7 +482,7 @@ impl<E: Serialize> Collection for std::collections::BTreeSet<E> {
     type Element = E;
 }
 
-impl<M, C: Collection> Attr<M, C> {
+impl<M, C: Collection, O> Attr<M, C, O> {
     /// `contains(attribute, element)`: the list or set holds `element`.
     pub fn has(&self, element: impl Into<C::Element>) -> Condition<M> {
         match serde_dynamo::to_attribute_value::<_, AttributeValue>(element.into()) {

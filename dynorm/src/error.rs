@@ -16,6 +16,12 @@ pub enum ErrorKind {
     AlreadyExists,
     /// A condition expression failed.
     ConditionFailed,
+    /// A `#[version]` check failed: another writer changed the item since it was read.
+    VersionConflict,
+    /// A transaction was cancelled; [`Error::cancellation_reasons`] says why, per operation.
+    TransactionCanceled,
+    /// A batch ran out of attempts; [`Error::unprocessed`] holds what was not done.
+    BatchIncomplete,
     /// The request is invalid; found before sending, or reported by DynamoDB.
     Validation,
     /// An item could not be converted to or from the model.
@@ -32,6 +38,9 @@ impl ErrorKind {
             Self::NotFound => "not found",
             Self::AlreadyExists => "already exists",
             Self::ConditionFailed => "condition failed",
+            Self::VersionConflict => "version conflict",
+            Self::TransactionCanceled => "transaction canceled",
+            Self::BatchIncomplete => "batch incomplete",
             Self::Validation => "validation error",
             Self::Conversion => "conversion error",
             Self::Config => "configuration error",
@@ -65,6 +74,8 @@ struct Inner {
     attribute: Option<String>,
     message: String,
     item: Option<Item>,
+    reasons: Vec<crate::transaction::CancellationReason>,
+    unprocessed: Option<Box<crate::batch::Unprocessed>>,
     source: Option<std::sync::Arc<dyn StdError + Send + Sync + 'static>>,
 }
 
@@ -79,6 +90,8 @@ impl Error {
                 attribute: None,
                 message: message.into(),
                 item: None,
+                reasons: Vec::new(),
+                unprocessed: None,
                 source: None,
             }),
         }
@@ -176,6 +189,44 @@ impl Error {
     /// Whether `create` found an existing item.
     pub fn is_already_exists(&self) -> bool {
         self.kind() == ErrorKind::AlreadyExists
+    }
+
+    /// Whether a `#[version]` check failed.
+    pub fn is_version_conflict(&self) -> bool {
+        self.kind() == ErrorKind::VersionConflict
+    }
+
+    /// Whether a transaction was cancelled.
+    pub fn is_transaction_canceled(&self) -> bool {
+        self.kind() == ErrorKind::TransactionCanceled
+    }
+
+    /// Why each operation of a cancelled transaction failed, in request order.
+    pub fn cancellation_reasons(&self) -> &[crate::transaction::CancellationReason] {
+        &self.inner.reasons
+    }
+
+    /// What a batch could not do before its attempts ran out.
+    pub fn unprocessed(&self) -> Option<&crate::batch::Unprocessed> {
+        self.inner.unprocessed.as_deref()
+    }
+
+    pub(crate) fn with_reasons(
+        mut self,
+        reasons: Vec<crate::transaction::CancellationReason>,
+    ) -> Self {
+        self.inner.reasons = reasons;
+        self
+    }
+
+    pub(crate) fn with_unprocessed(mut self, unprocessed: crate::batch::Unprocessed) -> Self {
+        self.inner.unprocessed = Some(Box::new(unprocessed));
+        self
+    }
+
+    pub(crate) fn with_source<E: StdError + Send + Sync + 'static>(mut self, source: E) -> Self {
+        self.inner.source = Some(std::sync::Arc::new(source));
+        self
     }
 
     /// Whether a condition failed.

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::condition::Expr;
 
 /// Collects the placeholders of one request's expressions.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Placeholders {
     /// `#n0` to attribute name.
     pub names: HashMap<String, String>,

@@ -65,6 +65,7 @@
 //! # Ok(()) }
 //! ```
 
+mod batch;
 mod client;
 mod condition;
 mod cursor;
@@ -81,19 +82,25 @@ mod plan;
 mod query;
 mod scan;
 mod table;
+mod transaction;
 mod value;
 
+pub use batch::{BatchGet, BatchGetItems, BatchOptions, BatchWrite, Unprocessed};
 pub use client::Client;
 pub use condition::{Attr, AttributeType, Collection, Comparison, Condition, Encoder, Expr, Size};
 pub use dynorm_derive::Model;
 pub use error::{Error, ErrorKind, Result};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
-pub use model::{Item, KeyAttribute, Model, ModelKey, Schema};
-pub use ops::{CreateItem, DeleteItem, GetItem, PutItem};
+pub use model::{Combine, Item, KeyAttribute, Model, ModelKey, Schema};
+pub use ops::{CreateItem, DeleteItem, GetItem, Numeric, PutItem, SetLike, UpdateItem};
 pub use pager::{ItemStream, Page};
 pub use plan::{choose_index, Plan};
 pub use query::Query;
 pub use scan::Scan;
+pub use transaction::{
+    CancellationReason, ConditionCheckItem, GetTransaction, GetTransactionItems, TransactionWrite,
+    WriteTransaction, MAX_TRANSACTION_ITEMS,
+};
 pub use value::date::DateStorage;
 pub use value::{AttrError, AttrValue, KeyScalar, PathSegment, ScalarType, SetElement, SetKind};
 

@@ -114,6 +114,23 @@ pub struct Schema {
     pub attributes: &'static [&'static str],
     /// The secondary indexes, global ones first, in declaration order.
     pub indexes: &'static [crate::index::IndexSchema],
+    /// The `#[version]` attribute, for optimistic locking.
+    pub version: Option<&'static str>,
+    /// The `#[ttl]` attribute: the item's expiry in epoch seconds.
+    pub ttl: Option<&'static str>,
+    /// The `#[combine]` attributes, each built from other attributes on every write.
+    pub combines: &'static [Combine],
+}
+
+/// An attribute built from others, `#[combine(fields = [month, status], sep = "#")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Combine {
+    /// The combined attribute.
+    pub attribute: &'static str,
+    /// Its sources, in order.
+    pub sources: &'static [&'static str],
+    /// The text between sources.
+    pub separator: &'static str,
 }
 
 impl Schema {
@@ -209,6 +226,16 @@ impl Schema {
             );
         }
         Ok(())
+    }
+
+    /// Whether `attribute` is a key of the table.
+    pub fn is_table_key(&self, attribute: &str) -> bool {
+        self.keys.iter().any(|k| k.name == attribute)
+    }
+
+    /// Whether `attribute` is a key of the table or of an index.
+    pub fn is_any_key(&self, attribute: &str) -> bool {
+        self.is_table_key(attribute) || self.indexes.iter().any(|i| i.has_key(attribute))
     }
 
     /// Picks the key attributes out of a whole item.

@@ -384,6 +384,9 @@ mod tests {
                 projection: Projection::Include(&["status"]),
             },
         ],
+        version: None,
+        ttl: None,
+        combines: &[],
     };
 
     fn eq(attribute: &'static str) -> Expr {

@@ -1,12 +1,13 @@
 //! What the derive's generated code uses. Not a public API: it may change in any release.
 
 pub use crate::condition::Attr;
+pub use crate::condition::{Optional, Required};
 pub use crate::dispatch::{
     optional, Decode, DecodeNative, DecodeSerde, Encode, EncodeNative, EncodeSerde,
 };
 pub use crate::error::Error;
 pub use crate::index::{FromItem, Index, IndexKind, IndexSchema, Projection};
-pub use crate::model::{Item, KeyAttribute, Model, ModelKey, Schema};
+pub use crate::model::{Combine, Item, KeyAttribute, Model, ModelKey, Schema};
 pub use crate::value::bytes;
 pub use crate::value::date::{self, DateStorage};
 pub use crate::value::{AttrError, KeyScalar, ScalarType};
@@ -54,4 +55,62 @@ pub fn key_value(
             .with_attribute(name)),
         Err(e) => Err(Error::conversion(model, name, e)),
     }
+}
+
+/// The joined text of a `#[combine]` attribute, from its sources' stored values.
+///
+/// A source other than the last that contains the separator would make the value
+/// ambiguous, so it is an error.
+pub fn combined_text(
+    model: &'static str,
+    name: &'static str,
+    separator: &'static str,
+    item: &Item,
+    sources: &[&'static str],
+) -> Result<String, Error> {
+    let mut out = String::new();
+    for (i, source) in sources.iter().enumerate() {
+        let text = match item.get(*source) {
+            Some(AttributeValue::S(s)) => s.as_str(),
+            Some(AttributeValue::N(n)) => n.as_str(),
+            Some(other) => {
+                return Err(Error::validation(format!(
+                    "`{source}` is {}, and only strings and numbers can be combined into `{name}`",
+                    crate::value::describe(other)
+                ))
+                .with_model(model)
+                .with_attribute(*source))
+            }
+            None => {
+                return Err(Error::validation(format!(
+                    "`{name}` is built from `{source}`, which has no value"
+                ))
+                .with_model(model)
+                .with_attribute(*source))
+            }
+        };
+        if i + 1 < sources.len() && text.contains(separator) {
+            return Err(Error::validation(format!(
+                "the value of `{source}` contains the separator {separator:?}, which would make `{name}` ambiguous"
+            ))
+            .with_model(model)
+            .with_attribute(*source));
+        }
+        if i > 0 {
+            out.push_str(separator);
+        }
+        out.push_str(text);
+    }
+    Ok(out)
+}
+
+/// [`combined_text`] as a string attribute value.
+pub fn combine(
+    model: &'static str,
+    name: &'static str,
+    separator: &'static str,
+    item: &Item,
+    sources: &[&'static str],
+) -> Result<AttributeValue, Error> {
+    combined_text(model, name, separator, item, sources).map(AttributeValue::S)
 }

@@ -18,10 +18,15 @@ pub fn attr_consts(cont: &Container) -> TokenStream {
         let name = &field.name;
         let present = types::option_inner(field.ty).unwrap_or(field.ty);
         let encode = codec::encode_present(field, &quote!(__value));
+        let optionality = if types::option_inner(field.ty).is_some() {
+            quote!(::dynorm::__private::Optional)
+        } else {
+            quote!(::dynorm::__private::Required)
+        };
         let doc = format!("The `{name}` attribute, for conditions: `{model}::{constant}.eq(...)`.");
         quote! {
             #[doc = #doc]
-            #vis const #constant: ::dynorm::__private::Attr<#model, #present> =
+            #vis const #constant: ::dynorm::__private::Attr<#model, #present, #optionality> =
                 ::dynorm::__private::Attr::new(#model_name, #name, |__value: &#present| #encode);
         }
     });

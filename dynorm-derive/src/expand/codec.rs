@@ -21,6 +21,15 @@ fn storage_tokens(storage: DateStorage) -> TokenStream {
     }
 }
 
+/// The date storage of a field: the explicit one, or epoch seconds for `#[ttl]`.
+pub fn date_storage(field: &Field) -> Option<DateStorage> {
+    match (&field.attrs.date, &field.attrs.ttl) {
+        (Some((storage, _)), _) => Some(*storage),
+        (None, Some(_)) => Some(DateStorage::Seconds),
+        (None, None) => None,
+    }
+}
+
 /// The type of a present value of the field: the inner type of an `Option` field.
 fn present_type<'a>(field: &Field<'a>) -> &'a Type {
     types::option_inner(field.ty).unwrap_or(field.ty)
@@ -41,7 +50,7 @@ pub fn read_present(model: &str, field: &Field) -> TokenStream {
 }
 
 fn encode_value(field: &Field, value: &TokenStream) -> TokenStream {
-    if let Some((storage, _)) = field.attrs.date {
+    if let Some(storage) = date_storage(field) {
         let storage = storage_tokens(storage);
         return quote!(::dynorm::__private::date::encode(#value, #storage));
     }
@@ -54,7 +63,7 @@ fn encode_value(field: &Field, value: &TokenStream) -> TokenStream {
 /// An expression of type `Result<T, AttrError>` that decodes `value`, an
 /// `Option<AttributeValue>`, as the present type `ty`.
 fn decode_value(field: &Field, ty: &Type, value: TokenStream) -> TokenStream {
-    if let Some((storage, _)) = field.attrs.date {
+    if let Some(storage) = date_storage(field) {
         let storage = storage_tokens(storage);
         return quote!(::dynorm::__private::date::decode(#value, #storage));
     }

@@ -21,8 +21,8 @@ fn option_str(value: Option<String>) -> TokenStream {
 pub fn key_attribute(field: &Field) -> TokenStream {
     let name = &field.name;
     let ty = crate::types::option_inner(field.ty).unwrap_or(field.ty);
-    let scalar = match field.attrs.date {
-        Some((DateStorage::Millis | DateStorage::Seconds, _)) => {
+    let scalar = match codec::date_storage(field) {
+        Some(DateStorage::Millis | DateStorage::Seconds) => {
             quote!(::dynorm::__private::ScalarType::N)
         }
         _ => quote_spanned!(field.ty_span()=> <#ty as ::dynorm::__private::KeyScalar>::SCALAR_TYPE),
@@ -62,10 +62,67 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
         let read = codec::read_field(&model_name, field);
         quote!(#member: #read)
     });
+    let combined: Vec<(&Field, Vec<&Field>)> = cont
+        .fields
+        .iter()
+        .filter_map(|field| {
+            let combine = field.attrs.combine.as_ref()?;
+            let sources = combine
+                .fields
+                .iter()
+                .filter_map(|f| cont.field_position(&f.ident).map(|p| &cont.fields[p]))
+                .collect();
+            Some((field, sources))
+        })
+        .collect();
+    let combine_inserts = combined.iter().map(|(field, sources)| {
+        let name = &field.name;
+        let separator = field.attrs.combine.as_ref().map(|c| c.separator.value()).unwrap_or_default();
+        let source_names = sources.iter().map(|s| &s.name);
+        quote! {
+            let __combined = ::dynorm::__private::combine(#model_name, #name, #separator, &__item, &[#(#source_names),*])?;
+            __item.insert(::std::string::String::from(#name), __combined);
+        }
+    });
+    let combines = combined.iter().map(|(field, sources)| {
+        let name = &field.name;
+        let separator = field.attrs.combine.as_ref().map(|c| c.separator.value()).unwrap_or_default();
+        let source_names = sources.iter().map(|s| &s.name);
+        quote!(::dynorm::__private::Combine { attribute: #name, sources: &[#(#source_names),*], separator: #separator })
+    });
     let key_members = key::key_fields(cont).into_iter().map(|field| {
         let member = field.ident;
-        quote!(#member: ::core::clone::Clone::clone(&self.#member))
+        match combined.iter().find(|(f, _)| f.ident == field.ident) {
+            // A combined key is built from its sources, as a write would store it.
+            Some((_, sources)) => {
+                let name = &field.name;
+                let separator = field.attrs.combine.as_ref().map(|c| c.separator.value()).unwrap_or_default();
+                let source_names = sources.iter().map(|s| &s.name);
+                let source_inserts = sources.iter().map(|source| codec::insert_field(&model_name, source, &owner));
+                quote! {
+                    #member: (|| -> ::core::result::Result<::std::string::String, ::dynorm::__private::Error> {
+                        let mut __item = ::dynorm::__private::Item::new();
+                        #(#source_inserts)*
+                        ::dynorm::__private::combined_text(#model_name, #name, #separator, &__item, &[#(#source_names),*])
+                    })()
+                    .unwrap_or_else(|_| ::core::clone::Clone::clone(&self.#member))
+                }
+            }
+            None => quote!(#member: ::core::clone::Clone::clone(&self.#member)),
+        }
     });
+    let version = option_str(
+        cont.fields
+            .iter()
+            .find(|f| f.attrs.version.is_some())
+            .map(|f| f.name.clone()),
+    );
+    let ttl = option_str(
+        cont.fields
+            .iter()
+            .find(|f| f.attrs.ttl.is_some())
+            .map(|f| f.name.clone()),
+    );
 
     quote! {
         impl ::dynorm::__private::Model for #ident {
@@ -81,11 +138,15 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
                 keys: &[#(#keys),*],
                 attributes: &[#(#names),*],
                 indexes: &[#(#index_schemas),*],
+                version: #version,
+                ttl: #ttl,
+                combines: &[#(#combines),*],
             };
 
             fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);
                 #(#inserts)*
+                #(#combine_inserts)*
                 ::core::result::Result::Ok(__item)
             }
 

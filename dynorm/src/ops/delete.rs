@@ -3,12 +3,15 @@
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
-use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
 
 use crate::client::Client;
-use crate::error::{Error, ErrorKind, Result};
+use crate::condition::{Condition, Expr};
+use crate::error::{Error, Result};
+use crate::expr::Placeholders;
 use crate::model::{Item, Model};
-use crate::ops;
+use crate::ops::write::{self, Checks, WriteKind, WriteSpec};
+use crate::ops::{self};
 
 const OPERATION: &str = "delete";
 
@@ -17,7 +20,9 @@ const OPERATION: &str = "delete";
 pub struct DeleteItem<M: Model> {
     client: Client,
     key: Result<Item>,
-    require_exists: bool,
+    checks: Checks,
+    condition: Vec<Expr>,
+    errors: Vec<Error>,
     model: PhantomData<fn() -> M>,
 }
 
@@ -34,45 +39,86 @@ impl<M: Model> DeleteItem<M> {
         Self {
             client: client.clone(),
             key,
-            require_exists: false,
+            checks: Checks::default(),
+            condition: Vec::new(),
+            errors: Vec::new(),
             model: PhantomData,
         }
     }
 
-    /// Fails with [`ErrorKind::NotFound`] when there is no such item, instead of
-    /// succeeding without deleting anything.
+    /// Fails with [`ErrorKind::NotFound`](crate::ErrorKind) when there is no such item,
+    /// instead of succeeding without deleting anything.
     pub fn require_exists(mut self, require: bool) -> Self {
-        self.require_exists = require;
+        self.checks.present = require;
         self
     }
 
-    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+    /// Deletes only if the stored `#[version]` is `version`; otherwise
+    /// [`ErrorKind::VersionConflict`](crate::ErrorKind).
+    pub fn expect_version(mut self, version: u64) -> Self {
+        match M::SCHEMA.version {
+            Some(_) => self.checks.version = Some(AttributeValue::N(version.to_string())),
+            None => self
+                .errors
+                .push(Error::validation("the model has no #[version] attribute")),
+        }
+        self
+    }
+
+    /// A condition the stored item must meet.
+    pub fn condition(mut self, condition: Condition<M>) -> Self {
+        let (parts, errors) = condition.into_conjuncts();
+        self.condition.extend(parts);
+        self.errors.extend(errors);
+        self
+    }
+
+    pub(crate) fn spec(self) -> Result<WriteSpec> {
+        if let Some(error) = self.errors.into_iter().next() {
+            return Err(error.with_model(M::SCHEMA.model).with_operation(OPERATION));
+        }
         let key = self.key?;
-        let mut request = self
-            .client
+        let mut placeholders = Placeholders::default();
+        let condition =
+            write::condition(&M::SCHEMA, &self.checks, self.condition, &mut placeholders);
+        Ok(WriteSpec {
+            schema: &M::SCHEMA,
+            operation: OPERATION,
+            table: self.client.table_name::<M>(),
+            kind: WriteKind::Delete(key),
+            condition,
+            placeholders,
+            checks: self.checks,
+        })
+    }
+
+    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        let WriteKind::Delete(key) = spec.kind.clone() else {
+            unreachable!("a delete spec holds a key")
+        };
+        let mut placeholders = spec.placeholders.clone();
+        let result = client
             .sdk()
             .delete_item()
-            .table_name(self.client.table_name::<M>())
+            .table_name(&spec.table)
             .set_key(Some(key))
-            .return_values(return_values);
-        if self.require_exists {
-            request = request
-                .condition_expression("attribute_exists(#hash)")
-                .expression_attribute_names("#hash", M::SCHEMA.hash_key.name);
-        }
-        match request.send().await {
+            .set_condition_expression(spec.condition.clone())
+            .set_expression_attribute_names(placeholders.take_names())
+            .set_expression_attribute_values(placeholders.take_values())
+            .return_values(return_values)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await;
+        match result {
             Ok(output) => Ok(output.attributes),
-            Err(e)
-                if matches!(
-                    e.as_service_error(),
-                    Some(DeleteItemError::ConditionalCheckFailedException(_))
-                ) =>
-            {
-                Err(Error::new(ErrorKind::NotFound, "no item has this key")
-                    .with_model(M::SCHEMA.model)
-                    .with_operation(OPERATION))
-            }
-            Err(e) => Err(ops::sdk_error(e, M::SCHEMA.model, OPERATION)),
+            Err(e) => match e.as_service_error() {
+                Some(DeleteItemError::ConditionalCheckFailedException(failed)) => {
+                    Err(spec.condition_failed(failed.item.clone()))
+                }
+                _ => Err(ops::sdk_error(e, M::SCHEMA.model, OPERATION)),
+            },
         }
     }
 

@@ -3,10 +3,13 @@
 mod delete;
 mod get;
 mod put;
+mod update;
+pub(crate) mod write;
 
 pub use delete::DeleteItem;
 pub use get::GetItem;
 pub use put::{CreateItem, PutItem};
+pub use update::{Numeric, SetLike, UpdateItem};
 
 use aws_sdk_dynamodb::error::SdkError;
 

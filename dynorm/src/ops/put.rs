@@ -1,12 +1,81 @@
-//! `PutItem`: `create` (conditional on the key being new) and `put` (unconditional).
+//! `PutItem`: `create` (conditional on the key being new) and `put`.
 
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 
 use crate::client::Client;
-use crate::error::{Error, ErrorKind, Result};
+use crate::condition::{Condition, Expr};
+use crate::error::{Error, Result};
+use crate::expr::Placeholders;
 use crate::model::{Item, Model};
-use crate::ops;
+use crate::ops::write::{self, Checks, WriteKind, WriteSpec};
+use crate::ops::{self};
+
+/// Builds the spec of a whole-item write.
+fn put_spec<M: Model>(
+    client: &Client,
+    item: &M,
+    operation: &'static str,
+    creating: bool,
+    user: Vec<Expr>,
+    errors: Vec<Error>,
+) -> Result<WriteSpec> {
+    if let Some(error) = errors.into_iter().next() {
+        return Err(error.with_model(M::SCHEMA.model).with_operation(operation));
+    }
+    let mut stored = item.to_item().map_err(|e| e.with_operation(operation))?;
+    let version = write::next_version(&M::SCHEMA, &mut stored, creating)
+        .map_err(|e| e.with_operation(operation))?;
+    let checks = Checks {
+        absent: creating || (M::SCHEMA.version.is_some() && version.is_none()),
+        present: false,
+        version,
+    };
+    let mut placeholders = Placeholders::default();
+    let condition = write::condition(&M::SCHEMA, &checks, user, &mut placeholders);
+    Ok(WriteSpec {
+        schema: &M::SCHEMA,
+        operation,
+        table: client.table_name::<M>(),
+        kind: WriteKind::Put(stored),
+        condition,
+        placeholders,
+        checks,
+    })
+}
+
+/// Sends a put, mapping a failed condition to the error its checks explain.
+async fn send_put(
+    client: &Client,
+    spec: WriteSpec,
+    return_values: ReturnValue,
+) -> Result<Option<Item>> {
+    let WriteKind::Put(item) = spec.kind.clone() else {
+        unreachable!("a put spec holds an item")
+    };
+    let mut placeholders = spec.placeholders.clone();
+    let result = client
+        .sdk()
+        .put_item()
+        .table_name(&spec.table)
+        .set_item(Some(item))
+        .set_condition_expression(spec.condition.clone())
+        .set_expression_attribute_names(placeholders.take_names())
+        .set_expression_attribute_values(placeholders.take_values())
+        .return_values(return_values)
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .send()
+        .await;
+    match result {
+        Ok(output) => Ok(output.attributes),
+        Err(e) => match e.as_service_error() {
+            Some(PutItemError::ConditionalCheckFailedException(failed)) => {
+                Err(spec.condition_failed(failed.item.clone()))
+            }
+            _ => Err(ops::sdk_error(e, spec.schema.model, spec.operation)),
+        },
+    }
+}
 
 /// A pending `create`. Build it with [`Client::create`].
 #[must_use = "a request does nothing until it is sent"]
@@ -14,6 +83,8 @@ pub struct CreateItem<'a, M: Model> {
     client: Client,
     item: &'a M,
     overwrite: bool,
+    condition: Vec<Expr>,
+    errors: Vec<Error>,
 }
 
 impl<'a, M: Model> CreateItem<'a, M> {
@@ -22,6 +93,8 @@ impl<'a, M: Model> CreateItem<'a, M> {
             client: client.clone(),
             item,
             overwrite: false,
+            condition: Vec::new(),
+            errors: Vec::new(),
         }
     }
 
@@ -31,97 +104,89 @@ impl<'a, M: Model> CreateItem<'a, M> {
         self
     }
 
-    /// Sends the request. Without `overwrite`, an existing item gives
-    /// [`ErrorKind::AlreadyExists`], carrying the stored item.
-    pub async fn send(self) -> Result<()> {
-        const OPERATION: &str = "create";
-        let item = self
-            .item
-            .to_item()
-            .map_err(|e| e.with_operation(OPERATION))?;
-        let mut request = self
-            .client
-            .sdk()
-            .put_item()
-            .table_name(self.client.table_name::<M>())
-            .set_item(Some(item));
-        if !self.overwrite {
-            request = request
-                .condition_expression("attribute_not_exists(#hash)")
-                .expression_attribute_names("#hash", M::SCHEMA.hash_key.name)
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                );
-        }
-        match request.send().await {
-            Ok(_) => Ok(()),
-            Err(e) => Err(match condition_failure(&e) {
-                Some(existing) => Error::new(
-                    ErrorKind::AlreadyExists,
-                    "an item with this key already exists",
-                )
-                .with_model(M::SCHEMA.model)
-                .with_operation(OPERATION)
-                .with_item(existing),
-                None => ops::sdk_error(e, M::SCHEMA.model, OPERATION),
-            }),
-        }
+    /// A further condition the write must meet (with `overwrite`, on the replaced item).
+    pub fn condition(mut self, condition: Condition<M>) -> Self {
+        let (parts, errors) = condition.into_conjuncts();
+        self.condition.extend(parts);
+        self.errors.extend(errors);
+        self
     }
-}
 
-/// The stored item, when a put failed its condition.
-fn condition_failure<R>(
-    error: &aws_sdk_dynamodb::error::SdkError<PutItemError, R>,
-) -> Option<Option<Item>> {
-    match error.as_service_error() {
-        Some(PutItemError::ConditionalCheckFailedException(failed)) => Some(failed.item.clone()),
-        _ => None,
+    pub(crate) fn spec(self) -> Result<WriteSpec> {
+        let operation = "create";
+        let creating = !self.overwrite;
+        put_spec(
+            &self.client,
+            self.item,
+            operation,
+            creating,
+            self.condition,
+            self.errors,
+        )
+    }
+
+    /// Sends the request. Without `overwrite`, an existing item gives
+    /// [`ErrorKind::AlreadyExists`](crate::ErrorKind), carrying the stored item.
+    pub async fn send(self) -> Result<()> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        send_put(&client, spec, ReturnValue::None).await.map(drop)
     }
 }
 
 /// A pending `put`. Build it with [`Client::put`].
+///
+/// With a `#[version]` field holding `v`, it writes `v + 1` on condition that the stored
+/// version is still `v` (or, for `v = 0`, that there is no item yet).
 #[must_use = "a request does nothing until it is sent"]
 pub struct PutItem<'a, M: Model> {
     client: Client,
     item: &'a M,
+    condition: Vec<Expr>,
+    errors: Vec<Error>,
 }
 
 impl<'a, M: Model> PutItem<'a, M> {
-    const OPERATION: &'static str = "put";
-
     pub(crate) fn new(client: &Client, item: &'a M) -> Self {
         Self {
             client: client.clone(),
             item,
+            condition: Vec::new(),
+            errors: Vec::new(),
         }
     }
 
-    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
-        let item = self
-            .item
-            .to_item()
-            .map_err(|e| e.with_operation(Self::OPERATION))?;
-        let output = self
-            .client
-            .sdk()
-            .put_item()
-            .table_name(self.client.table_name::<M>())
-            .set_item(Some(item))
-            .return_values(return_values)
-            .send()
-            .await
-            .map_err(|e| ops::sdk_error(e, M::SCHEMA.model, Self::OPERATION))?;
-        Ok(output.attributes)
+    /// A condition the replaced item (or its absence) must meet.
+    pub fn condition(mut self, condition: Condition<M>) -> Self {
+        let (parts, errors) = condition.into_conjuncts();
+        self.condition.extend(parts);
+        self.errors.extend(errors);
+        self
+    }
+
+    pub(crate) fn spec(self) -> Result<WriteSpec> {
+        put_spec(
+            &self.client,
+            self.item,
+            "put",
+            false,
+            self.condition,
+            self.errors,
+        )
     }
 
     /// Sends the request.
     pub async fn send(self) -> Result<()> {
-        self.send_with(ReturnValue::None).await.map(drop)
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        send_put(&client, spec, ReturnValue::None).await.map(drop)
     }
 
     /// Sends the request and returns the item it replaced, if any.
     pub async fn send_returning_old(self) -> Result<Option<M>> {
-        let old = self.send_with(ReturnValue::AllOld).await?;
-        ops::decode(old, Self::OPERATION)
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        let old = send_put(&client, spec, ReturnValue::AllOld).await?;
+        ops::decode(old, "put")
     }
 }
