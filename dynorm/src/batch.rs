@@ -507,12 +507,11 @@ impl BatchGet {
             .map(<[_]>::to_vec)
             .collect();
         let (client, options, consistent) = (self.client, self.options, self.consistent_read);
-        let outcomes: Vec<(Vec<(String, Item)>, Vec<(String, Item)>, Option<Error>)> =
-            stream::iter(chunks)
-                .map(|chunk| read_chunk(client.clone(), chunk, options, consistent))
-                .buffer_unordered(options.concurrency.max(1))
-                .collect()
-                .await;
+        let outcomes: Vec<ReadOutcome> = stream::iter(chunks)
+            .map(|chunk| read_chunk(client.clone(), chunk, options, consistent))
+            .buffer_unordered(options.concurrency.max(1))
+            .collect()
+            .await;
         let mut items: HashMap<&'static str, Vec<Item>> = HashMap::new();
         let mut left = Unprocessed::default();
         let mut last_error = None;
@@ -544,13 +543,16 @@ impl BatchGet {
     }
 }
 
-/// Reads one chunk of keys, retrying unprocessed keys. Returns (found, left, error).
+/// What one chunk of reads achieved: the items found, the keys left, the last error.
+type ReadOutcome = (Vec<(String, Item)>, Vec<(String, Item)>, Option<Error>);
+
+/// Reads one chunk of keys, retrying unprocessed keys.
 async fn read_chunk(
     client: Client,
     mut pending: Vec<(String, Item)>,
     options: BatchOptions,
     consistent: bool,
-) -> (Vec<(String, Item)>, Vec<(String, Item)>, Option<Error>) {
+) -> ReadOutcome {
     let mut found = Vec::new();
     let mut last_error = None;
     for attempt in 1..=options.max_attempts.max(1) {

@@ -328,10 +328,7 @@ impl<M: Model> UpdateItem<M> {
         if let Some(error) = self.errors.first() {
             return fail(error.clone());
         }
-        let key = match self.key.clone() {
-            Ok(key) => key,
-            Err(e) => return Err(e),
-        };
+        let key = self.key.clone()?;
         if self.touched.is_empty() {
             return fail(Error::validation("an update needs at least one action"));
         }
