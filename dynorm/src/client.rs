@@ -73,6 +73,15 @@ impl Client {
             .suffix = suffix.into();
     }
 
+    /// A client with another SDK client (other settings, interceptors, ...) that shares
+    /// this client's table naming.
+    pub fn with_sdk(&self, sdk: aws_sdk_dynamodb::Client) -> Self {
+        Self {
+            sdk,
+            naming: self.naming.clone(),
+        }
+    }
+
     /// A client sharing the SDK client, with its own naming that starts as `prefix`.
     pub fn with_table_prefix(&self, prefix: impl Into<String>) -> Self {
         let naming = Naming {
@@ -300,6 +309,32 @@ impl Client {
         })?;
         crate::table::compare(&M::SCHEMA, &name, table)
             .map_err(|e| e.with_model(M::SCHEMA.model).with_operation("verify_table"))
+    }
+
+    /// Turns on DynamoDB's time to live for `M`'s table, on its `#[ttl]` attribute.
+    pub async fn enable_ttl<M: Model>(&self) -> Result<()> {
+        let Some(attribute) = M::SCHEMA.ttl else {
+            return Err(Error::config("the model has no #[ttl] attribute")
+                .with_model(M::SCHEMA.model)
+                .with_operation("enable_ttl"));
+        };
+        let specification = aws_sdk_dynamodb::types::TimeToLiveSpecification::builder()
+            .enabled(true)
+            .attribute_name(attribute)
+            .build()
+            .map_err(|e| Error::config(e.to_string()).with_model(M::SCHEMA.model))?;
+        self.sdk
+            .update_time_to_live()
+            .table_name(self.table_name::<M>())
+            .time_to_live_specification(specification)
+            .send()
+            .await
+            .map_err(|e| {
+                Error::service(e)
+                    .with_model(M::SCHEMA.model)
+                    .with_operation("enable_ttl")
+            })?;
+        Ok(())
     }
 
     /// Deletes `M`'s table.

@@ -228,6 +228,31 @@ impl Schema {
         Ok(())
     }
 
+    /// Whether an item has expired by its `#[ttl]` (DynamoDB deletes such items only
+    /// eventually, up to a few days later).
+    pub fn is_expired(&self, item: &Item) -> bool {
+        let Some(attribute) = self.ttl else {
+            return false;
+        };
+        match item.get(attribute) {
+            Some(AttributeValue::N(n)) => n
+                .parse::<i64>()
+                .is_ok_and(|at| at <= chrono::Utc::now().timestamp()),
+            _ => false,
+        }
+    }
+
+    /// The filter that hides expired items: `attribute_not_exists(ttl) OR ttl > now`.
+    pub(crate) fn unexpired_filter(&self) -> Option<crate::condition::Expr> {
+        use crate::condition::{Comparison, Expr};
+        let attribute = self.ttl?;
+        let now = AttributeValue::N(chrono::Utc::now().timestamp().to_string());
+        Some(Expr::Or(vec![
+            Expr::NotExists(attribute),
+            Expr::Compare(attribute, Comparison::Gt, now),
+        ]))
+    }
+
     /// Whether `attribute` is a key of the table.
     pub fn is_table_key(&self, attribute: &str) -> bool {
         self.keys.iter().any(|k| k.name == attribute)

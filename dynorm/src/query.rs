@@ -31,6 +31,7 @@ pub struct Query<M: Model, R: FromItem = M> {
     consistent_read: bool,
     projection: Option<Vec<&'static str>>,
     needs_full_items: bool,
+    include_expired: bool,
     types: PhantomData<fn() -> (M, R)>,
 }
 
@@ -61,6 +62,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
             consistent_read: false,
             projection: None,
             needs_full_items,
+            include_expired: false,
             types: PhantomData,
         }
     }
@@ -129,6 +131,13 @@ impl<M: Model, R: FromItem> Query<M, R> {
         self
     }
 
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+    /// default a filter hides them.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
     /// Reads only the named attributes, as raw items.
     pub fn project<I>(self, attributes: I) -> Query<M, Item>
     where
@@ -144,6 +153,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
             consistent_read: self.consistent_read,
             projection: Some(attributes.into_iter().collect()),
             needs_full_items: false,
+            include_expired: self.include_expired,
             types: PhantomData,
         }
     }
@@ -155,7 +165,10 @@ impl<M: Model, R: FromItem> Query<M, R> {
         if let Some(error) = self.errors.first() {
             return fail(error.clone());
         }
-        let conditions = self.conditions.clone();
+        let mut conditions = self.conditions.clone();
+        if !self.include_expired {
+            conditions.filter.extend(M::SCHEMA.unexpired_filter());
+        }
         let plan = plan::plan_query(&M::SCHEMA, self.named, conditions)
             .map_err(|e| e.with_operation(OPERATION))?;
         if self.consistent_read && plan.index.kind == IndexKind::Global {

@@ -26,6 +26,7 @@ pub struct Scan<I: Index> {
     limit: Option<i32>,
     consistent_read: bool,
     segment: Option<(i32, i32)>,
+    include_expired: bool,
     index: std::marker::PhantomData<fn() -> I>,
 }
 
@@ -38,6 +39,7 @@ impl<I: Index> Scan<I> {
             limit: None,
             consistent_read: false,
             segment: None,
+            include_expired: false,
             index: std::marker::PhantomData,
         }
     }
@@ -68,6 +70,13 @@ impl<I: Index> Scan<I> {
         self
     }
 
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+    /// default a filter hides them.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
     /// Scans only `segment` of `total` (a parallel scan run by you).
     pub fn segment(mut self, segment: u32, total: u32) -> Self {
         match (i32::try_from(segment), i32::try_from(total)) {
@@ -90,6 +99,9 @@ impl<I: Index> Scan<I> {
                 "global index `{}` does not support consistent reads",
                 I::INDEX.name
             )));
+        }
+        if !self.include_expired {
+            self.filter.extend(schema.unexpired_filter());
         }
         let mut placeholders = Placeholders::default();
         let filter = placeholders.render_all(&self.filter);

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod faults;
+
 use dynorm::{Client, Model};
 
 /// A client whose tables no other test shares.

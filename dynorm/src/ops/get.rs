@@ -15,6 +15,7 @@ pub struct GetItem<M: Model> {
     client: Client,
     key: Result<Item>,
     consistent_read: bool,
+    include_expired: bool,
     model: PhantomData<fn() -> M>,
 }
 
@@ -32,6 +33,7 @@ impl<M: Model> GetItem<M> {
             client: client.clone(),
             key,
             consistent_read: false,
+            include_expired: false,
             model: PhantomData,
         }
     }
@@ -42,7 +44,14 @@ impl<M: Model> GetItem<M> {
         self
     }
 
-    /// Sends the request. `Ok(None)` when there is no such item.
+    /// Returns an item even when its `#[ttl]` has passed. By default such an item reads as
+    /// absent, since DynamoDB deletes expired items only eventually.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
+    /// Sends the request. `Ok(None)` when there is no such item, or it has expired.
     pub async fn send(self) -> Result<Option<M>> {
         let key = self.key?;
         let output = self
@@ -55,7 +64,10 @@ impl<M: Model> GetItem<M> {
             .send()
             .await
             .map_err(|e| ops::sdk_error(e, M::SCHEMA.model, OPERATION))?;
-        ops::decode(output.item, OPERATION)
+        let item = output
+            .item
+            .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item));
+        ops::decode(item, OPERATION)
     }
 
     /// Sends the request, with [`ErrorKind::NotFound`] when there is no such item.

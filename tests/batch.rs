@@ -1,0 +1,192 @@
+//! Batches against a real server, with faults injected between the client and the server:
+//! every write arrives exactly once, and what cannot be written is handed back.
+
+mod common;
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use dynorm::{BatchOptions, ErrorKind, Model};
+use futures::TryStreamExt;
+
+use common::faults::Faults;
+
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Event {
+    #[hash_key]
+    stream: String,
+    #[range_key]
+    seq: u32,
+    payload: String,
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Tag {
+    #[hash_key]
+    name: String,
+    uses: u64,
+}
+
+fn event(seq: u32) -> Event {
+    Event {
+        stream: format!("s{}", seq % 7),
+        seq,
+        payload: format!("payload {seq}"),
+    }
+}
+
+/// Fast retries, so that tests with many injected faults stay quick.
+fn quick(max_attempts: u32) -> BatchOptions {
+    BatchOptions {
+        concurrency: 8,
+        max_attempts,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(20),
+    }
+}
+
+async fn all_events(db: &dynorm::Client) -> Vec<Event> {
+    db.scan::<Event>().parallel(4).try_collect().await.unwrap()
+}
+
+#[tokio::test]
+async fn ten_thousand_writes_arrive_exactly_once_despite_faults() {
+    let db = common::db_with::<Event>("batch_faults").await;
+    let faults = Faults::new(0.5, 0.2);
+    let faulty = faults.client(&db);
+    let events: Vec<Event> = (0..10_000).map(event).collect();
+
+    let written = faulty
+        .batch_write()
+        .put_all(&events)
+        .options(quick(60))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(written, 10_000);
+    assert!(
+        faults.dropped.load(Ordering::Relaxed) > 1_000,
+        "faults were injected"
+    );
+    assert!(
+        faults.throttled.load(Ordering::Relaxed) > 10,
+        "throttling was injected"
+    );
+
+    let stored = all_events(&db).await;
+    assert_eq!(stored.len(), 10_000);
+    let keys: HashSet<(String, u32)> = stored.iter().map(|e| (e.stream.clone(), e.seq)).collect();
+    assert_eq!(keys.len(), 10_000, "every item once");
+    assert!(stored.iter().all(|e| *e == event(e.seq)));
+}
+
+#[tokio::test]
+async fn what_cannot_be_written_is_returned_not_dropped() {
+    let db = common::db_with::<Event>("batch_leftovers").await;
+    // Every request keeps only one write; three attempts cannot finish 25 per chunk.
+    let faults = Faults::new(1.0, 0.0);
+    let faulty = faults.client(&db);
+    let events: Vec<Event> = (0..100).map(event).collect();
+    let error = faulty
+        .batch_write()
+        .put_all(&events)
+        .options(quick(3))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::BatchIncomplete);
+    let left = error.unprocessed().expect("the leftovers");
+    let stored = all_events(&db).await;
+    assert_eq!(
+        stored.len() + left.writes.len(),
+        100,
+        "written plus returned is everything"
+    );
+    assert!(!left.writes.is_empty());
+    // The leftovers are exactly the events not stored.
+    let stored_seqs: HashSet<u32> = stored.iter().map(|e| e.seq).collect();
+    for (table, write) in &left.writes {
+        assert_eq!(table, &db.table_name::<Event>());
+        let item = write.put_request().unwrap().item().clone();
+        let leftover = Event::from_item(item).unwrap();
+        assert!(!stored_seqs.contains(&leftover.seq));
+    }
+}
+
+#[tokio::test]
+async fn batches_span_models_and_deletes() {
+    let db = common::db_with::<Event>("batch_models").await;
+    db.ensure_table::<Tag>().await.unwrap();
+    let events: Vec<Event> = (0..60).map(event).collect();
+    let tags: Vec<Tag> = (0..40)
+        .map(|i| Tag {
+            name: format!("tag{i}"),
+            uses: i,
+        })
+        .collect();
+    let written = db
+        .batch_write()
+        .put_all(&events)
+        .put_all(&tags)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(written, 100);
+
+    let deleted = db
+        .batch_write()
+        .delete::<Event>(EventKey {
+            stream: "s0".into(),
+            seq: 0,
+        })
+        .delete::<Tag>("tag0")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted, 2);
+    assert_eq!(all_events(&db).await.len(), 59);
+
+    // Reads of more than 100 keys across models, with keys that do not exist.
+    let items = db
+        .batch_get()
+        .get_all::<Event, _>((0..60).map(|seq| EventKey {
+            stream: format!("s{}", seq % 7),
+            seq,
+        }))
+        .get_all::<Tag, _>((0..45).map(|i| format!("tag{i}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(items.items::<Event>().unwrap().len(), 59);
+    let mut found: Vec<Tag> = items.items::<Tag>().unwrap();
+    found.sort_by_key(|t| t.uses);
+    assert_eq!(found, tags[1..].to_vec());
+    let many: Vec<Tag> = db
+        .get_many::<Tag, _>(["tag1", "tag2", "nope"])
+        .await
+        .unwrap();
+    assert_eq!(many.len(), 2);
+}
+
+#[tokio::test]
+async fn duplicate_keys_are_refused_before_sending() {
+    let db = common::db("batch_duplicates").await; // no table: nothing may be sent
+    let error = db
+        .batch_write()
+        .put(&event(1))
+        .put(&event(1))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert!(error.to_string().contains("same key"), "{error}");
+    let error = db
+        .batch_get()
+        .get::<Tag>("a")
+        .get::<Tag>("a")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+}
