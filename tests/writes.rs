@@ -1,0 +1,563 @@
+//! Typed updates, write conditions, `#[combine]`, `#[version]` and `#[ttl]` against a real
+//! server.
+
+mod common;
+
+use std::collections::{BTreeSet, HashSet};
+
+use chrono::{Duration, Utc};
+use dynorm::types::AttributeValue;
+use dynorm::{AttributeType, ErrorKind, Model};
+use serde::{Deserialize, Serialize};
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(rename_all = "camelCase")]
+struct Profile {
+    #[hash_key]
+    id: String,
+    name: String,
+    visits: u32,
+    balance: f64,
+    nickname: Option<String>,
+    history: Vec<String>,
+    tags: HashSet<String>,
+    lucky: BTreeSet<i64>,
+}
+
+fn profile(id: &str) -> Profile {
+    Profile {
+        id: id.into(),
+        name: "Ada".into(),
+        visits: 1,
+        balance: 10.0,
+        nickname: Some("countess".into()),
+        history: vec!["joined".into()],
+        tags: HashSet::from(["math".to_owned()]),
+        lucky: BTreeSet::from([7]),
+    }
+}
+
+#[tokio::test]
+async fn every_update_action() {
+    let db = common::db_with::<Profile>("upd_actions").await;
+    db.create(&profile("p1")).send().await.unwrap();
+    let updated = db
+        .update::<Profile>("p1")
+        .set(Profile::NAME, "Ada Lovelace")
+        .increment(Profile::VISITS, 2)
+        .decrement(Profile::BALANCE, 2.5)
+        .remove(Profile::NICKNAME)
+        .append(Profile::HISTORY, vec!["wrote".to_owned()])
+        .add_to_set(Profile::TAGS, HashSet::from(["poetry".to_owned()]))
+        .delete_from_set(Profile::LUCKY, BTreeSet::from([7]))
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(updated.name, "Ada Lovelace");
+    assert_eq!(updated.visits, 3);
+    assert_eq!(updated.balance, 7.5);
+    assert_eq!(updated.nickname, None);
+    assert_eq!(updated.history, ["joined", "wrote"]);
+    assert_eq!(
+        updated.tags,
+        HashSet::from(["math".to_owned(), "poetry".to_owned()])
+    );
+    assert!(updated.lucky.is_empty());
+
+    let old = db
+        .update::<Profile>("p1")
+        .prepend(Profile::HISTORY, vec!["born".to_owned()])
+        .add(Profile::VISITS, 10)
+        .set_if_not_exists(Profile::NICKNAME, "enchantress")
+        .set_if_not_exists(Profile::NAME, "ignored")
+        .send_returning_old()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(old.visits, 3);
+    let now = db.get::<Profile>("p1").send_required().await.unwrap();
+    assert_eq!(now.history, ["born", "joined", "wrote"]);
+    assert_eq!(now.visits, 13);
+    assert_eq!(now.nickname.as_deref(), Some("enchantress"));
+    assert_eq!(now.name, "Ada Lovelace");
+
+    let new_values = db
+        .update::<Profile>("p1")
+        .increment(Profile::VISITS, 1)
+        .send_returning_updated_new()
+        .await
+        .unwrap();
+    assert_eq!(new_values["visits"], AttributeValue::N("14".into()));
+    assert_eq!(new_values.len(), 1);
+    let old_values = db
+        .update::<Profile>("p1")
+        .set(Profile::BALANCE, 1.0)
+        .send_returning_updated_old()
+        .await
+        .unwrap();
+    assert_eq!(old_values["balance"], AttributeValue::N("7.5".into()));
+    db.update::<Profile>("p1")
+        .set(Profile::NAME, "A. L.")
+        .send()
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn an_update_of_a_missing_item_fails_unless_it_is_an_upsert() {
+    let db = common::db_with::<Profile>("upd_missing").await;
+    let error = db
+        .update::<Profile>("ghost")
+        .set(Profile::NAME, "x")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotFound);
+    assert_eq!(
+        db.get::<Profile>("ghost").send().await.unwrap(),
+        None,
+        "no half item was created"
+    );
+
+    db.update::<Profile>("ghost")
+        .set(Profile::NAME, "Casper")
+        .set(Profile::VISITS, 0u32)
+        .set(Profile::BALANCE, 0.0)
+        .set(Profile::HISTORY, Vec::new())
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    let created = db.get::<Profile>("ghost").send_required().await.unwrap();
+    assert_eq!(created.name, "Casper");
+    assert!(created.tags.is_empty());
+}
+
+#[tokio::test]
+async fn an_update_cannot_touch_a_key_or_repeat_an_attribute() {
+    let db = common::db("upd_refusals").await; // no table: the errors come before sending
+    let error = db
+        .update::<Profile>("p1")
+        .set(Profile::ID, "p2")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (error.kind(), error.attribute()),
+        (ErrorKind::Validation, Some("id"))
+    );
+    assert!(error.to_string().contains("key attribute"), "{error}");
+    let error = db
+        .update::<Profile>("p1")
+        .set(Profile::NAME, "a")
+        .set(Profile::NAME, "b")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("twice"), "{error}");
+    let error = db.update::<Profile>("p1").send().await.unwrap_err();
+    assert!(error.to_string().contains("at least one action"), "{error}");
+}
+
+#[tokio::test]
+async fn write_conditions_use_every_operator() {
+    let db = common::db_with::<Profile>("cond_ops").await;
+    db.put(&profile("p1")).send().await.unwrap();
+    let holds = [
+        Profile::NAME.eq("Ada"),
+        Profile::NAME.ne("Bob"),
+        Profile::VISITS.lt(2u32),
+        Profile::VISITS.le(1u32),
+        Profile::BALANCE.gt(9.5),
+        Profile::BALANCE.ge(10.0),
+        Profile::BALANCE.between(5.0, 15.0),
+        Profile::NAME.is_in(["Ada", "Grace"]),
+        Profile::NAME.begins_with("Ad"),
+        Profile::NAME.contains("d"),
+        Profile::HISTORY.has("joined"),
+        Profile::TAGS.has("math"),
+        Profile::NICKNAME.exists(),
+        Profile::NICKNAME.is_type(AttributeType::S),
+        Profile::HISTORY.size().eq(1),
+        Profile::NAME.eq("Ada") & Profile::VISITS.eq(1u32),
+        Profile::NAME.eq("Bob") | Profile::VISITS.eq(1u32),
+        !Profile::NAME.eq("Bob"),
+    ];
+    for (i, condition) in holds.into_iter().enumerate() {
+        db.put(&profile("p1"))
+            .condition(condition)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("condition {i}: {e}"));
+    }
+    let fails = [
+        Profile::NAME.eq("Bob"),
+        Profile::BALANCE.gt(100.0),
+        Profile::NICKNAME.not_exists(),
+        Profile::TAGS.has("chess"),
+        Profile::HISTORY.size().gt(3),
+    ];
+    for condition in fails {
+        let error = db
+            .put(&profile("p1"))
+            .condition(condition)
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::ConditionFailed);
+        assert_eq!(
+            error.current_item::<Profile>().unwrap().unwrap(),
+            profile("p1")
+        );
+    }
+}
+
+#[tokio::test]
+async fn failed_conditions_carry_the_current_item_for_each_write() {
+    let db = common::db_with::<Profile>("cond_writes").await;
+    db.put(&profile("p1")).send().await.unwrap();
+    let error = db
+        .update::<Profile>("p1")
+        .set(Profile::NAME, "Grace")
+        .condition(Profile::VISITS.gt(5u32))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ConditionFailed);
+    assert_eq!(
+        error.current_item::<Profile>().unwrap().unwrap().name,
+        "Ada"
+    );
+    let error = db
+        .delete::<Profile>("p1")
+        .condition(Profile::NAME.eq("Grace"))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ConditionFailed);
+    assert!(error.item().is_some());
+    let mut other = profile("p1");
+    other.name = "Grace".into();
+    let error = db
+        .create(&other)
+        .overwrite(true)
+        .condition(Profile::NAME.eq("Grace"))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ConditionFailed);
+    db.create(&other)
+        .overwrite(true)
+        .condition(Profile::NAME.eq("Ada"))
+        .send()
+        .await
+        .unwrap();
+    db.delete::<Profile>("p1")
+        .condition(Profile::NAME.eq("Grace"))
+        .send()
+        .await
+        .unwrap();
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Open,
+    Paid,
+}
+
+/// A combined range key, and a combined global index key.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(rename_all = "camelCase")]
+struct Invoice {
+    #[hash_key]
+    customer_id: String,
+    #[range_key]
+    #[combine(fields = [month, status], sep = "#")]
+    month_status: String,
+    month: String,
+    status: Status,
+    region: String,
+    team: String,
+    #[index(name = "byRegionTeam")]
+    #[combine(fields = [region, team], sep = "/")]
+    region_team: String,
+    total: f64,
+}
+
+fn invoice() -> Invoice {
+    Invoice {
+        customer_id: "c1".into(),
+        month_status: String::new(),
+        month: "2026-11".into(),
+        status: Status::Open,
+        region: "eu".into(),
+        team: "core".into(),
+        region_team: String::new(),
+        total: 10.0,
+    }
+}
+
+#[tokio::test]
+async fn combined_keys_are_built_on_every_write_and_never_go_stale() {
+    let db = common::db_with::<Invoice>("combine").await;
+    let open = invoice();
+    assert_eq!(open.key().month_status, "2026-11#open");
+    let item = open.to_item().unwrap();
+    assert_eq!(
+        item["monthStatus"],
+        AttributeValue::S("2026-11#open".into())
+    );
+    assert_eq!(item["regionTeam"], AttributeValue::S("eu/core".into()));
+    db.create(&open).send().await.unwrap();
+    let stored = db.get::<Invoice>(open.key()).send_required().await.unwrap();
+    assert_eq!(stored.month_status, "2026-11#open");
+
+    // A source of the range key cannot be updated.
+    let error = db
+        .update::<Invoice>(open.key())
+        .set(Invoice::STATUS, Status::Paid)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (error.kind(), error.attribute()),
+        (ErrorKind::Validation, Some("status"))
+    );
+    // A source of an index key: rebuilt when every source is set, refused otherwise.
+    let error = db
+        .update::<Invoice>(open.key())
+        .set(Invoice::REGION, "us")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.attribute(), Some("team"), "{error}");
+    let error = db
+        .update::<Invoice>(open.key())
+        .set(Invoice::REGION_TEAM, "x/y")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("#[combine]"), "{error}");
+    let updated = db
+        .update::<Invoice>(open.key())
+        .set(Invoice::REGION, "us")
+        .set(Invoice::TEAM, "growth")
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(updated.region_team, "us/growth");
+    let found = db
+        .query_by::<InvoiceByRegionTeam>("us/growth")
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1);
+
+    // A source that contains the separator would make the key ambiguous...
+    let mut ambiguous = invoice();
+    ambiguous.month = "2026#11".into();
+    let error = db.put(&ambiguous).send().await.unwrap_err();
+    assert_eq!(
+        (error.kind(), error.attribute()),
+        (ErrorKind::Validation, Some("month"))
+    );
+    // ... unless it is the last source.
+    let mut last = invoice();
+    last.team = "a/b".into();
+    db.put(&last).send().await.unwrap();
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Account {
+    #[hash_key]
+    id: String,
+    balance: i64,
+    #[version]
+    version: u64,
+}
+
+#[tokio::test]
+async fn versions_are_written_and_checked() {
+    let db = common::db_with::<Account>("version").await;
+    let account = Account {
+        id: "a1".into(),
+        balance: 100,
+        version: 0,
+    };
+    db.create(&account).send().await.unwrap();
+    let stored = db.get::<Account>("a1").send_required().await.unwrap();
+    assert_eq!(stored.version, 1);
+
+    // A put writes version + 1, on condition that the stored version is the one read.
+    let mut next = stored.clone();
+    next.balance = 90;
+    db.put(&next).send().await.unwrap();
+    let error = db.put(&next).send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::VersionConflict);
+    assert!(error.is_version_conflict());
+    assert_eq!(error.current_item::<Account>().unwrap().unwrap().version, 2);
+
+    // An update needs the version it read, and increments it.
+    let error = db
+        .update::<Account>("a1")
+        .set(Account::BALANCE, 1i64)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("expect_version"), "{error}");
+    let error = db
+        .update::<Account>("a1")
+        .set(Account::BALANCE, 1i64)
+        .expect_version(1)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::VersionConflict);
+    let updated = db
+        .update::<Account>("a1")
+        .increment(Account::BALANCE, 5i64)
+        .expect_version(2)
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!((updated.balance, updated.version), (95, 3));
+    let counted = db
+        .update::<Account>("a1")
+        .increment(Account::BALANCE, 1i64)
+        .ignore_version()
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(counted.version, 4);
+    let error = db
+        .delete::<Account>("a1")
+        .expect_version(3)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::VersionConflict);
+    db.delete::<Account>("a1")
+        .expect_version(4)
+        .send()
+        .await
+        .unwrap();
+    // A batch cannot check versions, so it refuses versioned models.
+    let error = db.batch_write().put(&account).send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+}
+
+#[tokio::test]
+async fn concurrent_writers_lose_no_update() {
+    let db = common::db_with::<Account>("version_race").await;
+    db.create(&Account {
+        id: "shared".into(),
+        balance: 0,
+        version: 0,
+    })
+    .send()
+    .await
+    .unwrap();
+    let writers = 8;
+    let increments_each = 10;
+    let mut tasks = Vec::new();
+    for _ in 0..writers {
+        let db = db.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut conflicts = 0;
+            let mut done = 0;
+            while done < increments_each {
+                let mut account = db
+                    .get::<Account>("shared")
+                    .consistent_read(true)
+                    .send_required()
+                    .await
+                    .unwrap();
+                account.balance += 1;
+                match db.put(&account).send().await {
+                    Ok(()) => done += 1,
+                    Err(e) if e.is_version_conflict() => conflicts += 1,
+                    Err(e) => panic!("{e}"),
+                }
+            }
+            conflicts
+        }));
+    }
+    let mut conflicts = 0;
+    for task in tasks {
+        conflicts += task.await.unwrap();
+    }
+    let account = db
+        .get::<Account>("shared")
+        .consistent_read(true)
+        .send_required()
+        .await
+        .unwrap();
+    assert_eq!(
+        account.balance,
+        writers * increments_each,
+        "{conflicts} conflicts were retried"
+    );
+    assert_eq!(account.version, 1 + (writers * increments_each) as u64);
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Session {
+    #[hash_key]
+    id: String,
+    user: String,
+    #[ttl]
+    expires_at: Option<chrono::DateTime<Utc>>,
+}
+
+#[tokio::test]
+async fn expired_items_read_as_absent_unless_asked_for() {
+    let db = common::db_with::<Session>("ttl").await;
+    db.enable_ttl::<Session>().await.unwrap();
+    let now = Utc::now();
+    let live = Session {
+        id: "live".into(),
+        user: "u1".into(),
+        expires_at: Some(now + Duration::hours(1)),
+    };
+    let expired = Session {
+        id: "old".into(),
+        user: "u1".into(),
+        expires_at: Some(now - Duration::hours(1)),
+    };
+    let forever = Session {
+        id: "forever".into(),
+        user: "u1".into(),
+        expires_at: None,
+    };
+    for session in [&live, &expired, &forever] {
+        db.put(session).send().await.unwrap();
+    }
+    let item = expired.to_item().unwrap();
+    assert_eq!(
+        item["expires_at"],
+        AttributeValue::N((now - Duration::hours(1)).timestamp().to_string())
+    );
+
+    assert!(db.get::<Session>("live").send().await.unwrap().is_some());
+    assert!(db.get::<Session>("forever").send().await.unwrap().is_some());
+    assert_eq!(db.get::<Session>("old").send().await.unwrap(), None);
+    assert!(db
+        .get::<Session>("old")
+        .include_expired(true)
+        .send()
+        .await
+        .unwrap()
+        .is_some());
+    assert_eq!(db.scan::<Session>().count().await.unwrap(), 2);
+    assert_eq!(
+        db.scan::<Session>()
+            .include_expired(true)
+            .count()
+            .await
+            .unwrap(),
+        3
+    );
+    let error = db.enable_ttl::<Profile>().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Config);
+}
