@@ -51,7 +51,9 @@ fn order(n: usize) -> Order {
             Status::Paid
         },
         placed_at: start + Duration::hours(6 * n as i64),
-        coupon_code: n.is_multiple_of(17).then(|| ["WELCOME", "AUTUMN"][n % 2].to_owned()),
+        coupon_code: n
+            .is_multiple_of(17)
+            .then(|| ["WELCOME", "AUTUMN"][n % 2].to_owned()),
         total: ((n * 37) % 500) as f64 + 0.99,
         note: n.is_multiple_of(10).then(|| "gift wrap".to_owned()),
     }
