@@ -4,9 +4,10 @@ use std::future::Future;
 
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
 
-use crate::error::Result;
-use crate::index::FromItem;
-use crate::model::Item;
+use crate::cursor;
+use crate::error::{Error, Result};
+use crate::index::{FromItem, IndexSchema};
+use crate::model::{Item, Schema};
 
 /// A stream of items across pages. It is boxed, so it is `Unpin` and easy to hold.
 pub type ItemStream<R> = std::pin::Pin<Box<dyn Stream<Item = Result<R>> + Send + 'static>>;
@@ -73,4 +74,47 @@ where
             None => return Ok(total),
         }
     }
+}
+
+/// Checks a page size: DynamoDB's `Limit` is 1 to `i32::MAX`.
+pub(crate) fn page_limit(limit: u32) -> Result<i32> {
+    match i32::try_from(limit) {
+        Ok(limit) if limit > 0 => Ok(limit),
+        _ => Err(Error::validation(format!(
+            "the limit must be 1 to {}, not {limit}",
+            i32::MAX
+        ))),
+    }
+}
+
+/// The key a page starts after, from the cursor of the previous page.
+pub(crate) fn start_key(
+    cursor: Option<&str>,
+    schema: &Schema,
+    index: &IndexSchema,
+    operation: &'static str,
+) -> Result<Option<Item>> {
+    cursor
+        .map(|c| cursor::decode(c, schema, index))
+        .transpose()
+        .map_err(|e| e.with_operation(operation))
+}
+
+/// One fetched page as decoded items and the cursor to the next one.
+pub(crate) fn into_page<R: FromItem>(
+    fetched: Fetched,
+    index: &IndexSchema,
+    operation: &'static str,
+) -> Result<Page<R>> {
+    let cursor = fetched
+        .last_key
+        .filter(|k| !k.is_empty())
+        .map(|key| cursor::encode(index, &key))
+        .transpose()?;
+    let items = fetched
+        .items
+        .into_iter()
+        .map(|item| R::from_item(item).map_err(|e| e.with_operation(operation)))
+        .collect::<Result<_>>()?;
+    Ok(Page { items, cursor })
 }

@@ -7,7 +7,6 @@ use futures::stream::{StreamExt, TryStreamExt};
 
 use crate::client::Client;
 use crate::condition::Condition;
-use crate::cursor;
 use crate::error::{Error, Result};
 use crate::index::{FromItem, Index, IndexKind, IndexSchema};
 use crate::model::{Item, Model};
@@ -109,12 +108,9 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// The most items DynamoDB reads per request (`Limit`): the page size.
     pub fn limit(mut self, limit: u32) -> Self {
-        match i32::try_from(limit) {
-            Ok(limit) if limit > 0 => self.limit = Some(limit),
-            _ => self.errors.push(Error::validation(format!(
-                "the limit must be 1 to {}, not {limit}",
-                i32::MAX
-            ))),
+        match pager::page_limit(limit) {
+            Ok(limit) => self.limit = Some(limit),
+            Err(e) => self.errors.push(e),
         }
         self
     }
@@ -238,22 +234,9 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// One page, starting after `cursor` (from a previous page) or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<R>> {
         let prepared = self.prepare()?;
-        let start = cursor
-            .map(|c| cursor::decode(c, &M::SCHEMA, &prepared.plan.index))
-            .transpose()
-            .map_err(|e| e.with_operation(OPERATION))?;
+        let start = pager::start_key(cursor, &M::SCHEMA, &prepared.plan.index, OPERATION)?;
         let fetched = prepared.fetch(start, None).await?;
-        let cursor = fetched
-            .last_key
-            .filter(|k| !k.is_empty())
-            .map(|key| cursor::encode(&prepared.plan.index, &key))
-            .transpose()?;
-        let items = fetched
-            .items
-            .into_iter()
-            .map(|item| R::from_item(item).map_err(|e| e.with_operation(OPERATION)))
-            .collect::<Result<_>>()?;
-        Ok(Page { items, cursor })
+        pager::into_page(fetched, &prepared.plan.index, OPERATION)
     }
 
     /// The number of matching items (after the filter), across pages.

@@ -7,7 +7,6 @@ use futures::stream::{self, StreamExt, TryStreamExt};
 
 use crate::client::Client;
 use crate::condition::{Condition, Expr};
-use crate::cursor;
 use crate::error::{Error, Result};
 use crate::expr::Placeholders;
 use crate::index::{Index, IndexKind};
@@ -54,12 +53,9 @@ impl<I: Index> Scan<I> {
 
     /// The most items DynamoDB reads per request (`Limit`).
     pub fn limit(mut self, limit: u32) -> Self {
-        match i32::try_from(limit) {
-            Ok(limit) if limit > 0 => self.limit = Some(limit),
-            _ => self.errors.push(Error::validation(format!(
-                "the limit must be 1 to {}, not {limit}",
-                i32::MAX
-            ))),
+        match pager::page_limit(limit) {
+            Ok(limit) => self.limit = Some(limit),
+            Err(e) => self.errors.push(e),
         }
         self
     }
@@ -162,27 +158,10 @@ impl<I: Index> Scan<I> {
 
     /// One page, starting after `cursor` or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<I::Item>> {
-        let schema = &<I::Model as Model>::SCHEMA;
         let prepared = self.prepare()?;
-        let start = cursor
-            .map(|c| cursor::decode(c, schema, &I::INDEX))
-            .transpose()
-            .map_err(|e| e.with_operation(OPERATION))?;
+        let start = pager::start_key(cursor, &<I::Model as Model>::SCHEMA, &I::INDEX, OPERATION)?;
         let fetched = prepared.fetch(start, None).await?;
-        let cursor = fetched
-            .last_key
-            .filter(|k| !k.is_empty())
-            .map(|key| cursor::encode(&I::INDEX, &key))
-            .transpose()?;
-        let items = fetched
-            .items
-            .into_iter()
-            .map(|item| {
-                crate::index::FromItem::from_item(item)
-                    .map_err(|e: Error| e.with_operation(OPERATION))
-            })
-            .collect::<Result<_>>()?;
-        Ok(Page { items, cursor })
+        pager::into_page(fetched, &I::INDEX, OPERATION)
     }
 
     /// The number of matching items, across pages.
