@@ -2,7 +2,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
-use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
+use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type, Visibility};
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs};
 use crate::ctxt::Ctxt;
@@ -16,6 +16,8 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
     /// Every `#[index]`, on fields in field order, then on the struct.
     pub indexes: Vec<IndexDecl>,
+    /// Every `#[key]` template declaration: single-table design.
+    pub keys: Vec<crate::template::KeyDecl>,
 }
 
 /// One named field of the struct.
@@ -103,13 +105,33 @@ impl<'a> Container<'a> {
             })
             .collect();
         indexes.extend(index::parse(cx, &input.attrs, None));
+        let keys = crate::template::parse(cx, &input.attrs);
         Some(Container {
             ident: &input.ident,
             vis: &input.vis,
             attrs,
             fields,
             indexes,
+            keys,
         })
+    }
+
+    /// Whether the keys come from `#[key]` templates (single-table design).
+    pub fn uses_templates(&self) -> bool {
+        !self.keys.is_empty()
+    }
+
+    /// The table's key templates: the `#[key]` without an index.
+    pub fn primary_key(&self) -> Option<&crate::template::KeyDecl> {
+        self.keys.iter().find(|k| k.index.is_none())
+    }
+
+    /// The entity name: `#[dynorm(entity)]`, or the struct's name.
+    pub fn entity_name(&self) -> String {
+        self.attrs
+            .entity
+            .as_ref()
+            .map_or_else(|| self.ident.to_string(), LitStr::value)
     }
 
     /// The field marked `#[hash_key]`, once validation has passed.

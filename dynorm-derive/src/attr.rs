@@ -35,6 +35,10 @@ impl DateStorage {
 #[derive(Default)]
 pub struct ContainerAttrs {
     pub table: Option<LitStr>,
+    /// `#[dynorm(entity = "team")]`: the entity name stored with each item.
+    pub entity: Option<LitStr>,
+    /// `#[dynorm(entity_attribute = "__entity")]`: where the entity name is stored.
+    pub entity_attribute: Option<LitStr>,
     pub prefix: Option<LitStr>,
     pub suffix: Option<LitStr>,
     pub rename_all: Option<RenameRule>,
@@ -55,6 +59,21 @@ pub struct FieldAttrs {
     pub combine: Option<CombineDecl>,
     pub rename: Option<LitStr>,
     pub date: Option<(DateStorage, LitStr)>,
+    /// `#[dynorm(default = "now" | "uuid_v7")]`: filled in on create when absent.
+    pub default: Option<(DefaultValue, LitStr)>,
+    /// `#[dynorm(read_only)]`: no update may write it.
+    pub read_only: Option<syn::Path>,
+    /// `#[dynorm(updated_at)]`: set to now on every write.
+    pub updated_at: Option<syn::Path>,
+}
+
+/// A value generated for `#[dynorm(default = ...)]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultValue {
+    /// The current time.
+    Now,
+    /// A new UUID v7: unique, and sortable by creation time.
+    UuidV7,
 }
 
 /// `#[combine(fields = [month, status], sep = "#")]`
@@ -77,7 +96,7 @@ fn combine(cx: &Ctxt, attr: &Attribute) -> Option<CombineDecl> {
             if value.value().is_empty() {
                 cx.error_spanned_by(&value, "the separator cannot be empty");
             }
-            separator = Some(value);
+            set_once(cx, &mut separator, value, &meta, "sep");
         } else {
             unknown_key(cx, &meta, &["fields", "sep"], "combine")?;
         }
@@ -146,6 +165,26 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     cx.error_spanned_by(&value, "the table name cannot be empty");
                 }
                 set_once(cx, &mut out.table, value, &meta, symbol::TABLE);
+            } else if meta.path.is_ident(symbol::ENTITY) {
+                // #[dynorm(entity = "team")]
+                let value: LitStr = meta.value()?.parse()?;
+                if value.value().is_empty() {
+                    cx.error_spanned_by(&value, "the entity name cannot be empty");
+                }
+                set_once(cx, &mut out.entity, value, &meta, symbol::ENTITY);
+            } else if meta.path.is_ident(symbol::ENTITY_ATTRIBUTE) {
+                // #[dynorm(entity_attribute = "__entity")]
+                let value: LitStr = meta.value()?.parse()?;
+                if value.value().is_empty() {
+                    cx.error_spanned_by(&value, "the entity attribute name cannot be empty");
+                }
+                set_once(
+                    cx,
+                    &mut out.entity_attribute,
+                    value,
+                    &meta,
+                    symbol::ENTITY_ATTRIBUTE,
+                );
             } else if meta.path.is_ident(symbol::PREFIX) {
                 // #[dynorm(prefix = "prod_")]
                 let value: LitStr = meta.value()?.parse()?;
@@ -224,6 +263,42 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     cx.error_spanned_by(&value, "an attribute name cannot be empty");
                 }
                 set_once(cx, &mut out.rename, value, &meta, symbol::RENAME);
+            } else if meta.path.is_ident(symbol::DEFAULT) {
+                // #[dynorm(default = "now" | "uuid_v7")]
+                let value: LitStr = meta.value()?.parse()?;
+                let parsed = match value.value().as_str() {
+                    "now" => Some(DefaultValue::Now),
+                    "uuid_v7" => Some(DefaultValue::UuidV7),
+                    _ => None,
+                };
+                match parsed {
+                    Some(default) => set_once(
+                        cx,
+                        &mut out.default,
+                        (default, value),
+                        &meta,
+                        symbol::DEFAULT,
+                    ),
+                    None => cx.error_spanned_by(&value, unknown_value(&value, &["now", "uuid_v7"])),
+                }
+            } else if meta.path.is_ident(symbol::READ_ONLY) {
+                // #[dynorm(read_only)]
+                set_once(
+                    cx,
+                    &mut out.read_only,
+                    meta.path.clone(),
+                    &meta,
+                    symbol::READ_ONLY,
+                );
+            } else if meta.path.is_ident(symbol::UPDATED_AT) {
+                // #[dynorm(updated_at)]
+                set_once(
+                    cx,
+                    &mut out.updated_at,
+                    meta.path.clone(),
+                    &meta,
+                    symbol::UPDATED_AT,
+                );
             } else if meta.path.is_ident(symbol::DATE) {
                 // #[dynorm(date = "iso" | "millis" | "seconds")]
                 let value: LitStr = meta.value()?.parse()?;

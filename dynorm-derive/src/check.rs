@@ -13,13 +13,29 @@ use crate::types;
 /// Runs every check, recording each problem found, and returns the indexes with their
 /// field names resolved.
 pub fn check(cx: &Ctxt, cont: &Container) -> Vec<ResolvedIndex> {
-    check_hash_key(cx, cont);
+    if cont.uses_templates() {
+        check_templates(cx, cont);
+    } else {
+        check_hash_key(cx, cont);
+        if let Some(entity) = cont
+            .attrs
+            .entity
+            .as_ref()
+            .or(cont.attrs.entity_attribute.as_ref())
+        {
+            cx.error_spanned_by(
+                entity,
+                "an entity name is for single-table models, whose keys come from #[key(...)] templates",
+            );
+        }
+    }
     check_range_key(cx, cont);
     check_key_types(cx, cont);
     check_date_storage(cx, cont);
     check_unique_names(cx, cont);
     check_version_and_ttl(cx, cont);
     check_combines(cx, cont);
+    check_behaviours(cx, cont);
     let indexes = resolve_indexes(cx, cont);
     check_index_counts(cx, cont, &indexes);
     indexes
@@ -380,6 +396,124 @@ fn check_combines(cx: &Ctxt, cont: &Container) {
                         "`{}` is combined itself; combine its sources instead",
                         source.ident
                     ),
+                );
+            }
+        }
+    }
+}
+
+/// Single-table models: keys from `#[key]` templates, one of them for the table.
+fn check_templates(cx: &Ctxt, cont: &Container) {
+    for field in &cont.fields {
+        for attr in [&field.attrs.hash_key, &field.attrs.range_key]
+            .into_iter()
+            .flatten()
+        {
+            cx.error_spanned_by(
+                attr,
+                "this model builds its keys from #[key(...)] templates, so no field is the hash or range key itself",
+            );
+        }
+    }
+    let primaries: Vec<_> = cont.keys.iter().filter(|k| k.index.is_none()).collect();
+    if primaries.is_empty() {
+        cx.error_spanned_by(
+            &cont.keys[0].attr,
+            "one #[key(...)] without `index` gives the table's keys, such as #[key(pk = \"TEAM#{team_id}\", sk = \"#METADATA\")]",
+        );
+    }
+    for extra in primaries.iter().skip(1) {
+        cx.error_spanned_by(
+            &extra.attr,
+            "the table's keys are given twice; add `index = \"...\"` for an index's keys",
+        );
+    }
+    let mut names: Vec<String> = cont.indexes.iter().map(|i| i.name()).collect();
+    for key in &cont.keys {
+        let primary = key.index.is_none();
+        if let Some(index) = &key.index {
+            if names.contains(&index.value()) {
+                cx.error_spanned_by(
+                    index,
+                    format!(
+                        "model `{}` declares index `{}` twice",
+                        cont.ident,
+                        index.value()
+                    ),
+                );
+            }
+            names.push(index.value());
+        }
+        for template in std::iter::once(&key.hash).chain(&key.range) {
+            for reference in template.fields() {
+                let Some(position) = resolve_field(cx, cont, reference) else {
+                    continue;
+                };
+                let field = &cont.fields[position];
+                let optional = types::option_inner(field.ty).is_some();
+                if optional && primary {
+                    cx.error_spanned_by(
+                        &template.literal,
+                        format!(
+                            "`{}` is an `Option`, and the table's keys are always present",
+                            field.ident
+                        ),
+                    );
+                    continue;
+                }
+                let present = types::option_inner(field.ty).unwrap_or(field.ty);
+                if let Some(reason) = types::non_scalar_key_reason(present) {
+                    cx.error_spanned_by(
+                        &template.literal,
+                        format!("`{}` cannot be part of a key: {reason}", field.ident),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether the type is, or wraps in an `Option`, a `String`.
+fn is_string_or_option(ty: &syn::Type) -> bool {
+    let inner = types::option_inner(ty).unwrap_or(ty);
+    matches!(inner, syn::Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "String"))
+}
+
+/// `default`, `read_only` and `updated_at` fit their fields.
+fn check_behaviours(cx: &Ctxt, cont: &Container) {
+    let mut updated_at_seen = false;
+    for field in &cont.fields {
+        if let Some((default, literal)) = &field.attrs.default {
+            let fits = match default {
+                crate::attr::DefaultValue::Now => types::is_date_time_or_option(field.ty),
+                crate::attr::DefaultValue::UuidV7 => is_string_or_option(field.ty),
+            };
+            if !fits {
+                let wants = match default {
+                    crate::attr::DefaultValue::Now => {
+                        "a `DateTime<Utc>` or `Option<DateTime<Utc>>`"
+                    }
+                    crate::attr::DefaultValue::UuidV7 => "a `String` or `Option<String>`",
+                };
+                cx.error_spanned_by(literal, format!("this default needs {wants} field"));
+            }
+        }
+        if let Some(path) = &field.attrs.updated_at {
+            if updated_at_seen {
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "model `{}` has more than one `updated_at` field",
+                        cont.ident
+                    ),
+                );
+            }
+            updated_at_seen = true;
+            if !types::is_date_time_or_option(field.ty) {
+                cx.error_spanned_by(
+                    field.ty,
+                    "`updated_at` needs a `DateTime<Utc>` or `Option<DateTime<Utc>>` field",
                 );
             }
         }

@@ -15,6 +15,10 @@ pub const DYNORM: &str = "dynorm";
 
 /// `#[dynorm(table = "...")]`
 pub const TABLE: &str = "table";
+/// `#[dynorm(entity = "...")]`
+pub const ENTITY: &str = "entity";
+/// `#[dynorm(entity_attribute = "...")]`
+pub const ENTITY_ATTRIBUTE: &str = "entity_attribute";
 /// `#[dynorm(prefix = "...")]`
 pub const PREFIX: &str = "prefix";
 /// `#[dynorm(suffix = "...")]`
@@ -26,10 +30,17 @@ pub const RENAME: &str = "rename";
 /// `#[dynorm(date = "iso" | "millis" | "seconds")]`
 pub const DATE: &str = "date";
 
+/// `#[dynorm(default = "now" | "uuid_v7")]`
+pub const DEFAULT: &str = "default";
+/// `#[dynorm(read_only)]`
+pub const READ_ONLY: &str = "read_only";
+/// `#[dynorm(updated_at)]`
+pub const UPDATED_AT: &str = "updated_at";
+
 /// The keys `#[dynorm(...)]` accepts on the struct.
-pub const CONTAINER_KEYS: &[&str] = &[TABLE, PREFIX, SUFFIX, RENAME_ALL];
+pub const CONTAINER_KEYS: &[&str] = &[TABLE, PREFIX, SUFFIX, RENAME_ALL, ENTITY, ENTITY_ATTRIBUTE];
 /// The keys `#[dynorm(...)]` accepts on a field.
-pub const FIELD_KEYS: &[&str] = &[RENAME, DATE];
+pub const FIELD_KEYS: &[&str] = &[RENAME, DATE, DEFAULT, READ_ONLY, UPDATED_AT];
 
 /// The closest known key to `unknown`, when one is close enough to be a likely typo.
 pub fn did_you_mean<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {

@@ -227,7 +227,8 @@ impl BatchWrite {
             return self;
         }
         match item.to_item() {
-            Ok(item) => {
+            Ok(mut item) => {
+                M::SCHEMA.touch_updated_at(&mut item);
                 let key = M::SCHEMA.key_of(&item);
                 let size = item_size(&item);
                 match PutRequest::builder().set_item(Some(item)).build() {

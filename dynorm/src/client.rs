@@ -101,8 +101,12 @@ impl Client {
 
     /// The full table name of `M`: `{prefix}{name}{suffix}`.
     pub fn table_name<M: Model>(&self) -> String {
+        self.table_name_of(&M::SCHEMA)
+    }
+
+    /// The full table name of a schema.
+    fn table_name_of(&self, schema: &crate::Schema) -> String {
         let naming = self.naming.read().unwrap_or_else(|e| e.into_inner());
-        let schema = &M::SCHEMA;
         format!(
             "{}{}{}",
             schema.table_prefix.unwrap_or(&naming.prefix),
@@ -246,6 +250,31 @@ impl Client {
         Ok(())
     }
 
+    /// The `CreateTable` input of a table shared by several entities, with this client's
+    /// full table name.
+    pub fn shared_table_input<T: crate::SharedTable>(&self) -> CreateTableInput {
+        let name = T::ENTITIES.first().map(|schema| self.table_name_of(schema));
+        crate::table::shared_create_table_input(T::ENTITIES, name)
+    }
+
+    /// Creates a table shared by several entities, and waits until it is active.
+    pub async fn create_shared_table<T: crate::SharedTable>(&self) -> Result<()> {
+        let input = self.shared_table_input::<T>();
+        let name = input.table_name.clone().unwrap_or_default();
+        self.sdk
+            .create_table()
+            .set_table_name(input.table_name)
+            .set_attribute_definitions(input.attribute_definitions)
+            .set_key_schema(input.key_schema)
+            .set_billing_mode(input.billing_mode)
+            .set_global_secondary_indexes(input.global_secondary_indexes)
+            .set_local_secondary_indexes(input.local_secondary_indexes)
+            .send()
+            .await
+            .map_err(|e| Error::service(e).with_operation("create_table"))?;
+        self.wait_for_table(&name, Duration::from_secs(60)).await
+    }
+
     /// Creates `M`'s table unless it exists, then waits until it is active.
     pub async fn ensure_table<M: Model>(&self) -> Result<()> {
         match self.create_table::<M>().await {
@@ -258,21 +287,23 @@ impl Client {
 
     /// Polls `DescribeTable` until `M`'s table is `ACTIVE`, for at most `timeout`.
     pub async fn wait_until_active<M: Model>(&self, timeout: Duration) -> Result<()> {
-        let name = self.table_name::<M>();
+        self.wait_for_table(&self.table_name::<M>(), timeout)
+            .await
+            .map_err(|e| e.with_model(M::SCHEMA.model))
+    }
+
+    /// Polls `DescribeTable` until table `name` is `ACTIVE`, for at most `timeout`.
+    async fn wait_for_table(&self, name: &str, timeout: Duration) -> Result<()> {
         let deadline = tokio::time::Instant::now() + timeout;
         let mut delay = Duration::from_millis(20);
         loop {
             let output = self
                 .sdk
                 .describe_table()
-                .table_name(&name)
+                .table_name(name)
                 .send()
                 .await
-                .map_err(|e| {
-                    Error::service(e)
-                        .with_model(M::SCHEMA.model)
-                        .with_operation("wait_until_active")
-                })?;
+                .map_err(|e| Error::service(e).with_operation("wait_until_active"))?;
             if output.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
                 return Ok(());
             }
@@ -280,7 +311,6 @@ impl Client {
                 return Err(Error::config(format!(
                     "table `{name}` was not ACTIVE after {timeout:?}"
                 ))
-                .with_model(M::SCHEMA.model)
                 .with_operation("wait_until_active"));
             }
             tokio::time::sleep(delay).await;

@@ -277,27 +277,40 @@ pub enum Required {}
 #[derive(Clone, Copy, Debug)]
 pub enum Optional {}
 
+/// The type-level facts an [`Attr`] carries, without owning any of them.
+type Markers<M, O, W> = fn() -> (M, O, W);
+
+/// Marks an [`Attr`] that updates can write.
+#[derive(Clone, Copy, Debug)]
+pub enum Writable {}
+
+/// Marks an [`Attr`] that updates cannot write: `#[dynorm(read_only)]` fields and the
+/// fields a single-table key is built from.
+#[derive(Clone, Copy, Debug)]
+pub enum ReadOnly {}
+
 /// A typed handle on one attribute of model `M`, whose present values have type `T`.
-/// `O` is [`Optional`] for an `Option` field and [`Required`] otherwise.
+/// `O` is [`Optional`] for an `Option` field and [`Required`] otherwise; `W` is
+/// [`ReadOnly`] for a field no update may write, and [`Writable`] otherwise.
 ///
 /// The derive generates one per field, as an associated constant of the model named after
 /// the field in upper case: `Order::TOTAL: Attr<Order, f64>`. For an `Option<T>` field, values are `T`.
-pub struct Attr<M, T, O = Required> {
+pub struct Attr<M, T, O = Required, W = Writable> {
     name: &'static str,
     model: &'static str,
     encode: Encoder<T>,
-    marker: PhantomData<fn() -> (M, O)>,
+    marker: PhantomData<Markers<M, O, W>>,
 }
 
-impl<M, T, O> Clone for Attr<M, T, O> {
+impl<M, T, O, W> Clone for Attr<M, T, O, W> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, T, O> Copy for Attr<M, T, O> {}
+impl<M, T, O, W> Copy for Attr<M, T, O, W> {}
 
-impl<M, T, O> Attr<M, T, O> {
+impl<M, T, O, W> Attr<M, T, O, W> {
     /// A handle on attribute `name` of `model`, encoding values with `encode`.
     #[doc(hidden)]
     pub const fn new(model: &'static str, name: &'static str, encode: Encoder<T>) -> Self {
@@ -438,7 +451,7 @@ impl<M, T, O> Attr<M, T, O> {
     }
 }
 
-impl<M, O> Attr<M, String, O> {
+impl<M, O, W> Attr<M, String, O, W> {
     /// `begins_with(attribute, prefix)`
     pub fn begins_with(&self, prefix: impl Into<String>) -> Condition<M> {
         Condition::new(Expr::BeginsWith(
@@ -456,7 +469,7 @@ impl<M, O> Attr<M, String, O> {
     }
 }
 
-impl<M, O> Attr<M, Vec<u8>, O> {
+impl<M, O, W> Attr<M, Vec<u8>, O, W> {
     /// `begins_with(attribute, prefix)` on binary.
     pub fn begins_with(&self, prefix: impl Into<Vec<u8>>) -> Condition<M> {
         let prefix = aws_sdk_dynamodb::primitives::Blob::new(prefix.into());
@@ -465,24 +478,24 @@ impl<M, O> Attr<M, Vec<u8>, O> {
 }
 
 /// Collections whose elements `contains` can look for.
-pub trait Collection {
+pub trait Members {
     /// The element type.
     type Element: Serialize;
 }
 
-impl<E: Serialize> Collection for Vec<E> {
+impl<E: Serialize> Members for Vec<E> {
     type Element = E;
 }
 
-impl<E: Serialize, S> Collection for std::collections::HashSet<E, S> {
+impl<E: Serialize, S> Members for std::collections::HashSet<E, S> {
     type Element = E;
 }
 
-impl<E: Serialize> Collection for std::collections::BTreeSet<E> {
+impl<E: Serialize> Members for std::collections::BTreeSet<E> {
     type Element = E;
 }
 
-impl<M, C: Collection, O> Attr<M, C, O> {
+impl<M, C: Members, O, W> Attr<M, C, O, W> {
     /// `contains(attribute, element)`: the list or set holds `element`.
     pub fn has(&self, element: impl Into<C::Element>) -> Condition<M> {
         match serde_dynamo::to_attribute_value::<_, AttributeValue>(element.into()) {

@@ -40,6 +40,9 @@ pub struct IndexSchema {
     pub range_key: &'static [KeyAttribute],
     /// The projected attributes.
     pub projection: Projection,
+    /// For a single-table entity: what its range key values start with, so that a query
+    /// reads only this entity's items (`begins_with(sk, "MEMBER#")`).
+    pub range_prefix: Option<&'static str>,
 }
 
 impl IndexSchema {

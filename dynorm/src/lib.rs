@@ -67,9 +67,11 @@
 
 mod batch;
 mod client;
+mod collection;
 mod condition;
 mod cursor;
 mod dispatch;
+mod entity;
 mod error;
 mod expr;
 mod index;
@@ -87,11 +89,16 @@ mod value;
 
 pub use batch::{BatchGet, BatchGetItems, BatchOptions, BatchWrite, Unprocessed};
 pub use client::Client;
-pub use condition::{Attr, AttributeType, Collection, Comparison, Condition, Encoder, Expr, Size};
-pub use dynorm_derive::Model;
+pub use collection::{Collection, CollectionItems};
+pub use condition::{
+    Attr, AttributeType, Comparison, Condition, Encoder, Expr, Members, Optional, ReadOnly,
+    Required, Size, Writable,
+};
+pub use dynorm_derive::{Collection, Model};
+pub use entity::{Entity, KeyTemplate, SharedTable, TemplatePart};
 pub use error::{Error, ErrorKind, Result};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
-pub use model::{Combine, Item, KeyAttribute, Model, ModelKey, Schema};
+pub use model::{Combine, Generated, GeneratedValue, Item, KeyAttribute, Model, ModelKey, Schema};
 pub use ops::{CreateItem, DeleteItem, GetItem, Numeric, PutItem, SetLike, UpdateItem};
 pub use pager::{ItemStream, Page};
 pub use plan::{choose_index, Plan};

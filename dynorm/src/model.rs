@@ -120,6 +120,66 @@ pub struct Schema {
     pub ttl: Option<&'static str>,
     /// The `#[combine]` attributes, each built from other attributes on every write.
     pub combines: &'static [Combine],
+    /// For a single-table model: its entity name and key templates.
+    pub entity: Option<crate::entity::Entity>,
+    /// Attributes filled in by `create` when they are absent (`#[dynorm(default = ...)]`).
+    pub defaults: &'static [Generated],
+    /// The attribute set to now on every write (`#[dynorm(updated_at)]`).
+    pub updated_at: Option<Generated>,
+}
+
+/// An attribute whose value dynorm generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The attribute.
+    pub attribute: &'static str,
+    /// What it is set to.
+    pub value: GeneratedValue,
+}
+
+/// A generated value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeneratedValue {
+    /// The current time, in this storage.
+    Now(crate::value::date::DateStorage),
+    /// A new UUID v7: unique, and sortable by creation time.
+    UuidV7,
+}
+
+impl GeneratedValue {
+    /// A fresh value.
+    pub fn generate(self) -> AttributeValue {
+        match self {
+            Self::Now(storage) => crate::value::date::encode(&chrono::Utc::now(), storage)
+                .ok()
+                .flatten()
+                .unwrap_or(AttributeValue::Null(true)),
+            Self::UuidV7 => AttributeValue::S(uuid::Uuid::now_v7().to_string()),
+        }
+    }
+}
+
+impl Schema {
+    /// Fills in the `#[dynorm(default)]` attributes that are absent or empty, for `create`.
+    pub(crate) fn apply_defaults(&self, item: &mut Item) {
+        for default in self.defaults {
+            let absent = match item.get(default.attribute) {
+                None | Some(AttributeValue::Null(_)) => true,
+                Some(AttributeValue::S(s)) => s.is_empty(),
+                Some(_) => false,
+            };
+            if absent {
+                item.insert(default.attribute.to_owned(), default.value.generate());
+            }
+        }
+    }
+
+    /// Sets the `#[dynorm(updated_at)]` attribute to now, for every whole-item write.
+    pub(crate) fn touch_updated_at(&self, item: &mut Item) {
+        if let Some(updated) = self.updated_at {
+            item.insert(updated.attribute.to_owned(), updated.value.generate());
+        }
+    }
 }
 
 /// An attribute built from others, `#[combine(fields = [month, status], sep = "#")]`.
@@ -143,6 +203,12 @@ impl Schema {
             hash_key,
             range_key,
             projection: crate::index::Projection::All,
+            range_prefix: self.entity.and_then(|e| {
+                e.keys
+                    .iter()
+                    .find(|k| k.index.is_none() && !k.is_hash)
+                    .map(|k| k.static_prefix())
+            }),
         }
     }
 
@@ -251,6 +317,17 @@ impl Schema {
             Expr::NotExists(attribute),
             Expr::Compare(attribute, Comparison::Gt, now),
         ]))
+    }
+
+    /// The filter that keeps only this entity's items in a shared table.
+    pub(crate) fn entity_filter(&self) -> Option<crate::condition::Expr> {
+        use crate::condition::{Comparison, Expr};
+        let entity = self.entity?;
+        Some(Expr::Compare(
+            entity.attribute,
+            Comparison::Eq,
+            AttributeValue::S(entity.name.to_owned()),
+        ))
     }
 
     /// Whether `attribute` is a key of the table.

@@ -259,6 +259,19 @@ pub(crate) fn plan_query(
     } else {
         range = std::mem::take(&mut conditions.range);
     }
+    // A single-table entity reads only its own items: its range key's static prefix.
+    if let (true, Some(prefix), Some(attribute)) = (
+        range.is_empty(),
+        index.range_prefix,
+        index.range_key.first(),
+    ) {
+        if !prefix.is_empty() {
+            range.push(Expr::BeginsWith(
+                attribute.name,
+                AttributeValue::S(prefix.to_owned()),
+            ));
+        }
+    }
     if let Err(message) = check_range(&index, &mut range) {
         return fail(message);
     }
@@ -375,6 +388,7 @@ mod tests {
                 hash_key: &[key("status")],
                 range_key: &[key("placedAt")],
                 projection: Projection::All,
+                range_prefix: None,
             },
             IndexSchema {
                 name: "byPlacedAt",
@@ -382,11 +396,15 @@ mod tests {
                 hash_key: &[key("customerId")],
                 range_key: &[key("placedAt")],
                 projection: Projection::Include(&["status"]),
+                range_prefix: None,
             },
         ],
         version: None,
         ttl: None,
         combines: &[],
+        entity: None,
+        defaults: &[],
+        updated_at: None,
     };
 
     fn eq(attribute: &'static str) -> Expr {
@@ -470,6 +488,7 @@ mod tests {
             hash_key: &[key("team"), key("role")],
             range_key: &[key("month"), key("score")],
             projection: Projection::All,
+            range_prefix: None,
         };
         let ok = |range: Vec<Expr>| check_range(&INDEX, &mut range.clone());
         assert!(ok(vec![eq("month")]).is_ok());

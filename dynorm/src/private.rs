@@ -1,13 +1,20 @@
 //! What the derive's generated code uses. Not a public API: it may change in any release.
 
+pub use crate::collection::{entity_name, Collection};
 pub use crate::condition::Attr;
-pub use crate::condition::{Optional, Required};
+pub use crate::condition::{Optional, ReadOnly, Required, Writable};
 pub use crate::dispatch::{
     optional, Decode, DecodeNative, DecodeSerde, Encode, EncodeNative, EncodeSerde,
 };
+pub use crate::entity::{
+    check_entity, check_shared_table, entity_key, template_hash_values, write_entity_keys, Entity,
+    KeyTemplate, TemplatePart,
+};
 pub use crate::error::Error;
 pub use crate::index::{FromItem, Index, IndexKind, IndexSchema, Projection};
-pub use crate::model::{Combine, Item, KeyAttribute, Model, ModelKey, Schema};
+pub use crate::model::{
+    Combine, Generated, GeneratedValue, Item, KeyAttribute, Model, ModelKey, Schema,
+};
 pub use crate::value::bytes;
 pub use crate::value::date::{self, DateStorage};
 pub use crate::value::{AttrError, KeyScalar, ScalarType};

@@ -165,6 +165,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
         if !self.include_expired {
             conditions.filter.extend(M::SCHEMA.unexpired_filter());
         }
+        conditions.filter.extend(M::SCHEMA.entity_filter());
         let plan = plan::plan_query(&M::SCHEMA, self.named, conditions)
             .map_err(|e| e.with_operation(OPERATION))?;
         if self.consistent_read && plan.index.kind == IndexKind::Global {

@@ -99,6 +99,7 @@ impl<I: Index> Scan<I> {
         if !self.include_expired {
             self.filter.extend(schema.unexpired_filter());
         }
+        self.filter.extend(schema.entity_filter());
         let mut placeholders = Placeholders::default();
         let filter = placeholders.render_all(&self.filter);
         Ok(Prepared {

@@ -12,16 +12,59 @@ use crate::error::{Error, Result};
 use crate::index::{IndexKind, IndexSchema, Projection};
 use crate::model::Schema;
 
+/// The `CreateTable` input of a table shared by several entities: the union of their key
+/// attributes and indexes, each once. `table_name` overrides the first entity's name.
+pub fn shared_create_table_input(
+    schemas: &[&Schema],
+    table_name: Option<String>,
+) -> CreateTableInput {
+    let first = schemas.first().copied();
+    let name = table_name.unwrap_or_else(|| {
+        first.map_or_else(String::new, |s| {
+            format!(
+                "{}{}{}",
+                s.table_prefix.unwrap_or(""),
+                s.table,
+                s.table_suffix.unwrap_or("")
+            )
+        })
+    });
+    let mut indexes: Vec<IndexSchema> = Vec::new();
+    for schema in schemas {
+        for index in schema.indexes {
+            if indexes.iter().all(|i| i.name != index.name) {
+                indexes.push(*index);
+            }
+        }
+    }
+    match first {
+        Some(first) => build_input(name, &first.table_index(), &indexes),
+        None => CreateTableInput::builder()
+            .table_name(name)
+            .build()
+            .expect("CreateTableInput has no required fields"),
+    }
+}
+
 /// Builds the `CreateTable` input: definitions of every key attribute of the table and its
 /// indexes (each once), the key schema, every index with its projection, and on-demand
 /// (`PAY_PER_REQUEST`) billing.
 pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInput {
+    build_input(table_name, &schema.table_index(), schema.indexes)
+}
+
+/// The `CreateTable` input for a table's keys and its indexes.
+fn build_input(
+    table_name: String,
+    table: &IndexSchema,
+    indexes: &[IndexSchema],
+) -> CreateTableInput {
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
-    let index_keys = schema
-        .indexes
+    let index_keys = indexes
         .iter()
         .flat_map(|i| i.hash_key.iter().chain(i.range_key));
-    for attribute in schema.key_attributes().chain(index_keys) {
+    let table_keys = table.hash_key.iter().chain(table.range_key);
+    for attribute in table_keys.chain(index_keys) {
         if definitions
             .iter()
             .all(|d| d.attribute_name() != attribute.name)
@@ -35,9 +78,7 @@ pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInp
             );
         }
     }
-    let table = schema.table_index();
-    let globals = schema
-        .indexes
+    let globals = indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Global)
         .map(|index| {
@@ -49,8 +90,7 @@ pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInp
                 .expect("a global index with its name and key schema set is complete")
         })
         .collect::<Vec<_>>();
-    let locals = schema
-        .indexes
+    let locals = indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Local)
         .map(|index| {
@@ -65,7 +105,7 @@ pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInp
     CreateTableInput::builder()
         .table_name(table_name)
         .set_attribute_definitions(Some(definitions))
-        .set_key_schema(Some(key_schema(&table)))
+        .set_key_schema(Some(key_schema(table)))
         .billing_mode(BillingMode::PayPerRequest)
         .set_global_secondary_indexes((!globals.is_empty()).then_some(globals))
         .set_local_secondary_indexes((!locals.is_empty()).then_some(locals))

@@ -23,10 +23,18 @@ pub fn attr_consts(cont: &Container) -> TokenStream {
         } else {
             quote!(::dynorm::__private::Required)
         };
+        let template_key = cont.primary_key().is_some_and(|key| {
+            std::iter::once(&key.hash).chain(&key.range).any(|t| t.fields().any(|f| f.ident == *field.ident))
+        });
+        let writable = if field.attrs.read_only.is_some() || template_key {
+            quote!(::dynorm::__private::ReadOnly)
+        } else {
+            quote!(::dynorm::__private::Writable)
+        };
         let doc = format!("The `{name}` attribute, for conditions: `{model}::{constant}.eq(...)`.");
         quote! {
             #[doc = #doc]
-            #vis const #constant: ::dynorm::__private::Attr<#model, #present, #optionality> =
+            #vis const #constant: ::dynorm::__private::Attr<#model, #present, #optionality, #writable> =
                 ::dynorm::__private::Attr::new(#model_name, #name, |__value: &#present| #encode);
         }
     });

@@ -92,6 +92,7 @@ pub fn index_schema(cont: &Container, index: &ResolvedIndex) -> TokenStream {
             hash_key: #hash,
             range_key: #range,
             projection: #projection,
+            range_prefix: ::core::option::Option::None,
         }
     }
 }
@@ -129,6 +130,28 @@ fn hash_key_items(cont: &Container, hash: &[usize]) -> TokenStream {
 pub fn table_index(cont: &Container) -> TokenStream {
     let model = cont.ident;
     let table = cont.table_name();
+    if let Some(primary) = cont.primary_key() {
+        let (hash, _, _) = super::entity::table_keys(cont);
+        let range = primary.range.iter().map(super::entity::string_key);
+        let range = quote!(&[#(#range),*]);
+        let prefix = super::entity::range_prefix(primary);
+        let hash_items = super::entity::hash_key_items(cont, primary);
+        return quote! {
+            impl ::dynorm::__private::Index for #model {
+                type Model = #model;
+                type Item = #model;
+                const INDEX: ::dynorm::__private::IndexSchema = ::dynorm::__private::IndexSchema {
+                    name: #table,
+                    kind: ::dynorm::__private::IndexKind::Table,
+                    hash_key: &[#hash],
+                    range_key: #range,
+                    projection: ::dynorm::__private::Projection::All,
+                    range_prefix: #prefix,
+                };
+                #hash_items
+            }
+        };
+    }
     let keys: Vec<usize> = key::key_fields(cont)
         .into_iter()
         .filter_map(|f| cont.field_position(f.ident))
@@ -146,6 +169,7 @@ pub fn table_index(cont: &Container) -> TokenStream {
                 hash_key: #hash,
                 range_key: #range,
                 projection: ::dynorm::__private::Projection::All,
+                range_prefix: ::core::option::Option::None,
             };
             #hash_items
         }

@@ -8,6 +8,12 @@ use crate::expand::codec;
 
 /// The key fields: the hash key, then the range key if there is one.
 pub fn key_fields<'c, 'a>(cont: &'c Container<'a>) -> Vec<&'c Field<'a>> {
+    if let Some(primary) = cont.primary_key() {
+        let templates: Vec<_> = std::iter::once(&primary.hash)
+            .chain(&primary.range)
+            .collect();
+        return super::entity::template_fields(cont, &templates);
+    }
     cont.hash_key()
         .into_iter()
         .chain(cont.range_key())
@@ -50,11 +56,15 @@ pub fn key_impls(cont: &Container) -> TokenStream {
     let inserts = fields
         .iter()
         .map(|field| codec::insert_field(&model_name, field, &owner));
-    let bare = cont
-        .range_key()
-        .is_none()
-        .then(|| cont.hash_key().map(|hash| bare_key_impls(&ident, hash)))
-        .flatten();
+    let bare = match fields.as_slice() {
+        [only] => Some(bare_key_impls(&ident, only)),
+        _ => None,
+    };
+    let finish = if cont.uses_templates() {
+        quote!(::dynorm::__private::entity_key(&<#model as ::dynorm::__private::Model>::SCHEMA, &__item))
+    } else {
+        quote!(::core::result::Result::Ok(__item))
+    };
     quote! {
         impl ::dynorm::__private::ModelKey for #ident {
             type Model = #model;
@@ -62,7 +72,7 @@ pub fn key_impls(cont: &Container) -> TokenStream {
             fn to_key_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);
                 #(#inserts)*
-                ::core::result::Result::Ok(__item)
+                #finish
             }
         }
         #bare

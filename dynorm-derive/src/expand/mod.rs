@@ -6,6 +6,7 @@
 
 mod attrs;
 mod codec;
+mod entity;
 mod index;
 mod key;
 mod model;
@@ -37,6 +38,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
     let attr_consts = attrs::attr_consts(&container);
     let table_index = index::table_index(&container);
     let index_types = indexes.iter().map(|i| index::index_types(&container, i));
+    let template_index_types = entity::index_types(&container);
     Ok(quote! {
         #key_struct
         #[doc(hidden)]
@@ -50,5 +52,6 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
             #attr_consts
         };
         #(#index_types)*
+        #template_index_types
     })
 }

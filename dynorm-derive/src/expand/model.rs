@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use crate::ast::{Container, Field};
 use crate::attr::DateStorage;
 use crate::check::ResolvedIndex;
-use crate::expand::{codec, index, key};
+use crate::expand::{codec, entity, index, key};
 
 /// An `Option<&'static str>` literal.
 fn option_str(value: Option<String>) -> TokenStream {
@@ -38,19 +38,41 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
     let prefix = option_str(cont.attrs.prefix.as_ref().map(|p| p.value()));
     let suffix = option_str(cont.attrs.suffix.as_ref().map(|s| s.value()));
     let key_ident = key::key_ident(cont);
-    let hash_key = cont.hash_key().map(key_attribute);
-    let range_key = match cont.range_key() {
-        Some(field) => {
-            let attribute = key_attribute(field);
-            quote!(::core::option::Option::Some(#attribute))
-        }
-        None => quote!(::core::option::Option::None),
+    let (hash_key, range_key, keys) = if cont.uses_templates() {
+        entity::table_keys(cont)
+    } else {
+        let hash_key = cont.hash_key().map(key_attribute).unwrap_or_default();
+        let range_key = match cont.range_key() {
+            Some(field) => {
+                let attribute = key_attribute(field);
+                quote!(::core::option::Option::Some(#attribute))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let keys = key::key_fields(cont).into_iter().map(key_attribute);
+        (hash_key, range_key, quote!(&[#(#keys),*]))
+    };
+    let entity = entity::entity(cont);
+    let template_indexes = cont
+        .keys
+        .iter()
+        .filter(|k| k.index.is_some())
+        .map(entity::index_schema);
+    let (write_entity, check_entity) = if cont.uses_templates() {
+        (
+            quote!(::dynorm::__private::write_entity_keys(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item)?;),
+            quote!(::dynorm::__private::check_entity(&<Self as ::dynorm::__private::Model>::SCHEMA, &__item)?;),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
     };
     let names = cont.fields.iter().map(|f| &f.name);
-    let keys = key::key_fields(cont).into_iter().map(key_attribute);
     let globals = indexes.iter().filter(|i| !i.local);
     let locals = indexes.iter().filter(|i| i.local);
-    let index_schemas = globals.chain(locals).map(|i| index::index_schema(cont, i));
+    let index_schemas = globals
+        .map(|i| index::index_schema(cont, i))
+        .chain(template_indexes)
+        .chain(locals.map(|i| index::index_schema(cont, i)));
     let count = cont.fields.len();
     let owner = format_ident!("self");
     let inserts = cont
@@ -111,6 +133,36 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
             None => quote!(#member: ::core::clone::Clone::clone(&self.#member)),
         }
     });
+    let generated = |field: &Field, default: Option<crate::attr::DefaultValue>| {
+        let name = &field.name;
+        let value = match default {
+            Some(crate::attr::DefaultValue::UuidV7) => {
+                quote!(::dynorm::__private::GeneratedValue::UuidV7)
+            }
+            _ => {
+                let storage = match codec::date_storage(field).unwrap_or(DateStorage::Iso) {
+                    DateStorage::Iso => quote!(Iso),
+                    DateStorage::Millis => quote!(Millis),
+                    DateStorage::Seconds => quote!(Seconds),
+                };
+                quote!(::dynorm::__private::GeneratedValue::Now(::dynorm::__private::DateStorage::#storage))
+            }
+        };
+        quote!(::dynorm::__private::Generated { attribute: #name, value: #value })
+    };
+    let defaults = cont.fields.iter().filter_map(|f| {
+        f.attrs
+            .default
+            .as_ref()
+            .map(|(d, _)| generated(f, Some(*d)))
+    });
+    let updated_at = match cont.fields.iter().find(|f| f.attrs.updated_at.is_some()) {
+        Some(field) => {
+            let generated = generated(field, None);
+            quote!(::core::option::Option::Some(#generated))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let version = option_str(
         cont.fields
             .iter()
@@ -135,24 +187,29 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
                 table_suffix: #suffix,
                 hash_key: #hash_key,
                 range_key: #range_key,
-                keys: &[#(#keys),*],
+                keys: #keys,
                 attributes: &[#(#names),*],
                 indexes: &[#(#index_schemas),*],
                 version: #version,
                 ttl: #ttl,
                 combines: &[#(#combines),*],
+                entity: #entity,
+                defaults: &[#(#defaults),*],
+                updated_at: #updated_at,
             };
 
             fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);
                 #(#inserts)*
                 #(#combine_inserts)*
+                #write_entity
                 ::core::result::Result::Ok(__item)
             }
 
             fn from_item(
                 mut __item: ::dynorm::__private::Item,
             ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+                #check_entity
                 ::core::result::Result::Ok(Self {
                     #(#reads,)*
                 })

@@ -24,6 +24,15 @@ fn put_spec<M: Model>(
         return Err(error.with_model(M::SCHEMA.model).with_operation(operation));
     }
     let mut stored = item.to_item().map_err(|e| e.with_operation(operation))?;
+    if operation == "create" {
+        M::SCHEMA.apply_defaults(&mut stored);
+        // Defaults can be key parts (a generated id): render the keys again.
+        if M::SCHEMA.entity.is_some() && !M::SCHEMA.defaults.is_empty() {
+            crate::entity::write_entity_keys(&M::SCHEMA, &mut stored)
+                .map_err(|e| e.with_operation(operation))?;
+        }
+    }
+    M::SCHEMA.touch_updated_at(&mut stored);
     let version = write::next_version(&M::SCHEMA, &mut stored, creating)
         .map_err(|e| e.with_operation(operation))?;
     let checks = Checks {
@@ -123,6 +132,18 @@ impl<'a, M: Model> CreateItem<'a, M> {
             self.condition,
             self.errors,
         )
+    }
+
+    /// Sends the request and returns the item as stored, with its generated defaults
+    /// (`insert ... returning`).
+    pub async fn send_returning(self) -> Result<M> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        let WriteKind::Put(item) = spec.kind.clone() else {
+            unreachable!("a put spec holds an item")
+        };
+        send_put(&client, spec, ReturnValue::None).await?;
+        M::from_item(item).map_err(|e| e.with_operation("create"))
     }
 
     /// Sends the request. Without `overwrite`, an existing item gives

@@ -1,0 +1,14 @@
+use dynorm::Model;
+
+#[derive(Model)]
+struct User {
+    #[hash_key]
+    id: String,
+    name: String,
+}
+
+async fn f(db: dynorm::Client) {
+    let _ = db.update::<User>("k").increment(User::NAME, 1);
+}
+
+fn main() {}

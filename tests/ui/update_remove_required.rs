@@ -1,0 +1,14 @@
+use dynorm::Model;
+
+#[derive(Model)]
+struct User {
+    #[hash_key]
+    id: String,
+    name: String,
+}
+
+async fn f(db: dynorm::Client) {
+    let _ = db.update::<User>("k").remove(User::NAME);
+}
+
+fn main() {}
