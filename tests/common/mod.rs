@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod counter;
 pub mod faults;
 
 use dynorm::{Client, Model};

@@ -335,6 +335,13 @@ impl<M: Model> UpdateItem<M> {
         if let Err(e) = self.rebuild_combined() {
             return fail(e);
         }
+        if let Some(updated) = M::SCHEMA.updated_at {
+            if self.touched.iter().all(|(t, _)| *t != updated.attribute) {
+                let name = self.placeholders.name(updated.attribute);
+                let value = self.placeholders.value(updated.value.generate());
+                self.set.push(format!("{name} = {value}"));
+            }
+        }
         let mut checks = Checks {
             present: !self.upsert,
             ..Checks::default()
