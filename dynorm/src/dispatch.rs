@@ -80,6 +80,12 @@ pub trait DecodeSerde<T> {
 impl<T: DeserializeOwned> DecodeSerde<T> for &Decode<T> {
     fn dynorm_decode(&self, value: Option<AttributeValue>) -> Result<T, AttrError> {
         let value = value.ok_or_else(AttrError::missing)?;
+        // A scalar has no inner path to report, so it skips the path tracking (which
+        // copies every enum variant name it sees).
+        if !matches!(value, AttributeValue::L(_) | AttributeValue::M(_)) {
+            return serde_dynamo::from_attribute_value(value)
+                .map_err(|e| AttrError::new(e.to_string()));
+        }
         let deserializer = serde_dynamo::Deserializer::from_attribute_value(value.into());
         serde_path_to_error::deserialize(deserializer).map_err(|e| {
             let mut error = AttrError::new(e.inner().to_string());

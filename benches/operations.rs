@@ -1,0 +1,242 @@
+//! Benchmark 2: `get` and `put` of one item through dynorm against the raw
+//! aws-sdk-dynamodb calls with hand-built requests, on the embedded server (or on
+//! `DYNAMODB_ENDPOINT` when it is set).
+//!
+//! ```sh
+//! cargo bench --bench operations
+//! ```
+//!
+//! Both sides use the same SDK client (`db.sdk()` is the client inside `db`), the same
+//! table and the same item. The raw side converts with the hand-written code of
+//! `common`, the floor of benchmark 1, and names the table with a `&'static str`.
+//!
+//! The two contenders are interleaved: in the group `get`, the benchmark `dynorm` times
+//! each dynorm call and makes one untimed raw call next to it (before or after, in
+//! turn), and `raw` does the opposite. Both therefore run under the same load, on the
+//! same connections, at the same server state.
+//!
+//! After criterion, a paired run (`paired_get`, `paired_put`) alternates the two calls
+//! call by call, in ABBA order, and reports the median of the per-pair ratios
+//! dynorm/raw, which cancels slow drift of the machine. It is written to
+//! `target/criterion/paired/<op>.json` for `scripts/bench_chart.py`.
+
+mod common;
+
+use std::future::Future;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use dynorm::types::AttributeValue;
+use tokio::runtime::Runtime;
+
+use common::{Order, OrderKey};
+
+/// The table of `Order` on an unprefixed client.
+const TABLE: &str = "Order";
+
+/// The client, the item and its key.
+struct Fixture {
+    db: dynorm::Client,
+    order: Order,
+}
+
+impl Fixture {
+    async fn new() -> Self {
+        let db = dynorm::local::client()
+            .await
+            .expect("the DynamoDB server is reachable");
+        assert_eq!(db.table_name::<Order>(), TABLE);
+        db.ensure_table::<Order>()
+            .await
+            .expect("the Order table is created");
+        let order = common::order();
+        common::check_equal_work(&order, common::order_to_item, common::order_from_item);
+        db.put(&order).send().await.expect("the item is written");
+        let fixture = Self { db, order };
+        // Both sides read back what was written.
+        assert_eq!(fixture.dynorm_get().await, fixture.order);
+        assert_eq!(fixture.raw_get().await, fixture.order);
+        fixture
+    }
+
+    async fn dynorm_get(&self) -> Order {
+        let key = OrderKey {
+            customer_id: self.order.customer_id.clone(),
+            order_id: self.order.order_id.clone(),
+        };
+        self.db
+            .get::<Order>(key)
+            .send()
+            .await
+            .expect("dynorm get")
+            .expect("the item exists")
+    }
+
+    async fn raw_get(&self) -> Order {
+        let output = self
+            .db
+            .sdk()
+            .get_item()
+            .table_name(TABLE)
+            .key(
+                "customerId",
+                AttributeValue::S(self.order.customer_id.clone()),
+            )
+            .key("orderId", AttributeValue::S(self.order.order_id.clone()))
+            .send()
+            .await
+            .expect("raw get");
+        let item = output.item.expect("the item exists");
+        common::order_from_item(item).expect("the item decodes")
+    }
+
+    async fn dynorm_put(&self) {
+        self.db
+            .put(black_box(&self.order))
+            .send()
+            .await
+            .expect("dynorm put");
+    }
+
+    async fn raw_put(&self) {
+        let item = common::order_to_item(black_box(&self.order)).expect("the item encodes");
+        self.db
+            .sdk()
+            .put_item()
+            .table_name(TABLE)
+            .set_item(Some(item))
+            .send()
+            .await
+            .expect("raw put");
+    }
+}
+
+/// Times `iters` calls of `timed`, each next to one untimed call of `other`, which goes
+/// before it on odd iterations and after it on even ones.
+async fn interleaved<T, O, TF, OF>(iters: u64, mut timed: T, mut other: O) -> Duration
+where
+    T: FnMut() -> TF,
+    O: FnMut() -> OF,
+    TF: Future,
+    OF: Future,
+{
+    let mut total = Duration::ZERO;
+    for i in 0..iters {
+        if i % 2 == 1 {
+            black_box(other().await);
+        }
+        let start = Instant::now();
+        black_box(timed().await);
+        total += start.elapsed();
+        if i % 2 == 0 {
+            black_box(other().await);
+        }
+    }
+    total
+}
+
+fn groups(c: &mut Criterion, rt: &Runtime, f: &Fixture) {
+    let mut get = c.benchmark_group("get");
+    get.bench_function("dynorm", |b| {
+        b.iter_custom(|iters| rt.block_on(interleaved(iters, || f.dynorm_get(), || f.raw_get())))
+    });
+    get.bench_function("raw", |b| {
+        b.iter_custom(|iters| rt.block_on(interleaved(iters, || f.raw_get(), || f.dynorm_get())))
+    });
+    get.finish();
+
+    let mut put = c.benchmark_group("put");
+    put.bench_function("dynorm", |b| {
+        b.iter_custom(|iters| rt.block_on(interleaved(iters, || f.dynorm_put(), || f.raw_put())))
+    });
+    put.bench_function("raw", |b| {
+        b.iter_custom(|iters| rt.block_on(interleaved(iters, || f.raw_put(), || f.dynorm_put())))
+    });
+    put.finish();
+}
+
+/// Alternates the two calls `pairs` times in ABBA order and reports the medians and the
+/// median per-pair ratio.
+async fn paired<D, R, DF, RF>(
+    mode: &common::RunMode,
+    name: &str,
+    pairs: usize,
+    mut dynorm: D,
+    mut raw: R,
+) where
+    D: FnMut() -> DF,
+    R: FnMut() -> RF,
+    DF: Future,
+    RF: Future,
+{
+    let mut dynorm_ns = Vec::with_capacity(pairs);
+    let mut raw_ns = Vec::with_capacity(pairs);
+    for i in 0..pairs {
+        if i % 2 == 1 {
+            let start = Instant::now();
+            black_box(raw().await);
+            raw_ns.push(start.elapsed().as_nanos() as f64);
+        }
+        let start = Instant::now();
+        black_box(dynorm().await);
+        dynorm_ns.push(start.elapsed().as_nanos() as f64);
+        if i % 2 == 0 {
+            let start = Instant::now();
+            black_box(raw().await);
+            raw_ns.push(start.elapsed().as_nanos() as f64);
+        }
+    }
+    let mut ratios: Vec<f64> = dynorm_ns.iter().zip(&raw_ns).map(|(d, r)| d / r).collect();
+    let ratio = common::median(&mut ratios);
+    let dynorm_median = common::median(&mut dynorm_ns);
+    let raw_median = common::median(&mut raw_ns);
+    println!(
+        "paired_{name}: {pairs} pairs, median dynorm {:.1} us, raw {:.1} us, \
+         median per-pair ratio dynorm/raw {ratio:.3} (ratio of medians {:.3})",
+        dynorm_median / 1e3,
+        raw_median / 1e3,
+        dynorm_median / raw_median,
+    );
+    let json = format!(
+        "{{\"op\": \"{name}\", \"pairs\": {pairs}, \"dynorm_median_ns\": {dynorm_median}, \
+         \"raw_median_ns\": {raw_median}, \"median_pair_ratio\": {ratio}}}\n"
+    );
+    if mode.bench {
+        common::write_result("paired", name, &json);
+    }
+}
+
+fn main() {
+    let mode = common::RunMode::from_args();
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a Tokio runtime");
+    let fixture = rt.block_on(Fixture::new());
+
+    let mut c = Criterion::default().configure_from_args();
+    groups(&mut c, &rt, &fixture);
+    c.final_summary();
+
+    // In `cargo test` mode, a few pairs only check that the paired runs work.
+    let pairs = if mode.bench { 4000 } else { 4 };
+    rt.block_on(async {
+        let f = &fixture;
+        if mode.wants("paired_get") {
+            for _ in 0..pairs.min(200) {
+                f.dynorm_get().await;
+                f.raw_get().await;
+            }
+            paired(&mode, "get", pairs, || f.dynorm_get(), || f.raw_get()).await;
+        }
+        if mode.wants("paired_put") {
+            for _ in 0..pairs.min(200) {
+                f.dynorm_put().await;
+                f.raw_put().await;
+            }
+            paired(&mode, "put", pairs, || f.dynorm_put(), || f.raw_put()).await;
+        }
+    });
+}
