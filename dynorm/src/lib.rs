@@ -39,6 +39,14 @@
 //! | `#[dynorm(rename_all = "camelCase")]` | struct | attribute naming, as in serde |
 //! | `#[dynorm(rename = "...")]` | field | this attribute's name |
 //! | `#[dynorm(date = "iso" \| "millis" \| "seconds")]` | `DateTime<Utc>` field | date storage; default `iso` |
+//! | `#[index(name = "...", range_key = "...", local, project = [...] \| false)]` | field | a secondary index |
+//! | `#[index(name = "...", hash_key = [a, b], range_key = [c, d])]` | struct | multi-attribute index keys |
+//! | `#[version]` | integer field | optimistic locking |
+//! | `#[ttl]` | `DateTime<Utc>` field | expiry, in epoch seconds |
+//! | `#[combine(fields = [a, b], sep = "#")]` | `String` field | built from other fields on every write |
+//! | `#[key(pk = "TEAM#{id}", sk = "#METADATA")]` | struct | single-table keys from templates; `index = "..."` for an index |
+//! | `#[dynorm(entity = "...", entity_attribute = "...")]` | struct | the entity name stored with each item |
+//! | `#[dynorm(default = "now" \| "uuid_v7")]`, `#[dynorm(read_only)]`, `#[dynorm(updated_at)]` | field | generated and protected attributes |
 //!
 //! ## Storage
 //!

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::client::Client;
 use crate::condition::{Condition, Expr};
@@ -98,28 +98,12 @@ impl<M: Model> DeleteItem<M> {
         let WriteKind::Delete(key) = spec.kind.clone() else {
             unreachable!("a delete spec holds a key")
         };
-        let mut placeholders = spec.placeholders.clone();
-        let result = client
-            .sdk()
-            .delete_item()
-            .table_name(&spec.table)
-            .set_key(Some(key))
-            .set_condition_expression(spec.condition.clone())
-            .set_expression_attribute_names(placeholders.take_names())
-            .set_expression_attribute_values(placeholders.take_values())
-            .return_values(return_values)
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .send()
-            .await;
-        match result {
-            Ok(output) => Ok(output.attributes),
-            Err(e) => match e.as_service_error() {
-                Some(DeleteItemError::ConditionalCheckFailedException(failed)) => {
-                    Err(spec.condition_failed(failed.item.clone()))
-                }
-                _ => Err(ops::sdk_error(e, M::SCHEMA.model, OPERATION)),
-            },
-        }
+        write::send_write!(
+            &spec,
+            client.sdk().delete_item().set_key(Some(key)),
+            return_values,
+            DeleteItemError
+        )
     }
 
     /// Sends the request.

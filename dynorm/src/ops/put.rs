@@ -1,7 +1,7 @@
 //! `PutItem`: `create` (conditional on the key being new) and `put`.
 
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
-use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::types::ReturnValue;
 
 use crate::client::Client;
 use crate::condition::{Condition, Expr};
@@ -62,28 +62,12 @@ async fn send_put(
     let WriteKind::Put(item) = spec.kind.clone() else {
         unreachable!("a put spec holds an item")
     };
-    let mut placeholders = spec.placeholders.clone();
-    let result = client
-        .sdk()
-        .put_item()
-        .table_name(&spec.table)
-        .set_item(Some(item))
-        .set_condition_expression(spec.condition.clone())
-        .set_expression_attribute_names(placeholders.take_names())
-        .set_expression_attribute_values(placeholders.take_values())
-        .return_values(return_values)
-        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-        .send()
-        .await;
-    match result {
-        Ok(output) => Ok(output.attributes),
-        Err(e) => match e.as_service_error() {
-            Some(PutItemError::ConditionalCheckFailedException(failed)) => {
-                Err(spec.condition_failed(failed.item.clone()))
-            }
-            _ => Err(ops::sdk_error(e, spec.schema.model, spec.operation)),
-        },
-    }
+    write::send_write!(
+        &spec,
+        client.sdk().put_item().set_item(Some(item)),
+        return_values,
+        PutItemError
+    )
 }
 
 /// A pending `create`. Build it with [`Client::create`].

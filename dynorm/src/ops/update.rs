@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::client::Client;
 use crate::condition::{Attr, Condition, Expr, Optional};
@@ -401,29 +401,16 @@ impl<M: Model> UpdateItem<M> {
         let WriteKind::Update { key, expression } = spec.kind.clone() else {
             unreachable!("an update spec holds a key and an expression")
         };
-        let mut placeholders = spec.placeholders.clone();
-        let result = client
-            .sdk()
-            .update_item()
-            .table_name(&spec.table)
-            .set_key(Some(key))
-            .update_expression(expression)
-            .set_condition_expression(spec.condition.clone())
-            .set_expression_attribute_names(placeholders.take_names())
-            .set_expression_attribute_values(placeholders.take_values())
-            .return_values(return_values)
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .send()
-            .await;
-        match result {
-            Ok(output) => Ok(output.attributes),
-            Err(e) => match e.as_service_error() {
-                Some(UpdateItemError::ConditionalCheckFailedException(failed)) => {
-                    Err(spec.condition_failed(failed.item.clone()))
-                }
-                _ => Err(ops::sdk_error(e, M::SCHEMA.model, OPERATION)),
-            },
-        }
+        write::send_write!(
+            &spec,
+            client
+                .sdk()
+                .update_item()
+                .set_key(Some(key))
+                .update_expression(expression),
+            return_values,
+            UpdateItemError
+        )
     }
 
     /// Sends the request.

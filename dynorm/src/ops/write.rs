@@ -13,6 +13,38 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::expr::Placeholders;
 use crate::model::{Item, Schema};
 
+/// Sends a single write built from `$spec` with `$request` (an SDK fluent builder that
+/// already holds the item or key), and turns a failed condition into the error the spec's
+/// checks explain. The SDK's builders share these setters but no trait, hence a macro.
+macro_rules! send_write {
+    ($spec:expr, $request:expr, $return_values:expr, $error:ident) => {{
+        let spec: &$crate::ops::write::WriteSpec = $spec;
+        let mut placeholders = spec.placeholders.clone();
+        let result = $request
+            .table_name(&spec.table)
+            .set_condition_expression(spec.condition.clone())
+            .set_expression_attribute_names(placeholders.take_names())
+            .set_expression_attribute_values(placeholders.take_values())
+            .return_values($return_values)
+            .return_values_on_condition_check_failure(
+                ::aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+            )
+            .send()
+            .await;
+        match result {
+            Ok(output) => Ok(output.attributes),
+            Err(e) => match e.as_service_error() {
+                Some($error::ConditionalCheckFailedException(failed)) => {
+                    Err(spec.condition_failed(failed.item.clone()))
+                }
+                _ => Err($crate::ops::sdk_error(e, spec.schema.model, spec.operation)),
+            },
+        }
+    }};
+}
+
+pub(crate) use send_write;
+
 /// What a write does.
 #[derive(Debug, Clone)]
 pub(crate) enum WriteKind {
