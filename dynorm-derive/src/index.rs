@@ -59,43 +59,38 @@ impl IndexDecl {
 
 /// One field name, as a string literal or a bare identifier.
 fn field_ref(meta: &ParseNestedMeta) -> syn::Result<FieldRef> {
-    let input = meta.value()?;
-    if input.peek(LitStr) {
-        let literal: LitStr = input.parse()?;
-        Ok(FieldRef {
-            ident: Ident::new(&literal.value(), literal.span()),
-        })
-    } else {
-        Ok(FieldRef {
-            ident: input.parse()?,
-        })
-    }
+    field_ref_from(meta.value()?)
 }
 
 /// A list of field names: `[a, b]` or `["a", "b"]`, or one name.
 pub fn field_list(meta: &ParseNestedMeta) -> syn::Result<Vec<FieldRef>> {
     let input = meta.value()?;
-    if !input.peek(syn::token::Bracket) {
-        return Ok(vec![field_ref_from(input)?]);
+    if input.peek(syn::token::Bracket) {
+        bracketed_fields(input)
+    } else {
+        Ok(vec![field_ref_from(input)?])
     }
+}
+
+/// `[a, b]` or `["a", "b"]`.
+fn bracketed_fields(input: syn::parse::ParseStream) -> syn::Result<Vec<FieldRef>> {
     let content;
     syn::bracketed!(content in input);
-    let mut out = Vec::new();
-    while !content.is_empty() {
-        out.push(field_ref_from(&content)?);
-        if content.is_empty() {
-            break;
-        }
-        content.parse::<syn::Token![,]>()?;
-    }
-    Ok(out)
+    let fields = content.parse_terminated(field_ref_from, syn::Token![,])?;
+    Ok(fields.into_iter().collect())
 }
 
 fn field_ref_from(input: syn::parse::ParseStream) -> syn::Result<FieldRef> {
     if input.peek(LitStr) {
         let literal: LitStr = input.parse()?;
+        let ident = syn::parse_str::<Ident>(&literal.value()).map_err(|_| {
+            syn::Error::new(
+                literal.span(),
+                format!("{:?} is not a field name", literal.value()),
+            )
+        })?;
         Ok(FieldRef {
-            ident: Ident::new(&literal.value(), literal.span()),
+            ident: Ident::new(&ident.to_string(), literal.span()),
         })
     } else {
         Ok(FieldRef {
@@ -154,16 +149,7 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute], owner: Option<&Ident>) -> Vec<Index
                         ProjectDecl::KeysOnly
                     };
                 } else {
-                    let content;
-                    syn::bracketed!(content in input);
-                    let mut fields = Vec::new();
-                    while !content.is_empty() {
-                        fields.push(field_ref_from(&content)?);
-                        if !content.is_empty() {
-                            content.parse::<syn::Token![,]>()?;
-                        }
-                    }
-                    decl.project = ProjectDecl::Include(fields);
+                    decl.project = ProjectDecl::Include(bracketed_fields(input)?);
                 }
             } else {
                 let path = &meta.path;

@@ -231,7 +231,13 @@ impl Client {
 
     /// Creates `M`'s table from [`create_table_input`](Self::create_table_input).
     pub async fn create_table<M: Model>(&self) -> Result<()> {
-        let input = self.create_table_input::<M>();
+        self.send_create_table(self.create_table_input::<M>())
+            .await
+            .map_err(|e| e.with_model(M::SCHEMA.model))
+    }
+
+    /// Sends a `CreateTable` input.
+    async fn send_create_table(&self, input: CreateTableInput) -> Result<()> {
         self.sdk
             .create_table()
             .set_table_name(input.table_name)
@@ -242,11 +248,7 @@ impl Client {
             .set_local_secondary_indexes(input.local_secondary_indexes)
             .send()
             .await
-            .map_err(|e| {
-                Error::service(e)
-                    .with_model(M::SCHEMA.model)
-                    .with_operation("create_table")
-            })?;
+            .map_err(|e| Error::service(e).with_operation("create_table"))?;
         Ok(())
     }
 
@@ -261,17 +263,7 @@ impl Client {
     pub async fn create_shared_table<T: crate::SharedTable>(&self) -> Result<()> {
         let input = self.shared_table_input::<T>();
         let name = input.table_name.clone().unwrap_or_default();
-        self.sdk
-            .create_table()
-            .set_table_name(input.table_name)
-            .set_attribute_definitions(input.attribute_definitions)
-            .set_key_schema(input.key_schema)
-            .set_billing_mode(input.billing_mode)
-            .set_global_secondary_indexes(input.global_secondary_indexes)
-            .set_local_secondary_indexes(input.local_secondary_indexes)
-            .send()
-            .await
-            .map_err(|e| Error::service(e).with_operation("create_table"))?;
+        self.send_create_table(input).await?;
         self.wait_for_table(&name, Duration::from_secs(60)).await
     }
 
