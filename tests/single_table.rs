@@ -430,3 +430,41 @@ fn the_shared_table_has_one_create_table_input() {
         .global_secondary_indexes()
         .is_empty());
 }
+
+/// Mizzle's post: its id is a UUID v7 generated on create, and part of the sort key.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Blog", entity = "post", rename_all = "camelCase")]
+#[key(pk = "USER#{author_id}", sk = "POST#{id}")]
+struct Post {
+    #[dynorm(default = "uuid_v7")]
+    id: String,
+    author_id: String,
+    title: String,
+}
+
+#[tokio::test]
+async fn a_generated_id_can_be_part_of_the_key() {
+    let db = common::db("st_generated_key").await;
+    db.create_table::<Post>().await.unwrap();
+    let draft = Post {
+        id: String::new(),
+        author_id: "u1".into(),
+        title: "Understanding NoSQL Joins".into(),
+    };
+    let first = db.create(&draft).send_returning().await.unwrap();
+    let second = db.create(&draft).send_returning().await.unwrap();
+    assert_eq!(first.id.len(), 36);
+    assert!(first.id < second.id, "v7 ids sort by creation time");
+    let key = PostKey {
+        author_id: "u1".into(),
+        id: first.id.clone(),
+    };
+    assert_eq!(db.get::<Post>(key).send().await.unwrap(), Some(first));
+    assert_eq!(db.query_by::<Post>("u1").all().await.unwrap().len(), 2);
+    // Only `create` generates: a put without the id is refused, naming it.
+    let error = db.put(&draft).send().await.unwrap_err();
+    assert_eq!(
+        (error.kind(), error.attribute()),
+        (ErrorKind::Validation, Some("id"))
+    );
+}

@@ -229,6 +229,12 @@ impl BatchWrite {
         match item.to_item() {
             Ok(mut item) => {
                 M::SCHEMA.touch_updated_at(&mut item);
+                if M::SCHEMA.entity.is_some() {
+                    if let Err(e) = crate::entity::write_entity_keys(&M::SCHEMA, &mut item, true) {
+                        self.errors.push(e.with_operation(OPERATION));
+                        return self;
+                    }
+                }
                 let key = M::SCHEMA.key_of(&item);
                 let size = item_size(&item);
                 match PutRequest::builder().set_item(Some(item)).build() {

@@ -70,18 +70,38 @@ impl KeyTemplate {
                         }
                     }
                     if text.is_empty() {
-                        return Err(Error::validation(format!(
-                            "`{name}` is empty, and it is part of key `{}`",
-                            self.attribute
-                        ))
-                        .with_model(model)
-                        .with_attribute(*name));
+                        // Not there yet: a `default` may generate it on create.
+                        return Ok(None);
                     }
                     out.push_str(text);
                 }
             }
         }
         Ok(Some(out))
+    }
+}
+
+impl KeyTemplate {
+    /// The error for a key that cannot be rendered: it names the field with no value.
+    fn missing(&self, model: &'static str, item: &Item) -> Error {
+        let field = self
+            .parts
+            .iter()
+            .find_map(|part| match part {
+                TemplatePart::Field(name) => match item.get(*name) {
+                    Some(AttributeValue::S(s)) if !s.is_empty() => None,
+                    Some(AttributeValue::N(_)) => None,
+                    _ => Some(*name),
+                },
+                TemplatePart::Static(_) => None,
+            })
+            .unwrap_or(self.attribute);
+        Error::validation(format!(
+            "key `{}` is built from `{field}`, which has no value",
+            self.attribute
+        ))
+        .with_model(model)
+        .with_attribute(field)
     }
 }
 
@@ -121,21 +141,17 @@ fn entity(schema: &Schema) -> Result<&Entity> {
 }
 
 /// Adds the physical keys and the entity name to an item. An index whose template lacks a
-/// value is left out: the item is not in that (sparse) index.
-pub fn write_entity_keys(schema: &Schema, item: &mut Item) -> Result<()> {
+/// value is left out: the item is not in that (sparse) index. A table key that lacks a
+/// value is an error when `strict`, and left out otherwise (a `default` may fill it on
+/// create; every write renders the keys again, strictly).
+pub fn write_entity_keys(schema: &Schema, item: &mut Item, strict: bool) -> Result<()> {
     let entity = entity(schema)?;
     let mut rendered = Vec::new();
     for template in entity.templates(None) {
         match template.render(schema.model, item)? {
             Some(text) => rendered.push((template.attribute, text)),
-            None => {
-                return Err(Error::validation(format!(
-                    "key `{}` lacks a value it is built from",
-                    template.attribute
-                ))
-                .with_model(schema.model)
-                .with_attribute(template.attribute))
-            }
+            None if strict => return Err(template.missing(schema.model, item)),
+            None => {}
         }
     }
     let indexes: Vec<&str> = entity.keys.iter().filter_map(|k| k.index).collect();
@@ -187,13 +203,9 @@ pub fn entity_key(schema: &Schema, fields: &Item) -> Result<Item> {
     let entity = entity(schema)?;
     let mut key = Item::new();
     for template in entity.templates(None) {
-        let text = template.render(schema.model, fields)?.ok_or_else(|| {
-            Error::validation(format!(
-                "key `{}` lacks a value it is built from",
-                template.attribute
-            ))
-            .with_model(schema.model)
-        })?;
+        let text = template
+            .render(schema.model, fields)?
+            .ok_or_else(|| template.missing(schema.model, fields))?;
         key.insert(template.attribute.to_owned(), AttributeValue::S(text));
     }
     Ok(key)
@@ -208,13 +220,9 @@ pub fn template_hash_values(
     let entity = entity(schema)?;
     let mut out = Vec::new();
     for template in entity.templates(index).filter(|t| t.is_hash) {
-        let text = template.render(schema.model, fields)?.ok_or_else(|| {
-            Error::validation(format!(
-                "key `{}` lacks a value it is built from",
-                template.attribute
-            ))
-            .with_model(schema.model)
-        })?;
+        let text = template
+            .render(schema.model, fields)?
+            .ok_or_else(|| template.missing(schema.model, fields))?;
         out.push((template.attribute, AttributeValue::S(text)));
     }
     Ok(out)

@@ -60,7 +60,7 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
         .map(entity::index_schema);
     let (write_entity, check_entity) = if cont.uses_templates() {
         (
-            quote!(::dynorm::__private::write_entity_keys(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item)?;),
+            quote!(::dynorm::__private::write_entity_keys(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item, false)?;),
             quote!(::dynorm::__private::check_entity(&<Self as ::dynorm::__private::Model>::SCHEMA, &__item)?;),
         )
     } else {

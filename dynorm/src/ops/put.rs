@@ -26,13 +26,13 @@ fn put_spec<M: Model>(
     let mut stored = item.to_item().map_err(|e| e.with_operation(operation))?;
     if operation == "create" {
         M::SCHEMA.apply_defaults(&mut stored);
-        // Defaults can be key parts (a generated id): render the keys again.
-        if M::SCHEMA.entity.is_some() && !M::SCHEMA.defaults.is_empty() {
-            crate::entity::write_entity_keys(&M::SCHEMA, &mut stored)
-                .map_err(|e| e.with_operation(operation))?;
-        }
     }
     M::SCHEMA.touch_updated_at(&mut stored);
+    // Defaults can be key parts (a generated id): render the keys again, strictly.
+    if M::SCHEMA.entity.is_some() {
+        crate::entity::write_entity_keys(&M::SCHEMA, &mut stored, true)
+            .map_err(|e| e.with_operation(operation))?;
+    }
     let version = write::next_version(&M::SCHEMA, &mut stored, creating)
         .map_err(|e| e.with_operation(operation))?;
     let checks = Checks {
