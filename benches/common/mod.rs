@@ -512,3 +512,30 @@ pub fn write_result(kind: &str, name: &str, json: &str) {
         eprintln!("could not write {kind}/{name}.json: {e}");
     }
 }
+
+/// CPU time of the calling thread, in ns, from `/proc/thread-self/schedstat` (Linux);
+/// 0 where it cannot be read.
+pub fn thread_cpu_ns() -> u64 {
+    schedstat_ns("/proc/thread-self/schedstat")
+}
+
+/// CPU time of every thread of this process, in ns, from `/proc/self/task/*/schedstat`
+/// (Linux): threads that have ended are not counted. 0 where it cannot be read.
+pub fn process_cpu_ns() -> u64 {
+    std::fs::read_dir("/proc/self/task")
+        .map(|tasks| {
+            tasks
+                .flatten()
+                .map(|task| schedstat_ns(task.path().join("schedstat")))
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// The first field of a `schedstat` file: time spent on the CPU, in ns.
+fn schedstat_ns(path: impl AsRef<std::path::Path>) -> u64 {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
+}
