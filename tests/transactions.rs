@@ -214,7 +214,12 @@ async fn mistakes_are_caught_before_sending() {
 #[tokio::test]
 async fn an_idempotency_token_applies_a_transaction_once() {
     let db = bank("tx_token").await;
-    let token = "transfer-t1-attempt";
+    // A token is remembered by the server beyond one table, so each run uses its own.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let token = format!("transfer-{nanos}");
     let send = || {
         db.transaction()
             .write(
@@ -225,7 +230,7 @@ async fn an_idempotency_token_applies_a_transaction_once() {
                 db.update::<Account>("bob")
                     .increment(Account::BALANCE, 10i64),
             )
-            .idempotency_token(token)
+            .idempotency_token(token.as_str())
             .send()
     };
     send().await.unwrap();
