@@ -22,7 +22,7 @@
 //! contender, untimed, and the items are counted after it, untimed, to check that all were
 //! written. The timed part is the whole write, conversion included.
 //!
-//! `dynorm` and `raw_tuned` run as pairs, in ABBA order, for `BENCH_ROUNDS` pairs (15 by
+//! `dynorm` and `raw_tuned` run as pairs, in ABBA order, for `BENCH_ROUNDS` pairs (25 by
 //! default); `sequential`, which takes four times as long and needs less precision, runs
 //! after every fifth pair. The report gives the median of each contender, and the median
 //! of the per-pair throughput ratios dynorm / raw_tuned (the two runs of a pair are a few
@@ -39,8 +39,9 @@
 //! checks that the benchmark works. `BENCH_ONLY=dynorm` (or another contender) runs one
 //! contender alone, `BENCH_ROUNDS` times, for a profiler. `BENCH_DIAG=1` times, without
 //! sending anything, the client-side steps of each writer (see `diagnose`).
-//! `BENCH_WHATIF=1` runs `dynorm` and `raw_tuned` next to two raw writers that follow
-//! dynorm's steps, as they are and with the proposed fix (see `model_writer`).
+//! `BENCH_WHATIF=1` runs `dynorm` and `raw_tuned` next to three raw writers that follow
+//! dynorm's steps, as they are and with the proposed fixes (see `model_writer` and
+//! `model_pipelined`).
 
 mod common;
 
@@ -237,6 +238,49 @@ async fn model_writer(db: &dynorm::Client, orders: &[Order], fixed: bool) -> usi
     }
 }
 
+/// What-if writer `model_pipelined`: the duplicate-key check first, from the typed keys
+/// (`Model::key`), then `raw_tuned`'s pipeline with dynorm's `to_item`: each chunk is
+/// converted when its request is about to be sent, and its writes are moved into it.
+async fn model_pipelined(db: &dynorm::Client, orders: &[Order]) -> usize {
+    use dynorm::{Model, ModelKey};
+    use std::collections::HashSet;
+
+    let mut seen: HashSet<String> = HashSet::with_capacity(orders.len());
+    for order in orders {
+        let key = order.key().to_key_item().expect("a key");
+        let mut signature = String::new();
+        for attribute in Order::SCHEMA.key_attributes() {
+            if let Some(AttributeValue::S(value) | AttributeValue::N(value)) =
+                key.get(attribute.name)
+            {
+                signature.push_str(value);
+                signature.push('\u{0}');
+            }
+        }
+        assert!(seen.insert(signature), "duplicate key");
+    }
+    let table = db.table_name::<Order>();
+    let (sdk, table) = (db.sdk(), table.as_str());
+    stream::iter(orders.chunks(CHUNK))
+        .map(|chunk| async move {
+            let writes: Vec<WriteRequest> = chunk
+                .iter()
+                .map(|order| build_write(order.to_item().expect("encodes")))
+                .collect();
+            let output = sdk
+                .batch_write_item()
+                .request_items(table, writes)
+                .send()
+                .await
+                .expect("BatchWriteItem succeeds");
+            assert!(output.unprocessed_items.is_none_or(|u| u.is_empty()));
+            chunk.len()
+        })
+        .buffer_unordered(IN_FLIGHT)
+        .fold(0, |written, n| async move { written + n })
+        .await
+}
+
 fn build_write(item: dynorm::Item) -> WriteRequest {
     let put = PutRequest::builder()
         .set_item(Some(item))
@@ -300,6 +344,7 @@ async fn run(db: &dynorm::Client, name: &str, orders: &[Order]) -> Sample {
         "sequential" => (sequential(db, orders).await, 0.0),
         "model_dynorm" => (model_writer(db, orders, false).await, 0.0),
         "model_fixed" => (model_writer(db, orders, true).await, 0.0),
+        "model_pipelined" => (model_pipelined(db, orders).await, 0.0),
         _ => unreachable!("unknown contender {name}"),
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -451,7 +496,13 @@ fn diagnose(db: &dynorm::Client, orders: &[Order]) {
 /// `BENCH_WHATIF=1`: dynorm, raw_tuned and the two what-if writers, in a rotating order,
 /// for `rounds` rounds; per-round throughput ratios against raw_tuned.
 async fn what_if(db: &dynorm::Client, orders: &[Order], rounds: usize) {
-    const NAMES: [&str; 4] = ["dynorm", "raw_tuned", "model_dynorm", "model_fixed"];
+    const NAMES: [&str; 5] = [
+        "dynorm",
+        "raw_tuned",
+        "model_dynorm",
+        "model_fixed",
+        "model_pipelined",
+    ];
     let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); NAMES.len()];
     for round in 0..rounds {
         let mut line = format!("round {}:", round + 1);
@@ -508,7 +559,7 @@ fn main() {
     let (items, rounds) = if mode.bench {
         (
             env_usize("BENCH_ITEMS", 20_000),
-            env_usize("BENCH_ROUNDS", 15),
+            env_usize("BENCH_ROUNDS", 25),
         )
     } else {
         (500, 1)

@@ -32,7 +32,7 @@
 //!   the raw equivalent of dynorm's stream.
 //!
 //! All four return the same sum, checked. They run in turn, in a rotating order, for
-//! `BENCH_ROUNDS` rounds (5 by default), 100k first, then 50k, then 10k, in each round.
+//! `BENCH_ROUNDS` rounds (9 by default), 100k first, then 50k, then 10k, in each round.
 //! The report gives medians over rounds and the median over rounds of per-round time
 //! ratios, written to `target/criterion/stream_query/stream_query.json` for
 //! `scripts/bench_chart.py`.
@@ -234,9 +234,11 @@ async fn raw_paged(db: &dynorm::Client, series: &str) -> (i64, usize) {
     (sum, pages)
 }
 
-/// One measurement: seconds, peak bytes above the start, pages (raw contenders only).
+/// One measurement: seconds, CPU seconds of this thread (the client: the benchmark's
+/// current-thread Tokio runtime), peak bytes above the start, pages (raw contenders only).
 struct Sample {
     seconds: f64,
+    cpu: f64,
     peak: usize,
     pages: usize,
 }
@@ -244,6 +246,7 @@ struct Sample {
 async fn run(db: &dynorm::Client, name: &str, n: usize) -> Sample {
     let series = series_name(n);
     let base = reset_peak();
+    let cpu0 = common::thread_cpu_ns();
     let start = Instant::now();
     let (sum, pages) = match name {
         "dynorm_stream" => dynorm_stream(db, &series).await,
@@ -253,10 +256,12 @@ async fn run(db: &dynorm::Client, name: &str, n: usize) -> Sample {
         _ => unreachable!("unknown contender {name}"),
     };
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = common::thread_cpu_ns().saturating_sub(cpu0) as f64 / 1e9;
     let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
     assert_eq!(sum, expected_sum(n), "{name} read every item of {series}");
     Sample {
         seconds,
+        cpu,
         peak,
         pages,
     }
@@ -360,7 +365,7 @@ fn main() {
         return;
     }
     let (sizes, rounds) = if mode.bench {
-        (vec![100_000, 50_000, 10_000], env_usize("BENCH_ROUNDS", 5))
+        (vec![100_000, 50_000, 10_000], env_usize("BENCH_ROUNDS", 9))
     } else {
         (vec![1_500, 500], 1)
     };
@@ -434,17 +439,28 @@ fn main() {
             let stream_over_collect = ratio(0, 1);
             let stream_over_paged = ratio(0, 3);
             let all_over_collect = ratio(2, 1);
+            let cpu_over_collect = {
+                let mut r: Vec<f64> = per[0]
+                    .iter()
+                    .zip(&per[1])
+                    .map(|(x, y)| x.cpu / y.cpu)
+                    .collect();
+                common::median(&mut r)
+            };
             let pages = per[1][0].pages;
             println!("n = {n} ({pages} pages):");
             json += &format!(
                 "{}\"{n}\": {{\"pages\": {pages}, \"dynorm_stream_over_raw_collect\": \
                  {stream_over_collect}, \"dynorm_stream_over_raw_paged\": {stream_over_paged}, \
-                 \"dynorm_all_over_raw_collect\": {all_over_collect}, \"contenders\": {{",
+                 \"dynorm_all_over_raw_collect\": {all_over_collect}, \
+                 \"cpu_dynorm_stream_over_raw_collect\": {cpu_over_collect}, \"contenders\": {{",
                 if s == 0 { "" } else { ", " }
             );
             for (c, name) in CONTENDERS.iter().enumerate() {
                 let mut seconds: Vec<f64> = per[c].iter().map(|x| x.seconds).collect();
                 let mut peaks: Vec<f64> = per[c].iter().map(|x| x.peak as f64).collect();
+                let mut cpus: Vec<f64> = per[c].iter().map(|x| x.cpu).collect();
+                let cpu = common::median(&mut cpus);
                 let median_s = common::median(&mut seconds);
                 let min_s = seconds[0];
                 let max_s = seconds[seconds.len() - 1];
@@ -452,7 +468,7 @@ fn main() {
                 let (peak_min, peak_max) = (peaks[0], peaks[peaks.len() - 1]);
                 println!(
                     "  {name:>13}: median {median_s:.3} s ({:.0} items/s, min {min_s:.3}, \
-                     max {max_s:.3}), peak {:.2} MB ({:.2} - {:.2})",
+                     max {max_s:.3}), client cpu {cpu:.3} s, peak {:.2} MB ({:.2} - {:.2})",
                     n as f64 / median_s,
                     peak / 1e6,
                     peak_min / 1e6,
@@ -460,7 +476,7 @@ fn main() {
                 );
                 json += &format!(
                     "{}\"{name}\": {{\"median_s\": {median_s}, \"min_s\": {min_s}, \
-                     \"max_s\": {max_s}, \"peak_bytes\": {peak}, \"peak_min_bytes\": \
+                     \"max_s\": {max_s}, \"client_cpu_s\": {cpu}, \"peak_bytes\": {peak}, \"peak_min_bytes\": \
                      {peak_min}, \"peak_max_bytes\": {peak_max}}}",
                     if c == 0 { "" } else { ", " }
                 );
@@ -469,7 +485,8 @@ fn main() {
             println!(
                 "  time dynorm_stream / raw_collect: {stream_over_collect:.3} (target 0.95 - 1.05); \
                  dynorm_stream / raw_paged: {stream_over_paged:.3}; \
-                 dynorm_all / raw_collect: {all_over_collect:.3}"
+                 dynorm_all / raw_collect: {all_over_collect:.3}; \
+                 client cpu dynorm_stream / raw_collect: {cpu_over_collect:.3}"
             );
         }
         json += "}}\n";
