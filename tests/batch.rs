@@ -114,6 +114,79 @@ async fn what_cannot_be_written_is_returned_not_dropped() {
     }
 }
 
+/// The puts among returned writes, decoded, in order.
+fn returned_events(left: &dynorm::Unprocessed) -> Vec<Event> {
+    let mut events: Vec<Event> = left
+        .writes
+        .iter()
+        .filter_map(|(_, write)| write.put_request())
+        .map(|put| Event::from_item(put.item().clone()).unwrap())
+        .collect();
+    events.sort_by_key(|e| e.seq);
+    events
+}
+
+#[tokio::test]
+async fn a_request_refused_as_a_whole_returns_every_write() {
+    let db = common::db("batch_no_table").await; // no table: every request is refused
+    let events: Vec<Event> = (0..60).map(event).collect();
+    let error = db
+        .batch_write()
+        .put_all(&events)
+        .delete::<Event>(EventKey {
+            stream: "s1".into(),
+            seq: 1_000,
+        })
+        .options(quick(3))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::BatchIncomplete);
+    assert!(error.to_string().contains("0 of 61"), "{error}");
+    let source = std::error::Error::source(&error).expect("the service's error");
+    assert!(
+        format!("{source:?}").contains("ResourceNotFound"),
+        "{source:?}"
+    );
+    let left = error.unprocessed().expect("the writes");
+    assert_eq!(left.writes.len(), 61);
+    assert!(left
+        .writes
+        .iter()
+        .all(|(table, _)| *table == db.table_name::<Event>()));
+    assert_eq!(returned_events(left), events, "every put, whole");
+    let deletes: Vec<_> = left
+        .writes
+        .iter()
+        .filter_map(|(_, write)| write.delete_request())
+        .collect();
+    assert_eq!(deletes.len(), 1);
+    assert_eq!(
+        deletes[0].key().get("seq"),
+        Some(&dynorm::types::AttributeValue::N("1000".into()))
+    );
+}
+
+#[tokio::test]
+async fn writes_of_requests_that_keep_failing_are_returned_whole() {
+    let db = common::db_with::<Event>("batch_throttled").await;
+    // Every response is a throttling error, so every attempt fails as a whole.
+    let faults = Faults::new(0.0, 1.0);
+    let faulty = faults.client(&db);
+    let events: Vec<Event> = (0..30).map(event).collect();
+    let error = faulty
+        .batch_write()
+        .put_all(&events)
+        .options(quick(2))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::BatchIncomplete);
+    assert!(faults.throttled.load(Ordering::Relaxed) >= 4);
+    let left = error.unprocessed().expect("the writes");
+    assert_eq!(returned_events(left), events, "every put, whole");
+}
+
 #[tokio::test]
 async fn batches_span_models_and_deletes() {
     let db = common::db_with::<Event>("batch_models").await;

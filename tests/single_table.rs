@@ -304,6 +304,50 @@ async fn a_collection_skips_and_counts_entities_it_does_not_list() {
 }
 
 #[tokio::test]
+async fn batches_across_entities_of_one_table_keep_them_apart() {
+    let db = common::db("st_batches").await;
+    db.create_shared_table::<TeamsApp>().await.unwrap();
+    let teams = [team("t_eng", "Engineering"), team("t_design", "Design")];
+    let alice = User {
+        user_id: "u_alice".into(),
+        name: "Alice Chen".into(),
+    };
+    let bob = member("t_eng", "u_bob", Role::Member);
+    let written = db
+        .batch_write()
+        .put_all(&teams)
+        .put(&alice)
+        .put(&bob)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(written, 4);
+
+    let found = db
+        .batch_get()
+        .get_all::<Team, _>(["t_eng", "t_design"])
+        .get::<User>("u_alice")
+        .get::<Membership>(MembershipKey {
+            team_id: "t_eng".into(),
+            user_id: "u_bob".into(),
+        })
+        .send()
+        .await
+        .unwrap();
+    let mut names: Vec<String> = found
+        .items::<Team>()
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Design", "Engineering"]);
+    assert_eq!(found.items::<User>().unwrap(), [alice]);
+    assert_eq!(found.items::<Membership>().unwrap(), [bob]);
+    assert!(found.items::<Invite>().unwrap().is_empty(), "not read");
+}
+
+#[tokio::test]
 async fn the_discriminator_refuses_another_entitys_item() {
     let db = sample("st_discriminator").await;
     // An item at a team's key that says it is a user.

@@ -164,8 +164,9 @@ impl Client {
         GetTransaction::new(self)
     }
 
-    /// A batch of puts and deletes across models, chunked, retried and complete.
-    pub fn batch_write(&self) -> BatchWrite {
+    /// A batch of puts and deletes across models, chunked, retried and complete. It
+    /// borrows the items it puts until it is sent.
+    pub fn batch_write<'a>(&self) -> BatchWrite<'a> {
         BatchWrite::new(self)
     }
 

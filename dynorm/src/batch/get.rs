@@ -1,0 +1,266 @@
+//! The batch reader: keys across models, checked before anything is sent, read in chunks
+//! of 100 with bounded concurrency and retries.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::KeysAndAttributes;
+use futures::stream::{self, StreamExt};
+
+use super::{backoff, incomplete, is_retryable, key_signature, BatchOptions, Tables, Unprocessed};
+use crate::client::Client;
+use crate::entity::Entity;
+use crate::error::{Error, Result};
+use crate::model::{Item, Model};
+use crate::ops;
+
+const OPERATION: &str = "batch_get";
+
+/// A pending batch of reads across models. Build it with [`Client::batch_get`].
+///
+/// ```no_run
+/// # use dynorm::Model;
+/// # #[derive(Model)] struct User { #[hash_key] id: String }
+/// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
+/// let found = db.batch_get().get_all::<User, _>(["u1", "u2"]).send().await?;
+/// let users: Vec<User> = found.items::<User>()?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a batch does nothing until it is sent"]
+pub struct BatchGet {
+    client: Client,
+    tables: Tables,
+    /// Each key with the position of its table.
+    keys: Vec<(usize, Item)>,
+    /// Each (table, key signature) with the position of its first key.
+    seen: HashMap<(usize, Vec<u8>), usize>,
+    errors: Vec<Error>,
+    consistent_read: bool,
+    options: BatchOptions,
+}
+
+impl BatchGet {
+    pub(crate) fn new(client: &Client) -> Self {
+        Self {
+            client: client.clone(),
+            tables: Tables::default(),
+            keys: Vec::new(),
+            seen: HashMap::new(),
+            errors: Vec::new(),
+            consistent_read: false,
+            options: BatchOptions::default(),
+        }
+    }
+
+    /// Reads the item of `M` with this key.
+    pub fn get<M: Model>(mut self, key: impl Into<M::Key>) -> Self {
+        match ops::typed_key::<M>(&key.into(), OPERATION) {
+            Ok(key) => {
+                let table = self.tables.of::<M>(&self.client);
+                let position = self.keys.len();
+                let signature = (table, key_signature(&M::SCHEMA, &key));
+                if let Some(first) = self.seen.insert(signature, position) {
+                    self.errors.push(
+                        Error::validation(format!(
+                            "keys {first} and {position} are the same; DynamoDB refuses a batch that reads an item twice",
+                        ))
+                        .with_model(M::SCHEMA.model)
+                        .with_operation(OPERATION),
+                    );
+                }
+                self.keys.push((table, key));
+            }
+            Err(e) => self.errors.push(e),
+        }
+        self
+    }
+
+    /// Reads the items of `M` with these keys.
+    pub fn get_all<M: Model, K: Into<M::Key>>(self, keys: impl IntoIterator<Item = K>) -> Self {
+        keys.into_iter()
+            .fold(self, |batch, key| batch.get::<M>(key))
+    }
+
+    /// Reads with strong consistency.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent_read = consistent;
+        self
+    }
+
+    /// Sets concurrency, attempts and delays.
+    pub fn options(mut self, options: BatchOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Sends every read. Keys still unprocessed when their attempts run out give
+    /// [`ErrorKind::BatchIncomplete`](crate::ErrorKind::BatchIncomplete), with the keys in
+    /// [`Error::unprocessed`].
+    pub async fn send(self) -> Result<BatchGetItems> {
+        let BatchGet {
+            client,
+            tables,
+            keys,
+            errors,
+            consistent_read,
+            options,
+            ..
+        } = self;
+        if let Some(error) = errors.into_iter().next() {
+            return Err(error);
+        }
+        let mut chunks: Vec<Vec<(usize, Item)>> = Vec::new();
+        let mut keys = keys.into_iter().peekable();
+        while keys.peek().is_some() {
+            chunks.push(keys.by_ref().take(super::MAX_BATCH_KEYS).collect());
+        }
+        let names = &tables.names;
+        let client = &client;
+        let outcomes: Vec<ReadOutcome> = stream::iter(chunks)
+            .map(|chunk| read_chunk(client, names, chunk, options, consistent_read))
+            .buffer_unordered(options.concurrency.max(1))
+            .collect()
+            .await;
+        let mut items: Vec<Vec<Item>> = vec![Vec::new(); names.len()];
+        let mut left = Unprocessed::default();
+        let mut last_error = None;
+        for outcome in outcomes {
+            for (table, found) in outcome.found {
+                if let Some(index) = names.iter().position(|n| *n == table) {
+                    items[index].extend(found);
+                }
+            }
+            left.keys.extend(outcome.left);
+            last_error = outcome.error.or(last_error);
+        }
+        if !left.is_empty() {
+            let summary = format!(
+                "{} keys were not read; they are in `unprocessed()`",
+                left.len()
+            );
+            return Err(incomplete(OPERATION, summary, left, last_error));
+        }
+        Ok(BatchGetItems {
+            models: tables.models,
+            items,
+        })
+    }
+}
+
+/// What one chunk of reads achieved.
+struct ReadOutcome {
+    /// The items found, by table name.
+    found: HashMap<String, Vec<Item>>,
+    /// The keys not read, with their table names.
+    left: Vec<(String, Item)>,
+    error: Option<Error>,
+}
+
+/// Reads one chunk of keys, retrying unprocessed keys. Keys are small, so each attempt
+/// sends a copy and keeps them until DynamoDB has answered for them.
+async fn read_chunk(
+    client: &Client,
+    tables: &[String],
+    chunk: Vec<(usize, Item)>,
+    options: BatchOptions,
+    consistent: bool,
+) -> ReadOutcome {
+    let mut pending: Vec<(String, Item)> = chunk
+        .into_iter()
+        .map(|(table, key)| (tables[table].clone(), key))
+        .collect();
+    let mut found: HashMap<String, Vec<Item>> = HashMap::new();
+    let mut last_error = None;
+    for attempt in 1..=options.max_attempts.max(1) {
+        let mut by_table: HashMap<String, Vec<Item>> = HashMap::new();
+        for (table, key) in &pending {
+            by_table.entry(table.clone()).or_default().push(key.clone());
+        }
+        let request: HashMap<String, KeysAndAttributes> = by_table
+            .into_iter()
+            .filter_map(|(table, keys)| {
+                KeysAndAttributes::builder()
+                    .set_keys(Some(keys))
+                    .consistent_read(consistent)
+                    .build()
+                    .ok()
+                    .map(|k| (table, k))
+            })
+            .collect();
+        match client
+            .sdk()
+            .batch_get_item()
+            .set_request_items(Some(request))
+            .send()
+            .await
+        {
+            Ok(output) => {
+                for (table, items) in output.responses.unwrap_or_default() {
+                    found.entry(table).or_default().extend(items);
+                }
+                pending = output
+                    .unprocessed_keys
+                    .unwrap_or_default()
+                    .into_iter()
+                    .flat_map(|(table, keys)| {
+                        keys.keys.into_iter().map(move |key| (table.clone(), key))
+                    })
+                    .collect();
+                if pending.is_empty() {
+                    return ReadOutcome {
+                        found,
+                        left: pending,
+                        error: None,
+                    };
+                }
+            }
+            Err(e) => {
+                let retryable = is_retryable(&e);
+                let error = Error::service(e).with_operation(OPERATION);
+                if !retryable {
+                    return ReadOutcome {
+                        found,
+                        left: pending,
+                        error: Some(error),
+                    };
+                }
+                last_error = Some(error);
+            }
+        }
+        if attempt < options.max_attempts {
+            tokio::time::sleep(backoff(&options, attempt)).await;
+        }
+    }
+    ReadOutcome {
+        found,
+        left: pending,
+        error: last_error,
+    }
+}
+
+/// The items a batch read returned, by table. Order is not kept: DynamoDB does not.
+#[derive(Debug, Clone, Default)]
+pub struct BatchGetItems {
+    /// Each model of the batch with the position of its table in `items`.
+    models: Vec<(TypeId, usize)>,
+    items: Vec<Vec<Item>>,
+}
+
+impl BatchGetItems {
+    /// The items of model `M` that exist. In a shared table, only the items of `M`'s
+    /// entity are `M`'s, whatever other entities the batch read.
+    pub fn items<M: Model>(&self) -> Result<Vec<M>> {
+        let model = TypeId::of::<M>();
+        let Some(&(_, table)) = self.models.iter().find(|(m, _)| *m == model) else {
+            return Ok(Vec::new());
+        };
+        let entity = M::SCHEMA.entity;
+        self.items[table]
+            .iter()
+            .filter(|item| {
+                entity.is_none_or(|e| Entity::of(e.attribute, item).as_deref() == Some(e.name))
+            })
+            .map(|item| M::from_item(item.clone()).map_err(|e| e.with_operation(OPERATION)))
+            .collect()
+    }
+}
