@@ -28,6 +28,15 @@ struct Tag {
     uses: u64,
 }
 
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Reading {
+    #[hash_key]
+    sensor: String,
+    #[range_key]
+    seq: u32,
+    value: f64,
+}
+
 fn event(seq: u32) -> Event {
     Event {
         stream: format!("s{}", seq % 7),
@@ -185,6 +194,65 @@ async fn writes_of_requests_that_keep_failing_are_returned_whole() {
     assert!(faults.throttled.load(Ordering::Relaxed) >= 4);
     let left = error.unprocessed().expect("the writes");
     assert_eq!(returned_events(left), events, "every put, whole");
+}
+
+#[tokio::test]
+async fn an_item_that_cannot_be_converted_stops_the_batch_at_it() {
+    let db = common::db_with::<Reading>("batch_bad_item").await;
+    let mut readings: Vec<Reading> = (0..100)
+        .map(|seq| Reading {
+            sensor: "s1".into(),
+            seq,
+            value: f64::from(seq) / 2.0,
+        })
+        .collect();
+    readings[60].value = f64::NAN;
+    let error = db
+        .batch_write()
+        .put_all(&readings)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Conversion, "{error}");
+    assert_eq!(error.model(), Some("Reading"));
+    assert_eq!(error.attribute(), Some("value"));
+    assert_eq!(error.operation(), Some("batch_write"));
+    assert!(error.message().contains("write 60"), "{error}");
+    assert!(error.message().contains("60 of 100"), "{error}");
+
+    // The writes before it were sent; the ones after it were not, and are returned.
+    let mut stored: Vec<u32> = db
+        .scan::<Reading>()
+        .all()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.seq)
+        .collect();
+    stored.sort();
+    assert_eq!(stored, (0..60).collect::<Vec<_>>());
+    let left = error.unprocessed().expect("the writes not sent");
+    let mut returned: Vec<Reading> = left
+        .writes
+        .iter()
+        .map(|(_, w)| Reading::from_item(w.put_request().unwrap().item().clone()).unwrap())
+        .collect();
+    returned.sort_by_key(|r| r.seq);
+    assert_eq!(returned, readings[61..].to_vec());
+}
+
+#[tokio::test]
+async fn an_item_over_400_kb_stops_the_batch_at_it() {
+    let db = common::db_with::<Event>("batch_big_item").await;
+    let mut events: Vec<Event> = (0..30).map(event).collect();
+    events[10].payload = "x".repeat(401 * 1024);
+    let error = db.batch_write().put_all(&events).send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert_eq!(error.model(), Some("Event"));
+    assert!(error.message().contains("400 KB"), "{error}");
+    assert!(error.message().contains("write 10"), "{error}");
+    assert_eq!(all_events(&db).await.len(), 10);
+    assert_eq!(returned_events(error.unprocessed().unwrap()), events[11..]);
 }
 
 #[tokio::test]

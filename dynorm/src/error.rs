@@ -219,6 +219,13 @@ impl Error {
         self
     }
 
+    /// Adds to the message what happened around the failure.
+    pub(crate) fn with_context(mut self, context: &str) -> Self {
+        self.inner.message.push_str("; ");
+        self.inner.message.push_str(context);
+        self
+    }
+
     pub(crate) fn with_unprocessed(mut self, unprocessed: crate::batch::Unprocessed) -> Self {
         self.inner.unprocessed = Some(Box::new(unprocessed));
         self

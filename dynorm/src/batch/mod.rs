@@ -3,7 +3,10 @@
 //! exponential backoff and jitter, and whatever is still unprocessed handed back in the
 //! error.
 
+mod chunks;
 mod get;
+mod send_chunk;
+mod source;
 mod write;
 
 pub use get::{BatchGet, BatchGetItems};
