@@ -322,6 +322,28 @@ async fn duplicate_keys_are_refused_before_sending() {
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
     assert!(error.to_string().contains("same key"), "{error}");
+    // A put and a delete of one key are the same key too.
+    let error = db
+        .batch_write()
+        .put(&event(8))
+        .delete::<Event>(EventKey {
+            stream: "s1".into(),
+            seq: 8,
+        })
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("writes 0 and 1"), "{error}");
+    // An empty key is refused, naming the attribute.
+    let nameless = Tag {
+        name: String::new(),
+        uses: 1,
+    };
+    let error = db.batch_write().put(&nameless).send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert_eq!(error.model(), Some("Tag"));
+    assert_eq!(error.attribute(), Some("name"));
+    assert_eq!(error.operation(), Some("batch_write"));
     let error = db
         .batch_get()
         .get::<Tag>("a")

@@ -83,6 +83,7 @@ mod entity;
 mod error;
 mod expr;
 mod index;
+mod key_signature;
 #[cfg(feature = "local")]
 pub mod local;
 mod model;

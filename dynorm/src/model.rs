@@ -56,6 +56,19 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The model's primary key.
     fn key(&self) -> Self::Key;
 
+    /// The identity of the model's primary key, checked as a typed key is, for finding an
+    /// item written twice in one batch. The derive writes a version that encodes the key
+    /// fields in place instead of copying them into [`key`](Self::key).
+    #[doc(hidden)]
+    fn __key_signature(&self, operation: &'static str) -> Result<Vec<u8>> {
+        let key = self
+            .key()
+            .to_key_item()
+            .map_err(|e| e.with_operation(operation))?;
+        Self::SCHEMA.validate_key(&key, operation)?;
+        Ok(crate::key_signature::of_item(&Self::SCHEMA, &key))
+    }
+
     /// The `CreateTable` input for this model, with its own prefix and suffix but no
     /// client-wide ones. See [`Client::create_table_input`](crate::Client::create_table_input).
     fn create_table_input() -> aws_sdk_dynamodb::operation::create_table::CreateTableInput {
@@ -244,52 +257,63 @@ impl Schema {
     /// Checks that a key item has exactly the key attributes, each of the right type and
     /// not empty. Raw keys skip the typed key, so this is what catches their mistakes.
     pub fn validate_key(&self, key: &Item, operation: &'static str) -> Result<()> {
-        let fail = |message: String, attribute: &str| {
-            Err(Error::validation(message)
-                .with_model(self.model)
-                .with_operation(operation)
-                .with_attribute(attribute))
-        };
         for attribute in self.key_attributes() {
-            let Some(value) = key.get(attribute.name) else {
-                return fail(
-                    format!("the key of `{}` has no `{}`", self.model, attribute.name),
-                    attribute.name,
-                );
-            };
-            let type_ok = matches!(
-                (attribute.scalar, value),
-                (ScalarType::S, AttributeValue::S(_))
-                    | (ScalarType::N, AttributeValue::N(_))
-                    | (ScalarType::B, AttributeValue::B(_))
-            );
-            if !type_ok {
-                return fail(
-                    format!(
-                        "a key attribute must be {:?}, found {}",
-                        attribute.scalar,
-                        crate::value::describe(value)
-                    ),
-                    attribute.name,
-                );
-            }
-            let empty = match value {
-                AttributeValue::S(s) => s.is_empty(),
-                AttributeValue::B(b) => b.as_ref().is_empty(),
-                _ => false,
-            };
-            if empty {
-                return fail("a key attribute cannot be empty".to_owned(), attribute.name);
-            }
+            self.check_key_value(attribute, key.get(attribute.name), operation)?;
         }
         if let Some(extra) = key
             .keys()
             .find(|name| self.key_attributes().all(|a| a.name != name.as_str()))
         {
-            return fail(
-                format!("`{extra}` is not a key attribute of `{}`", self.model),
-                extra,
-            );
+            return Err(Error::validation(format!(
+                "`{extra}` is not a key attribute of `{}`",
+                self.model
+            ))
+            .with_model(self.model)
+            .with_operation(operation)
+            .with_attribute(extra.as_str()));
+        }
+        Ok(())
+    }
+
+    /// Checks one key attribute's value: present, of the attribute's type, and not empty.
+    pub(crate) fn check_key_value(
+        &self,
+        attribute: &KeyAttribute,
+        value: Option<&AttributeValue>,
+        operation: &'static str,
+    ) -> Result<()> {
+        let fail = |message: String| {
+            Err(Error::validation(message)
+                .with_model(self.model)
+                .with_operation(operation)
+                .with_attribute(attribute.name))
+        };
+        let Some(value) = value else {
+            return fail(format!(
+                "the key of `{}` has no `{}`",
+                self.model, attribute.name
+            ));
+        };
+        let type_ok = matches!(
+            (attribute.scalar, value),
+            (ScalarType::S, AttributeValue::S(_))
+                | (ScalarType::N, AttributeValue::N(_))
+                | (ScalarType::B, AttributeValue::B(_))
+        );
+        if !type_ok {
+            return fail(format!(
+                "a key attribute must be {:?}, found {}",
+                attribute.scalar,
+                crate::value::describe(value)
+            ));
+        }
+        let empty = match value {
+            AttributeValue::S(s) => s.is_empty(),
+            AttributeValue::B(b) => b.as_ref().is_empty(),
+            _ => false,
+        };
+        if empty {
+            return fail("a key attribute cannot be empty".to_owned());
         }
         Ok(())
     }

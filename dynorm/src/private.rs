@@ -12,6 +12,7 @@ pub use crate::entity::{
 };
 pub use crate::error::Error;
 pub use crate::index::{FromItem, Index, IndexKind, IndexSchema, Projection};
+pub use crate::key_signature::KeySignature;
 pub use crate::model::{
     Combine, Generated, GeneratedValue, Item, KeyAttribute, Model, ModelKey, Schema,
 };

@@ -176,6 +176,8 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
             .map(|f| f.name.clone()),
     );
 
+    let key_signature = key_signature(cont);
+
     quote! {
         impl ::dynorm::__private::Model for #ident {
             type Key = #key_ident;
@@ -218,6 +220,34 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
             fn key(&self) -> #key_ident {
                 #key_ident { #(#key_members,)* }
             }
+
+            #key_signature
         }
     }
+}
+
+/// `Model::__key_signature`, encoding the key fields in place. Models with key templates
+/// keep the default, which renders their key.
+fn key_signature(cont: &Container) -> Option<TokenStream> {
+    if cont.uses_templates() {
+        return None;
+    }
+    let pushes = key::key_fields(cont).into_iter().map(|field| {
+        let member = field.ident;
+        let encode = codec::encode_present(field, &quote!(&self.#member));
+        quote!(__signature.push(#encode)?;)
+    });
+    Some(quote! {
+        fn __key_signature(
+            &self,
+            __operation: &'static str,
+        ) -> ::core::result::Result<::std::vec::Vec<u8>, ::dynorm::__private::Error> {
+            let mut __signature = ::dynorm::__private::KeySignature::new(
+                &<Self as ::dynorm::__private::Model>::SCHEMA,
+                __operation,
+            );
+            #(#pushes)*
+            ::core::result::Result::Ok(__signature.finish())
+        }
+    })
 }

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_dynamodb::types::{AttributeValue, WriteRequest};
+use aws_sdk_dynamodb::types::WriteRequest;
 
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
@@ -157,28 +157,9 @@ impl Tables {
     }
 }
 
-/// A key's identity, for duplicate checks: each key attribute's type, length and bytes,
-/// in the schema's order, in one allocation. Typed keys write each value in one canonical
-/// form, so equal keys have equal signatures.
+/// A key's identity, for duplicate checks.
 fn key_signature(schema: &Schema, item: &Item) -> Vec<u8> {
-    signature(schema.key_attributes().map(|a| item.get(a.name)))
-}
-
-/// The signature of key values, in order; a missing value has one of its own.
-fn signature<'v>(values: impl Iterator<Item = Option<&'v AttributeValue>>) -> Vec<u8> {
-    let mut signature = Vec::with_capacity(64);
-    for value in values {
-        let (tag, bytes): (u8, &[u8]) = match value {
-            Some(AttributeValue::S(s)) => (b'S', s.as_bytes()),
-            Some(AttributeValue::N(n)) => (b'N', n.as_bytes()),
-            Some(AttributeValue::B(b)) => (b'B', b.as_ref()),
-            _ => (b'-', &[]),
-        };
-        signature.push(tag);
-        signature.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        signature.extend_from_slice(bytes);
-    }
-    signature
+    crate::key_signature::of_item(schema, item)
 }
 
 #[cfg(test)]
@@ -193,24 +174,5 @@ mod tests {
         }
         let delays: std::collections::HashSet<_> = (0..20).map(|_| backoff(&options, 5)).collect();
         assert!(delays.len() > 1, "delays vary");
-    }
-
-    #[test]
-    fn signatures_tell_keys_apart_exactly() {
-        let s = |v: &str| AttributeValue::S(v.to_owned());
-        let n = |v: &str| AttributeValue::N(v.to_owned());
-        let of = |values: &[Option<&AttributeValue>]| signature(values.iter().copied());
-        assert_eq!(
-            of(&[Some(&s("a")), Some(&n("1"))]),
-            of(&[Some(&s("a")), Some(&n("1"))])
-        );
-        assert_ne!(
-            of(&[Some(&s("ab")), Some(&s("c"))]),
-            of(&[Some(&s("a")), Some(&s("bc"))])
-        );
-        assert_ne!(of(&[Some(&s("1"))]), of(&[Some(&n("1"))]));
-        assert_ne!(of(&[Some(&s("")), None]), of(&[None, Some(&s(""))]));
-        let bytes = AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(*b"a"));
-        assert_ne!(of(&[Some(&bytes)]), of(&[Some(&s("a"))]));
     }
 }

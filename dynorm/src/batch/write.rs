@@ -12,7 +12,7 @@ use super::source::{Source, OPERATION};
 use super::{incomplete, key_signature, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
 use crate::error::{Error, Result};
-use crate::model::{Item, Model};
+use crate::model::Model;
 use crate::ops;
 
 /// A pending batch of puts and deletes across models. Build it with
@@ -56,13 +56,8 @@ impl<'a> BatchWrite<'a> {
         }
     }
 
-    /// Adds a write with this key, unless the batch already writes the key.
-    fn plan<M: Model>(&mut self, key: &Item, source: Source<'a>) {
-        let signature = key_signature(&M::SCHEMA, key);
-        self.plan_signed::<M>(signature, source);
-    }
-
-    fn plan_signed<M: Model>(&mut self, signature: Vec<u8>, source: Source<'a>) {
+    /// Adds a write of the key with this signature, unless the batch already writes it.
+    fn plan<M: Model>(&mut self, signature: Vec<u8>, source: Source<'a>) {
         let table = self.tables.of::<M>(&self.client);
         let position = self.writes.len();
         if let Some(first) = self.seen.insert((table, signature), position) {
@@ -87,8 +82,8 @@ impl<'a> BatchWrite<'a> {
             );
             return self;
         }
-        match ops::typed_key::<M>(&item.key(), OPERATION) {
-            Ok(key) => self.plan::<M>(&key, Source::Put(item)),
+        match item.__key_signature(OPERATION) {
+            Ok(signature) => self.plan::<M>(signature, Source::Put(item)),
             Err(e) => self.errors.push(e),
         }
         self
@@ -106,7 +101,7 @@ impl<'a> BatchWrite<'a> {
         match ops::typed_key::<M>(&key.into(), OPERATION) {
             Ok(key) => {
                 let signature = key_signature(&M::SCHEMA, &key);
-                self.plan_signed::<M>(signature, Source::Delete(key));
+                self.plan::<M>(signature, Source::Delete(key));
             }
             Err(e) => self.errors.push(e),
         }
