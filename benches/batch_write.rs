@@ -11,8 +11,9 @@
 //! 200 customers of 100 orders each) to the same table, through the same SDK client:
 //!
 //! - `dynorm`: `db.batch_write().put_all(&orders).options(BatchOptions { concurrency: 8,
-//!   ..Default::default() }).send()`, which converts every item, checks for duplicate keys,
-//!   chunks by 25 writes and 16 MB, and keeps 8 requests in flight;
+//!   ..Default::default() }).send()`, which checks every key (and that none is written
+//!   twice) before sending, then converts the items chunk by chunk (25 writes and under
+//!   16 MB) as requests leave, and keeps 8 requests in flight;
 //! - `raw_tuned`: `db.sdk()` with hand-built requests: 25-item chunks converted by the
 //!   hand-written code of `common`, 8 in flight with `buffer_unordered(8)`, and each
 //!   chunk's `UnprocessedItems` sent again (after a short backoff) until none are left;
@@ -31,24 +32,19 @@
 //! the CPU time of the client thread (the Tokio runtime of the benchmark: conversion,
 //! requests, SigV4, HTTP) and of the whole process (client and embedded server), from
 //! `/proc/.../schedstat`, which other processes on the machine disturb less. For dynorm it
-//! also reports the time spent in `put_all` (conversion and checks, before the first
-//! request). Results go to `target/criterion/batch_write/batch_write.json` for
+//! also reports the time spent in `put_all` (the key checks, before the first request). Results go to `target/criterion/batch_write/batch_write.json` for
 //! `scripts/bench_chart.py`.
 //!
 //! Outside `cargo bench` (for example `cargo test --benches`), one round of 500 items
 //! checks that the benchmark works. `BENCH_ONLY=dynorm` (or another contender) runs one
 //! contender alone, `BENCH_ROUNDS` times, for a profiler. `BENCH_DIAG=1` times, without
 //! sending anything, the client-side steps of each writer (see `diagnose`).
-//! `BENCH_WHATIF=1` runs `dynorm` and `raw_tuned` next to three raw writers that follow
-//! dynorm's steps, as they are and with the proposed fixes (see `model_writer` and
-//! `model_pipelined`).
 
 mod common;
 
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-use dynorm::types::AttributeValue;
 use dynorm::BatchOptions;
 use futures::stream::{self, StreamExt};
 
@@ -138,149 +134,6 @@ async fn raw_tuned(db: &dynorm::Client, orders: &[Order]) -> usize {
         .await
 }
 
-/// What-if writers (`BENCH_WHATIF=1`): raw code that follows the steps of dynorm's batch
-/// writer (dynorm/src/batch.rs), to check the explanation of the gap between `dynorm` and
-/// `raw_tuned`, and to estimate the proposed fix. Both convert with dynorm's `to_item`
-/// and convert and check every item before sending the first request, as dynorm does.
-///
-/// - `model_dynorm` (`fixed = false`): per item, the table name as a new `String`, the key
-///   (`key_of`) and a duplicate-key signature of `(name, format!("{value:?}"))` pairs in
-///   a `HashMap`; per attempt, a new request map with a clone of every write and of its
-///   table name, the originals kept until the chunk is done.
-/// - `model_fixed` (`fixed = true`): the table name once, a duplicate-key signature that is
-///   one `String` per item, and the writes moved into the request (no clone), as the
-///   proposed fix would do.
-async fn model_writer(db: &dynorm::Client, orders: &[Order], fixed: bool) -> usize {
-    use dynorm::Model;
-    use std::collections::{HashMap, HashSet};
-
-    let mut pending: Vec<(String, WriteRequest)> = Vec::with_capacity(orders.len());
-    if fixed {
-        let table = db.table_name::<Order>();
-        let mut seen: HashSet<String> = HashSet::with_capacity(orders.len());
-        for order in orders {
-            let item = order.to_item().expect("encodes");
-            let mut signature = String::new();
-            for attribute in Order::SCHEMA.key_attributes() {
-                if let Some(AttributeValue::S(value) | AttributeValue::N(value)) =
-                    item.get(attribute.name)
-                {
-                    signature.push_str(value);
-                    signature.push('\u{0}');
-                }
-            }
-            assert!(seen.insert(signature), "duplicate key");
-            pending.push((String::new(), build_write(item)));
-        }
-        let sdk = db.sdk();
-        let table = table.as_str();
-        let mut chunks: Vec<Vec<WriteRequest>> = Vec::new();
-        let mut writes = pending.into_iter().map(|(_, w)| w).peekable();
-        while writes.peek().is_some() {
-            chunks.push(writes.by_ref().take(CHUNK).collect());
-        }
-        stream::iter(chunks)
-            .map(|chunk| async move {
-                let n = chunk.len();
-                let output = sdk
-                    .batch_write_item()
-                    .request_items(table, chunk)
-                    .send()
-                    .await
-                    .expect("BatchWriteItem succeeds");
-                assert!(output.unprocessed_items.is_none_or(|u| u.is_empty()));
-                n
-            })
-            .buffer_unordered(IN_FLIGHT)
-            .fold(0, |written, n| async move { written + n })
-            .await
-    } else {
-        let mut seen: HashMap<(String, Vec<(String, String)>), usize> = HashMap::new();
-        for (i, order) in orders.iter().enumerate() {
-            let item = order.to_item().expect("encodes");
-            let table = db.table_name::<Order>();
-            let key = Order::SCHEMA.key_of(&item);
-            let mut signature: Vec<(String, String)> = key
-                .iter()
-                .map(|(k, v)| (k.clone(), format!("{v:?}")))
-                .collect();
-            signature.sort();
-            assert!(seen.insert((table.clone(), signature), i).is_none());
-            pending.push((table, build_write(item)));
-        }
-        let mut chunks: Vec<Vec<(String, WriteRequest)>> = Vec::new();
-        let mut writes = pending.into_iter().peekable();
-        while writes.peek().is_some() {
-            chunks.push(writes.by_ref().take(CHUNK).collect());
-        }
-        let sdk = db.sdk();
-        stream::iter(chunks)
-            .map(|chunk| async move {
-                let mut request: HashMap<String, Vec<WriteRequest>> = HashMap::new();
-                for (table, write) in &chunk {
-                    request
-                        .entry(table.clone())
-                        .or_default()
-                        .push(write.clone());
-                }
-                let output = sdk
-                    .batch_write_item()
-                    .set_request_items(Some(request))
-                    .send()
-                    .await
-                    .expect("BatchWriteItem succeeds");
-                assert!(output.unprocessed_items.is_none_or(|u| u.is_empty()));
-                chunk.len()
-            })
-            .buffer_unordered(IN_FLIGHT)
-            .fold(0, |written, n| async move { written + n })
-            .await
-    }
-}
-
-/// What-if writer `model_pipelined`: the duplicate-key check first, from the typed keys
-/// (`Model::key`), then `raw_tuned`'s pipeline with dynorm's `to_item`: each chunk is
-/// converted when its request is about to be sent, and its writes are moved into it.
-async fn model_pipelined(db: &dynorm::Client, orders: &[Order]) -> usize {
-    use dynorm::{Model, ModelKey};
-    use std::collections::HashSet;
-
-    let mut seen: HashSet<String> = HashSet::with_capacity(orders.len());
-    for order in orders {
-        let key = order.key().to_key_item().expect("a key");
-        let mut signature = String::new();
-        for attribute in Order::SCHEMA.key_attributes() {
-            if let Some(AttributeValue::S(value) | AttributeValue::N(value)) =
-                key.get(attribute.name)
-            {
-                signature.push_str(value);
-                signature.push('\u{0}');
-            }
-        }
-        assert!(seen.insert(signature), "duplicate key");
-    }
-    let table = db.table_name::<Order>();
-    let (sdk, table) = (db.sdk(), table.as_str());
-    stream::iter(orders.chunks(CHUNK))
-        .map(|chunk| async move {
-            let writes: Vec<WriteRequest> = chunk
-                .iter()
-                .map(|order| build_write(order.to_item().expect("encodes")))
-                .collect();
-            let output = sdk
-                .batch_write_item()
-                .request_items(table, writes)
-                .send()
-                .await
-                .expect("BatchWriteItem succeeds");
-            assert!(output.unprocessed_items.is_none_or(|u| u.is_empty()));
-            chunk.len()
-        })
-        .buffer_unordered(IN_FLIGHT)
-        .fold(0, |written, n| async move { written + n })
-        .await
-}
-
 fn build_write(item: dynorm::Item) -> WriteRequest {
     let put = PutRequest::builder()
         .set_item(Some(item))
@@ -342,9 +195,6 @@ async fn run(db: &dynorm::Client, name: &str, orders: &[Order]) -> Sample {
         "dynorm" => dynorm_batch(db, orders).await,
         "raw_tuned" => (raw_tuned(db, orders).await, 0.0),
         "sequential" => (sequential(db, orders).await, 0.0),
-        "model_dynorm" => (model_writer(db, orders, false).await, 0.0),
-        "model_fixed" => (model_writer(db, orders, true).await, 0.0),
-        "model_pipelined" => (model_pipelined(db, orders).await, 0.0),
         _ => unreachable!("unknown contender {name}"),
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -362,34 +212,13 @@ async fn run(db: &dynorm::Client, name: &str, orders: &[Order]) -> Sample {
 
 /// `BENCH_DIAG=1`: the client-side work per item, without a server, to explain a gap
 /// between `dynorm` and `raw_tuned`. Each step is timed over all the orders (median of 7
-/// runs). The steps after `put_all` reproduce, with public APIs, what dynorm's
-/// `BatchWrite::put` and `write_chunk` do (dynorm/src/batch.rs); they are a model of that
-/// code, not that code.
+/// runs): the conversions as the writers do them, a chunk at a time, and dynorm's key
+/// checks, which `put_all` does before anything is sent.
 fn diagnose(db: &dynorm::Client, orders: &[Order]) {
     use dynorm::Model;
-    use std::collections::HashMap;
     use std::hint::black_box;
 
-    fn build(item: dynorm::Item) -> WriteRequest {
-        let put = PutRequest::builder()
-            .set_item(Some(item))
-            .build()
-            .expect("a put request");
-        WriteRequest::builder().put_request(put).build()
-    }
     fn time<T>(mut f: impl FnMut() -> T) -> f64 {
-        let mut runs: Vec<f64> = (0..7)
-            .map(|_| {
-                let start = Instant::now();
-                let out = black_box(f());
-                let elapsed = start.elapsed().as_secs_f64();
-                drop(out);
-                elapsed
-            })
-            .collect();
-        common::median(&mut runs)
-    }
-    fn time_with_drop<T>(mut f: impl FnMut() -> T) -> f64 {
         let mut runs: Vec<f64> = (0..7)
             .map(|_| {
                 let start = Instant::now();
@@ -408,129 +237,33 @@ fn diagnose(db: &dynorm::Client, orders: &[Order]) {
         );
     };
     report(
-        "raw: order_to_item + WriteRequest (kept)",
+        "raw: order_to_item + WriteRequest, a chunk at a time",
         time(|| {
-            orders
-                .iter()
-                .map(|o| build(common::order_to_item(o).expect("encodes")))
-                .collect::<Vec<_>>()
+            for chunk in orders.chunks(CHUNK) {
+                let writes: Vec<WriteRequest> = chunk
+                    .iter()
+                    .map(|o| build_write(common::order_to_item(o).expect("encodes")))
+                    .collect();
+                black_box(writes);
+            }
         }),
     );
     report(
-        "dynorm: Order::to_item + WriteRequest (kept)",
+        "dynorm: Order::to_item + WriteRequest, a chunk at a time",
         time(|| {
-            orders
-                .iter()
-                .map(|o| build(o.to_item().expect("encodes")))
-                .collect::<Vec<_>>()
+            for chunk in orders.chunks(CHUNK) {
+                let writes: Vec<WriteRequest> = chunk
+                    .iter()
+                    .map(|o| build_write(o.to_item().expect("encodes")))
+                    .collect();
+                black_box(writes);
+            }
         }),
     );
     report(
-        "dynorm: batch_write().put_all(..) (kept)",
+        "dynorm: batch_write().put_all(..): the key checks",
         time(|| db.batch_write().put_all(orders)),
     );
-    report(
-        "  of which: table_name::<Order>() per item",
-        time(|| {
-            orders
-                .iter()
-                .map(|_| db.table_name::<Order>())
-                .collect::<Vec<_>>()
-        }),
-    );
-    let items: Vec<dynorm::Item> = orders
-        .iter()
-        .map(|o| o.to_item().expect("encodes"))
-        .collect();
-    report(
-        "  of which: key_of + Debug signature + HashMap insert",
-        time(|| {
-            let mut seen: HashMap<(String, Vec<(String, String)>), usize> = HashMap::new();
-            for (i, item) in items.iter().enumerate() {
-                let key = Order::SCHEMA.key_of(item);
-                let mut signature: Vec<(String, String)> = key
-                    .iter()
-                    .map(|(k, v)| (k.clone(), format!("{v:?}")))
-                    .collect();
-                signature.sort();
-                seen.insert((TABLE.to_owned(), signature), i);
-            }
-            seen
-        }),
-    );
-    let requests: Vec<(String, WriteRequest)> = items
-        .iter()
-        .map(|item| (TABLE.to_owned(), build(item.clone())))
-        .collect();
-    report(
-        "send: per chunk, HashMap of table.clone() + request.clone()",
-        time_with_drop(|| {
-            requests
-                .chunks(CHUNK)
-                .map(|chunk| {
-                    let mut request: HashMap<String, Vec<WriteRequest>> = HashMap::new();
-                    for (table, write) in chunk {
-                        request
-                            .entry(table.clone())
-                            .or_default()
-                            .push(write.clone());
-                    }
-                    request
-                })
-                .collect::<Vec<_>>()
-        }),
-    );
-    report("drop: 20k WriteRequests", {
-        let mut runs: Vec<f64> = (0..7)
-            .map(|_| {
-                let copy = requests.clone();
-                let start = Instant::now();
-                drop(black_box(copy));
-                start.elapsed().as_secs_f64()
-            })
-            .collect();
-        common::median(&mut runs)
-    });
-}
-
-/// `BENCH_WHATIF=1`: dynorm, raw_tuned and the two what-if writers, in a rotating order,
-/// for `rounds` rounds; per-round throughput ratios against raw_tuned.
-async fn what_if(db: &dynorm::Client, orders: &[Order], rounds: usize) {
-    const NAMES: [&str; 5] = [
-        "dynorm",
-        "raw_tuned",
-        "model_dynorm",
-        "model_fixed",
-        "model_pipelined",
-    ];
-    let mut samples: Vec<Vec<Sample>> = vec![Vec::new(); NAMES.len()];
-    for round in 0..rounds {
-        let mut line = format!("round {}:", round + 1);
-        for k in 0..NAMES.len() {
-            let c = (round + k) % NAMES.len();
-            let sample = run(db, NAMES[c], orders).await;
-            line += &format!(
-                " {} {:.3} s (client cpu {:.3} s);",
-                NAMES[c], sample.seconds, sample.client_cpu
-            );
-            samples[c].push(sample);
-        }
-        println!("{line}");
-    }
-    for (c, name) in NAMES.iter().enumerate() {
-        let mut ratios: Vec<f64> = samples[1]
-            .iter()
-            .zip(&samples[c])
-            .map(|(r, x)| r.seconds / x.seconds)
-            .collect();
-        let (median, ..) = stats(&samples[c], |s| s.seconds);
-        let (client, ..) = stats(&samples[c], |s| s.client_cpu);
-        println!(
-            "{name:>13}: median {median:.3} s, client cpu {client:.3} s, \
-             throughput / raw_tuned: median per-round {:.3}",
-            common::median(&mut ratios)
-        );
-    }
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -587,10 +320,6 @@ fn main() {
 
         if std::env::var_os("BENCH_DIAG").is_some() {
             diagnose(&db, &orders);
-            return;
-        }
-        if std::env::var_os("BENCH_WHATIF").is_some() {
-            what_if(&db, &orders, rounds).await;
             return;
         }
         // `BENCH_ONLY=<contender>`: that contender alone, for a profiler; no report.

@@ -92,7 +92,9 @@ impl<'a> BatchWrite<'a> {
     /// Puts every item.
     pub fn put_all<M: Model>(mut self, items: impl IntoIterator<Item = &'a M>) -> Self {
         let items = items.into_iter();
-        self.writes.reserve(items.size_hint().0);
+        let expected = items.size_hint().0;
+        self.writes.reserve(expected);
+        self.seen.reserve(expected);
         items.fold(self, |batch, item| batch.put(item))
     }
 
