@@ -41,6 +41,10 @@ pub trait EncodeSerde {
 
 impl<T: Serialize + ?Sized> EncodeSerde for &Encode<'_, T> {
     fn dynorm_encode(&self) -> Result<Option<AttributeValue>, AttrError> {
+        // Unit enums, the most common fallback, skip serde_dynamo's machinery.
+        if let Some(variant) = crate::unit_variant::unit_variant(self.0) {
+            return Ok(Some(AttributeValue::S(variant.to_owned())));
+        }
         serde_dynamo::to_attribute_value::<_, AttributeValue>(self.0)
             .map(Some)
             .map_err(|e| AttrError::new(e.to_string()))
@@ -80,6 +84,14 @@ pub trait DecodeSerde<T> {
 impl<T: DeserializeOwned> DecodeSerde<T> for &Decode<T> {
     fn dynorm_decode(&self, value: Option<AttributeValue>) -> Result<T, AttrError> {
         let value = value.ok_or_else(AttrError::missing)?;
+        // Text first goes straight to the type: unit enums, the most common fallback, read
+        // their variant from it. Whatever this refuses goes to serde_dynamo, which decides.
+        if let AttributeValue::S(text) = &value {
+            let direct = serde::de::value::StrDeserializer::<serde::de::value::Error>::new(text);
+            if let Ok(decoded) = T::deserialize(direct) {
+                return Ok(decoded);
+            }
+        }
         // A scalar has no inner path to report, so it skips the path tracking (which
         // copies every enum variant name it sees).
         if !matches!(value, AttributeValue::L(_) | AttributeValue::M(_)) {

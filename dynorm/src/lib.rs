@@ -94,6 +94,7 @@ mod query;
 mod scan;
 mod table;
 mod transaction;
+mod unit_variant;
 mod value;
 
 pub use batch::{BatchGet, BatchGetItems, BatchOptions, BatchWrite, Unprocessed};
