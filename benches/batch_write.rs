@@ -264,6 +264,15 @@ fn diagnose(db: &dynorm::Client, orders: &[Order]) {
         "dynorm: batch_write().put_all(..): the key checks",
         time(|| db.batch_write().put_all(orders)),
     );
+    report(
+        "  for scale: one pass reading each order's key strings",
+        time(|| {
+            orders
+                .iter()
+                .map(|o| o.customer_id.len() + o.order_id.as_bytes()[0] as usize)
+                .sum::<usize>()
+        }),
+    );
 }
 
 fn env_usize(name: &str, default: usize) -> usize {

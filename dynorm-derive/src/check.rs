@@ -371,9 +371,7 @@ fn check_combines(cx: &Ctxt, cont: &Container) {
         let Some(combine) = &field.attrs.combine else {
             continue;
         };
-        let is_string = matches!(field.ty, syn::Type::Path(p) if p.qself.is_none()
-            && p.path.segments.last().is_some_and(|s| s.ident == "String"));
-        if !is_string {
+        if !types::is_string(field.ty) {
             cx.error_spanned_by(
                 field.ty,
                 "a #[combine] field holds the joined text, so it must be a `String`",
@@ -475,9 +473,7 @@ fn check_templates(cx: &Ctxt, cont: &Container) {
 
 /// Whether the type is, or wraps in an `Option`, a `String`.
 fn is_string_or_option(ty: &syn::Type) -> bool {
-    let inner = types::option_inner(ty).unwrap_or(ty);
-    matches!(inner, syn::Type::Path(p) if p.qself.is_none()
-        && p.path.segments.last().is_some_and(|s| s.ident == "String"))
+    types::is_string(types::option_inner(ty).unwrap_or(ty))
 }
 
 /// `default`, `read_only` and `updated_at` fit their fields.

@@ -74,6 +74,12 @@ pub fn shape(ty: &Type) -> Shape {
     }
 }
 
+/// Whether the type is `String` (by its last path segment, without arguments).
+pub fn is_string(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "String" && s.arguments.is_empty()))
+}
+
 fn is_u8(ty: &Type) -> bool {
     last_segment(ty).is_some_and(|segment| segment.ident == "u8")
 }

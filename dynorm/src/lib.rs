@@ -105,6 +105,10 @@ pub use condition::{
     Required, Size, Writable,
 };
 pub use dynorm_derive::{Collection, Model};
+
+// Lets the derive's `::dynorm` paths resolve in this crate's own unit tests.
+#[cfg(test)]
+extern crate self as dynorm;
 pub use entity::{Entity, KeyTemplate, SharedTable, TemplatePart};
 pub use error::{Error, ErrorKind, Result};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};

@@ -56,17 +56,19 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The model's primary key.
     fn key(&self) -> Self::Key;
 
-    /// The identity of the model's primary key, checked as a typed key is, for finding an
-    /// item written twice in one batch. The derive writes a version that encodes the key
-    /// fields in place instead of copying them into [`key`](Self::key).
+    /// Writes the identity of the model's primary key into `signature`, checked as a typed
+    /// key is, for finding an item written twice in one batch. The derive writes a version
+    /// that reads the key fields in place instead of copying them into [`key`](Self::key).
     #[doc(hidden)]
-    fn __key_signature(&self, operation: &'static str) -> Result<Vec<u8>> {
+    fn __key_signature(
+        &self,
+        signature: &mut crate::key_signature::KeySignature<'_>,
+    ) -> Result<()> {
         let key = self
             .key()
             .to_key_item()
-            .map_err(|e| e.with_operation(operation))?;
-        Self::SCHEMA.validate_key(&key, operation)?;
-        Ok(crate::key_signature::of_item(&Self::SCHEMA, &key))
+            .map_err(|e| e.with_operation(signature.operation()))?;
+        signature.push_item(&key)
     }
 
     /// The `CreateTable` input for this model, with its own prefix and suffix but no

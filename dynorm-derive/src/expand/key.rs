@@ -83,9 +83,7 @@ pub fn key_impls(cont: &Container) -> TokenStream {
 fn bare_key_impls(ident: &syn::Ident, hash: &Field) -> TokenStream {
     let member = hash.ident;
     let ty = hash.ty;
-    let is_string = matches!(ty, syn::Type::Path(p) if p.qself.is_none()
-        && p.path.segments.last().is_some_and(|s| s.ident == "String" && s.arguments.is_empty()));
-    let borrowed = is_string.then(|| {
+    let borrowed = crate::types::is_string(ty).then(|| {
         quote! {
             impl ::core::convert::From<&str> for #ident {
                 fn from(value: &str) -> Self {

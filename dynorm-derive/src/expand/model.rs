@@ -226,7 +226,7 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
     }
 }
 
-/// `Model::__key_signature`, encoding the key fields in place. Models with key templates
+/// `Model::__key_signature`, reading the key fields in place. Models with key templates
 /// keep the default, which renders their key.
 fn key_signature(cont: &Container) -> Option<TokenStream> {
     if cont.uses_templates() {
@@ -234,20 +234,19 @@ fn key_signature(cont: &Container) -> Option<TokenStream> {
     }
     let pushes = key::key_fields(cont).into_iter().map(|field| {
         let member = field.ident;
+        if crate::types::is_string(field.ty) {
+            return quote!(__signature.push_str(&self.#member)?;);
+        }
         let encode = codec::encode_present(field, &quote!(&self.#member));
         quote!(__signature.push(#encode)?;)
     });
     Some(quote! {
         fn __key_signature(
             &self,
-            __operation: &'static str,
-        ) -> ::core::result::Result<::std::vec::Vec<u8>, ::dynorm::__private::Error> {
-            let mut __signature = ::dynorm::__private::KeySignature::new(
-                &<Self as ::dynorm::__private::Model>::SCHEMA,
-                __operation,
-            );
+            __signature: &mut ::dynorm::__private::KeySignature<'_>,
+        ) -> ::core::result::Result<(), ::dynorm::__private::Error> {
             #(#pushes)*
-            ::core::result::Result::Ok(__signature.finish())
+            ::core::result::Result::Ok(())
         }
     })
 }

@@ -126,12 +126,35 @@ mod tests {
     use crate::model::Item;
     use aws_sdk_dynamodb::types::AttributeValue;
 
+    const K: crate::model::KeyAttribute = crate::model::KeyAttribute {
+        name: "k",
+        scalar: crate::value::ScalarType::S,
+    };
+
+    static SCHEMA: crate::model::Schema = crate::model::Schema {
+        model: "T",
+        table: "T",
+        table_prefix: None,
+        table_suffix: None,
+        hash_key: K,
+        range_key: None,
+        keys: &[K],
+        attributes: &["k"],
+        indexes: &[],
+        version: None,
+        ttl: None,
+        combines: &[],
+        entity: None,
+        defaults: &[],
+        updated_at: None,
+    };
+
     /// A delete whose key is about `size` bytes.
     fn delete(size: usize) -> Planned<'static> {
         let key = Item::from([("k".to_owned(), AttributeValue::S("x".repeat(size - 1)))]);
         Planned {
             table: 0,
-            source: Source::Delete(key),
+            source: Source::Delete(key, &SCHEMA),
         }
     }
 
@@ -157,6 +180,9 @@ mod tests {
         }
         fn model(&self) -> &'static str {
             "Broken"
+        }
+        fn key_bytes(&self) -> crate::error::Result<Vec<u8>> {
+            Ok(Vec::new())
         }
     }
 

@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 use futures::stream::{self, StreamExt};
 
-use super::{backoff, incomplete, is_retryable, key_signature, BatchOptions, Tables, Unprocessed};
+use super::{backoff, incomplete, is_retryable, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
 use crate::entity::Entity;
 use crate::error::{Error, Result};
+use crate::key_signature;
 use crate::model::{Item, Model};
 use crate::ops;
 
@@ -58,7 +59,7 @@ impl BatchGet {
             Ok(key) => {
                 let table = self.tables.of::<M>(&self.client);
                 let position = self.keys.len();
-                let signature = (table, key_signature(&M::SCHEMA, &key));
+                let signature = (table, key_signature::of_item(&M::SCHEMA, &key));
                 if let Some(first) = self.seen.insert(signature, position) {
                     self.errors.push(
                         Error::validation(format!(

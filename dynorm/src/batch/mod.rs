@@ -21,7 +21,7 @@ use aws_sdk_dynamodb::types::WriteRequest;
 
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
-use crate::model::{Item, Model, Schema};
+use crate::model::{Item, Model};
 
 /// DynamoDB's limit on the writes of one `BatchWriteItem` request.
 pub const MAX_BATCH_WRITES: usize = 25;
@@ -155,11 +155,6 @@ impl Tables {
         self.models.push((model, index));
         index
     }
-}
-
-/// A key's identity, for duplicate checks.
-fn key_signature(schema: &Schema, item: &Item) -> Vec<u8> {
-    crate::key_signature::of_item(schema, item)
 }
 
 #[cfg(test)]

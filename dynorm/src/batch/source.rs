@@ -4,7 +4,8 @@
 use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, PutRequest, WriteRequest};
 
 use crate::error::{Error, Result};
-use crate::model::{Item, Model};
+use crate::key_signature::KeySignature;
+use crate::model::{Item, Model, Schema};
 
 pub(super) const OPERATION: &str = "batch_write";
 /// DynamoDB's limit on the size of one item.
@@ -14,13 +15,15 @@ const MAX_ITEM_BYTES: usize = 400 * 1024;
 /// made just before it is sent, and made again if a request that held it fails.
 pub(super) enum Source<'a> {
     Put(&'a dyn PutSource),
-    Delete(Item),
+    Delete(Item, &'static Schema),
 }
 
 /// A model, with its type erased, that a batch converts when it sends it.
 pub(super) trait PutSource: Sync {
     fn put_item(&self) -> Result<Item>;
     fn model(&self) -> &'static str;
+    /// The exact signature of the model's key.
+    fn key_bytes(&self) -> Result<Vec<u8>>;
 }
 
 impl<M: Model> PutSource for M {
@@ -37,9 +40,23 @@ impl<M: Model> PutSource for M {
     fn model(&self) -> &'static str {
         M::SCHEMA.model
     }
+
+    fn key_bytes(&self) -> Result<Vec<u8>> {
+        let mut signature = KeySignature::bytes(&M::SCHEMA, OPERATION);
+        self.__key_signature(&mut signature)?;
+        Ok(signature.into_bytes())
+    }
 }
 
 impl Source<'_> {
+    /// The exact signature of the write's key.
+    pub(super) fn key_bytes(&self) -> Result<Vec<u8>> {
+        match self {
+            Source::Put(model) => model.key_bytes(),
+            Source::Delete(key, schema) => Ok(crate::key_signature::of_item(schema, key)),
+        }
+    }
+
     /// The write and its size. An item over DynamoDB's 400 KB limit is refused here.
     pub(super) fn build(&self) -> Result<(WriteRequest, usize)> {
         match self {
@@ -59,7 +76,7 @@ impl Source<'_> {
                     .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))?;
                 Ok((WriteRequest::builder().put_request(put).build(), size))
             }
-            Source::Delete(key) => {
+            Source::Delete(key, _) => {
                 let size = item_size(key);
                 let delete = DeleteRequest::builder()
                     .set_key(Some(key.clone()))

@@ -2,6 +2,7 @@
 //! is sent, their items converted chunk by chunk as requests leave, and retried without
 //! copying the items.
 
+use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
 
 use futures::stream::{self, StreamExt};
@@ -9,9 +10,10 @@ use futures::stream::{self, StreamExt};
 use super::chunks::{Chunks, Planned};
 use super::send_chunk::{send_chunk, ChunkOutcome};
 use super::source::{Source, OPERATION};
-use super::{incomplete, key_signature, BatchOptions, Tables, Unprocessed};
+use super::{incomplete, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
 use crate::error::{Error, Result};
+use crate::key_signature::KeySignature;
 use crate::model::Model;
 use crate::ops;
 
@@ -38,8 +40,12 @@ pub struct BatchWrite<'a> {
     client: Client,
     tables: Tables,
     writes: Vec<Planned<'a>>,
-    /// Each (table, key signature) with the position of its first write.
-    seen: HashMap<(usize, Vec<u8>), usize>,
+    /// The key of every write, as (table, hash of its signature), with the position of the
+    /// first write with that hash. A hash found again is checked on the exact signatures.
+    seen: HashMap<(usize, u64), usize>,
+    /// Writes whose hash matched an earlier write of another key: (table, hash, position).
+    collisions: Vec<(usize, u64, usize)>,
+    hasher: RandomState,
     errors: Vec<Error>,
     options: BatchOptions,
 }
@@ -51,25 +57,50 @@ impl<'a> BatchWrite<'a> {
             tables: Tables::default(),
             writes: Vec::new(),
             seen: HashMap::new(),
+            collisions: Vec::new(),
+            hasher: RandomState::new(),
             errors: Vec::new(),
             options: BatchOptions::default(),
         }
     }
 
-    /// Adds a write of the key with this signature, unless the batch already writes it.
-    fn plan<M: Model>(&mut self, signature: Vec<u8>, source: Source<'a>) {
+    /// Adds a write whose key has this signature hash, unless the batch already writes
+    /// the key.
+    fn plan<M: Model>(&mut self, hash: u64, source: Source<'a>) {
         let table = self.tables.of::<M>(&self.client);
         let position = self.writes.len();
-        if let Some(first) = self.seen.insert((table, signature), position) {
-            self.errors.push(
-                Error::validation(format!(
-                    "writes {first} and {position} have the same key; DynamoDB refuses a batch that writes an item twice",
-                ))
-                .with_model(M::SCHEMA.model)
-                .with_operation(OPERATION),
-            );
+        match self.seen.entry((table, hash)) {
+            Entry::Vacant(slot) => {
+                slot.insert(position);
+            }
+            Entry::Occupied(slot) => {
+                let first = *slot.get();
+                match self.same_key(table, hash, first, &source) {
+                    Some(first) => self.errors.push(
+                        Error::validation(format!(
+                            "writes {first} and {position} have the same key; DynamoDB refuses a batch that writes an item twice",
+                        ))
+                        .with_model(M::SCHEMA.model)
+                        .with_operation(OPERATION),
+                    ),
+                    None => self.collisions.push((table, hash, position)),
+                }
+            }
         }
         self.writes.push(Planned { table, source });
+    }
+
+    /// The earlier write, among those with this hash, whose key is exactly `source`'s.
+    fn same_key(&self, table: usize, hash: u64, first: usize, source: &Source) -> Option<usize> {
+        let exact = source.key_bytes().ok()?;
+        let others = self
+            .collisions
+            .iter()
+            .filter(|&&(t, h, _)| t == table && h == hash)
+            .map(|&(_, _, position)| position);
+        std::iter::once(first)
+            .chain(others)
+            .find(|&p| self.writes[p].source.key_bytes().ok().as_ref() == Some(&exact))
     }
 
     /// Puts an item. Models with a `#[version]` are refused: a batch cannot check versions.
@@ -82,8 +113,9 @@ impl<'a> BatchWrite<'a> {
             );
             return self;
         }
-        match item.__key_signature(OPERATION) {
-            Ok(signature) => self.plan::<M>(signature, Source::Put(item)),
+        let mut signature = KeySignature::hashed(&M::SCHEMA, OPERATION, &self.hasher);
+        match item.__key_signature(&mut signature) {
+            Ok(()) => self.plan::<M>(signature.into_hash(), Source::Put(item)),
             Err(e) => self.errors.push(e),
         }
         self
@@ -102,8 +134,13 @@ impl<'a> BatchWrite<'a> {
     pub fn delete<M: Model>(mut self, key: impl Into<M::Key>) -> Self {
         match ops::typed_key::<M>(&key.into(), OPERATION) {
             Ok(key) => {
-                let signature = key_signature(&M::SCHEMA, &key);
-                self.plan::<M>(signature, Source::Delete(key));
+                let mut signature = KeySignature::hashed(&M::SCHEMA, OPERATION, &self.hasher);
+                match signature.push_item(&key) {
+                    Ok(()) => {
+                        self.plan::<M>(signature.into_hash(), Source::Delete(key, &M::SCHEMA))
+                    }
+                    Err(e) => self.errors.push(e),
+                }
             }
             Err(e) => self.errors.push(e),
         }
@@ -188,5 +225,43 @@ impl<'a> BatchWrite<'a> {
             ));
         }
         Err(incomplete(OPERATION, summary, left, last_error))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(crate::Model)]
+    struct Thing {
+        #[hash_key]
+        id: String,
+    }
+
+    fn thing(id: &str) -> Thing {
+        Thing { id: id.into() }
+    }
+
+    fn client() -> Client {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+            .build();
+        Client::new(aws_sdk_dynamodb::Client::from_conf(config))
+    }
+
+    #[test]
+    fn equal_hashes_of_different_keys_are_told_apart_exactly() {
+        let (a, b, b_again, c) = (thing("a"), thing("b"), thing("b"), thing("c"));
+        let mut batch = BatchWrite::new(&client());
+        // Force one hash for every key, as if they all collided.
+        batch.plan::<Thing>(7, Source::Put(&a));
+        batch.plan::<Thing>(7, Source::Put(&b));
+        batch.plan::<Thing>(7, Source::Put(&c));
+        assert!(batch.errors.is_empty(), "different keys");
+        assert_eq!(batch.collisions.len(), 2);
+        batch.plan::<Thing>(7, Source::Put(&b_again));
+        let error = batch.errors.first().expect("a duplicate");
+        assert!(error.message().contains("writes 1 and 3"), "{error}");
     }
 }
