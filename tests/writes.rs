@@ -561,3 +561,31 @@ async fn expired_items_read_as_absent_unless_asked_for() {
     let error = db.enable_ttl::<Profile>().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Config);
 }
+
+#[tokio::test]
+async fn a_batch_checks_combined_keys_as_they_will_be_written() {
+    let db = common::db_with::<Invoice>("combine_batch").await;
+    // The stored `month_status` text is stale; the written key comes from the sources.
+    let first = invoice();
+    let mut same_sources = invoice();
+    same_sources.month_status = "stale#text".into();
+    let error = db
+        .batch_write()
+        .put(&first)
+        .put(&same_sources)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("same key"), "{error}");
+
+    let mut paid = invoice();
+    paid.status = Status::Paid;
+    let written = db
+        .batch_write()
+        .put(&first)
+        .put(&paid)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(written, 2, "two keys, although both stored texts are empty");
+}

@@ -226,10 +226,14 @@ pub fn model_impl(cont: &Container, indexes: &[ResolvedIndex]) -> TokenStream {
     }
 }
 
-/// `Model::__key_signature`, reading the key fields in place. Models with key templates
-/// keep the default, which renders their key.
+/// `Model::__key_signature`, reading the key fields in place. Models with key templates or
+/// a combined key keep the default, which goes through `key()`.
 fn key_signature(cont: &Container) -> Option<TokenStream> {
-    if cont.uses_templates() {
+    let combined_key = key::key_fields(cont)
+        .iter()
+        .any(|field| field.attrs.combine.is_some());
+    if cont.uses_templates() || combined_key {
+        // `key()` renders templates and rebuilds combined keys from their sources.
         return None;
     }
     let pushes = key::key_fields(cont).into_iter().map(|field| {
