@@ -32,7 +32,8 @@
 //! the CPU time of the client thread (the Tokio runtime of the benchmark: conversion,
 //! requests, SigV4, HTTP) and of the whole process (client and embedded server), from
 //! `/proc/.../schedstat`, which other processes on the machine disturb less. For dynorm it
-//! also reports the time spent in `put_all` (the key checks, before the first request). Results go to `target/criterion/batch_write/batch_write.json` for
+//! also reports the time spent in `put_all` (the key checks, before the first request).
+//! Results go to `target/criterion/batch_write/batch_write.json` for
 //! `scripts/bench_chart.py`.
 //!
 //! Outside `cargo bench` (for example `cargo test --benches`), one round of 500 items

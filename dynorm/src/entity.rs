@@ -124,6 +124,11 @@ impl Entity {
         self.keys.iter().filter(move |k| k.index == index)
     }
 
+    /// Whether a stored item is of this entity.
+    pub fn holds(&self, item: &Item) -> bool {
+        matches!(item.get(self.attribute), Some(AttributeValue::S(name)) if name == self.name)
+    }
+
     /// The entity name of a stored item, if it has one.
     pub fn of(attribute: &str, item: &Item) -> Option<String> {
         match item.get(attribute) {

@@ -92,11 +92,6 @@ impl<'s> KeySignature<'s> {
         }
     }
 
-    /// The schema whose key this is.
-    pub fn schema(&self) -> &Schema {
-        self.schema
-    }
-
     /// The operation errors are attributed to.
     pub fn operation(&self) -> &'static str {
         self.operation

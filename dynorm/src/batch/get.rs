@@ -9,7 +9,6 @@ use futures::stream::{self, StreamExt};
 
 use super::{backoff, incomplete, is_retryable, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
-use crate::entity::Entity;
 use crate::error::{Error, Result};
 use crate::key_signature;
 use crate::model::{Item, Model};
@@ -258,9 +257,7 @@ impl BatchGetItems {
         let entity = M::SCHEMA.entity;
         self.items[table]
             .iter()
-            .filter(|item| {
-                entity.is_none_or(|e| Entity::of(e.attribute, item).as_deref() == Some(e.name))
-            })
+            .filter(|item| entity.is_none_or(|e| e.holds(item)))
             .map(|item| M::from_item(item.clone()).map_err(|e| e.with_operation(OPERATION)))
             .collect()
     }
