@@ -10,8 +10,8 @@
 //! The contenders write the same 20,000 `Order`s (the model of benchmarks 1 and 2, with
 //! 200 customers of 100 orders each) to the same table, through the same SDK client:
 //!
-//! - `dynorm`: `db.batch_write().put_all(&orders).options(BatchOptions { concurrency: 8,
-//!   ..Default::default() }).send()`, which checks every key (and that none is written
+//! - `dynorm`: `db.batch_write().put_all(&orders).options(BatchOptions::default()
+//!   .concurrency(8)).send()`, which checks every key (and that none is written
 //!   twice) before sending, then converts the items chunk by chunk (25 writes and under
 //!   16 MB) as requests leave, and keeps 8 requests in flight;
 //! - `raw_tuned`: `db.sdk()` with hand-built requests: 25-item chunks converted by the
@@ -46,7 +46,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-use dynorm::BatchOptions;
+use dynorm::batch::BatchOptions;
 use futures::stream::{self, StreamExt};
 
 use common::Order;
@@ -81,10 +81,10 @@ fn orders(n: usize) -> Vec<Order> {
 /// items written and the seconds spent in `put_all`, before anything is sent.
 async fn dynorm_batch(db: &dynorm::Client, orders: &[Order]) -> (usize, f64) {
     let start = Instant::now();
-    let batch = db.batch_write().put_all(orders).options(BatchOptions {
-        concurrency: IN_FLIGHT,
-        ..BatchOptions::default()
-    });
+    let batch = db
+        .batch_write()
+        .put_all(orders)
+        .options(BatchOptions::default().concurrency(IN_FLIGHT));
     let build = start.elapsed().as_secs_f64();
     let written = batch
         .send()

@@ -13,8 +13,8 @@ pub enum Status {
     Paid,
 }
 
-impl dynorm::KeyScalar for Status {
-    const SCALAR_TYPE: dynorm::ScalarType = dynorm::ScalarType::S;
+impl dynorm::value::KeyScalar for Status {
+    const SCALAR_TYPE: dynorm::value::ScalarType = dynorm::value::ScalarType::S;
 }
 
 #[derive(Model, Debug, Clone)]
@@ -30,7 +30,7 @@ pub struct Order {
     pub placed_at: DateTime<Utc>,
 }
 
-fn show(n: usize, plan: Result<dynorm::Plan, dynorm::Error>) {
+fn show(n: usize, plan: Result<dynorm::query::Plan, dynorm::Error>) {
     match plan {
         Ok(plan) => {
             println!("{n}: {}", plan.index.label());

@@ -4,7 +4,8 @@
 //!
 //! `cargo run --example mark_paid`
 
-use dynorm::{Model, ModelKey};
+use dynorm::schema::ModelKey;
+use dynorm::Model;
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,8 +62,7 @@ fn show(key: &OrderKey) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = dynorm::local::client().await?;
-    db.set_table_prefix(format!(
+    let db = dynorm::local::client().await?.with_table_prefix(format!(
         "mark_paid_{}_",
         chrono::Utc::now().timestamp_millis()
     ));

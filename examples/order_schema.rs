@@ -16,8 +16,8 @@ pub enum Status {
 }
 
 /// A status is one string, so it can be an index key.
-impl dynorm::KeyScalar for Status {
-    const SCALAR_TYPE: dynorm::ScalarType = dynorm::ScalarType::S;
+impl dynorm::value::KeyScalar for Status {
+    const SCALAR_TYPE: dynorm::value::ScalarType = dynorm::value::ScalarType::S;
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]

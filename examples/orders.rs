@@ -16,8 +16,8 @@ pub enum Status {
     Paid,
 }
 
-impl dynorm::KeyScalar for Status {
-    const SCALAR_TYPE: dynorm::ScalarType = dynorm::ScalarType::S;
+impl dynorm::value::KeyScalar for Status {
+    const SCALAR_TYPE: dynorm::value::ScalarType = dynorm::value::ScalarType::S;
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -61,8 +61,9 @@ fn order(n: usize) -> Order {
 
 #[tokio::main]
 async fn main() -> Result<(), dynorm::Error> {
-    let db = dynorm::local::client().await?;
-    db.set_table_prefix(format!("orders_demo_{}_", Utc::now().timestamp_millis()));
+    let db = dynorm::local::client()
+        .await?
+        .with_table_prefix(format!("orders_demo_{}_", Utc::now().timestamp_millis()));
     db.create_table::<Order>().await?;
     db.wait_until_active::<Order>(std::time::Duration::from_secs(30))
         .await?;

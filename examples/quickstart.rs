@@ -4,7 +4,8 @@
 //! DynamoDB Local instead.
 
 use chrono::{DateTime, TimeZone, Utc};
-use dynorm::{Model, ModelKey};
+use dynorm::schema::ModelKey;
+use dynorm::Model;
 
 /// A user: a hash key alone, so `get` also takes the bare id.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -28,9 +29,10 @@ struct Message {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = dynorm::local::client().await?;
     // A fresh prefix per run, so the demo can run again against a persistent server.
-    db.set_table_prefix(format!("quickstart_{}_", Utc::now().timestamp_millis()));
+    let db = dynorm::local::client()
+        .await?
+        .with_table_prefix(format!("quickstart_{}_", Utc::now().timestamp_millis()));
 
     println!("== Keys and tables ==");
     println!("User.hash_key = {:?}", User::HASH_KEY);

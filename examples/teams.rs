@@ -101,8 +101,9 @@ fn text(item: &dynorm::Item, name: &str) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), dynorm::Error> {
-    let db = dynorm::local::client().await?;
-    db.set_table_prefix(format!("{}_", Utc::now().format("%Y%m%d%H%M%S%3f")));
+    let db = dynorm::local::client()
+        .await?
+        .with_table_prefix(format!("{}_", Utc::now().format("%Y%m%d%H%M%S%3f")));
     db.create_shared_table::<TeamsApp>().await?;
     println!(
         "table {} (pk, sk, GSI1 on gsi1pk/gsi1sk)",

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use dynorm::{BatchOptions, ErrorKind, Model};
+use dynorm::batch::BatchOptions;
+use dynorm::{ErrorKind, Model};
 use futures::TryStreamExt;
 
 use common::faults::Faults;
@@ -47,12 +48,11 @@ fn event(seq: u32) -> Event {
 
 /// Fast retries, so that tests with many injected faults stay quick.
 fn quick(max_attempts: u32) -> BatchOptions {
-    BatchOptions {
-        concurrency: 8,
-        max_attempts,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(20),
-    }
+    BatchOptions::default()
+        .concurrency(8)
+        .max_attempts(max_attempts)
+        .base_delay(Duration::from_millis(1))
+        .max_delay(Duration::from_millis(20))
 }
 
 async fn all_events(db: &dynorm::Client) -> Vec<Event> {
@@ -124,7 +124,7 @@ async fn what_cannot_be_written_is_returned_not_dropped() {
 }
 
 /// The puts among returned writes, decoded, in order.
-fn returned_events(left: &dynorm::Unprocessed) -> Vec<Event> {
+fn returned_events(left: &dynorm::batch::Unprocessed) -> Vec<Event> {
     let mut events: Vec<Event> = left
         .writes
         .iter()

@@ -5,8 +5,9 @@ mod common;
 use std::error::Error as _;
 
 use chrono::{DateTime, TimeZone, Utc};
+use dynorm::schema::ModelKey;
 use dynorm::types::AttributeValue;
-use dynorm::{ErrorKind, Item, Model, ModelKey};
+use dynorm::{ErrorKind, Item, Model};
 
 #[derive(Model, Debug, Clone, PartialEq)]
 struct User {
@@ -423,10 +424,12 @@ async fn the_table_prefix_is_read_on_every_call() {
         .to_owned();
     other.ensure_table::<User>().await.unwrap();
 
-    // Changing the prefix on the existing client moves every later call to the other table.
-    db.set_table_prefix(second_prefix);
-    assert_ne!(db.table_name::<User>(), first);
-    assert_eq!(db.get::<User>("u1").send().await.unwrap(), None);
-    db.set_table_suffix("");
-    assert_eq!(db.table_name::<User>(), other.table_name::<User>());
+    // A client with another prefix shares the SDK client and names the other table on
+    // every call; the first client is unchanged.
+    let moved = db.with_table_prefix(second_prefix).with_table_suffix("");
+    assert_ne!(moved.table_name::<User>(), first);
+    assert_eq!(moved.get::<User>("u1").send().await.unwrap(), None);
+    assert_eq!(moved.table_name::<User>(), other.table_name::<User>());
+    assert_eq!(db.table_name::<User>(), first);
+    assert!(db.get::<User>("u1").send().await.unwrap().is_some());
 }

@@ -7,7 +7,9 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dynorm::{AttributeType, Client, ErrorKind, IndexKind, Model};
+use dynorm::expr::AttributeType;
+use dynorm::schema::IndexKind;
+use dynorm::{Client, ErrorKind, Model};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 
@@ -18,8 +20,8 @@ enum Status {
     Paid,
 }
 
-impl dynorm::KeyScalar for Status {
-    const SCALAR_TYPE: dynorm::ScalarType = dynorm::ScalarType::S;
+impl dynorm::value::KeyScalar for Status {
+    const SCALAR_TYPE: dynorm::value::ScalarType = dynorm::value::ScalarType::S;
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -103,7 +105,7 @@ fn expected(filter: impl Fn(&Order) -> bool) -> Vec<String> {
 #[tokio::test]
 async fn every_range_key_operator() {
     let db = orders("idx_range_ops").await;
-    let c1 = |q: dynorm::Query<Order>| q.matching(Order::CUSTOMER_ID.eq("c1"));
+    let c1 = |q: dynorm::query::Query<Order>| q.matching(Order::CUSTOMER_ID.eq("c1"));
     let run = |condition: dynorm::Condition<Order>| {
         let db = db.clone();
         async move {
@@ -474,7 +476,8 @@ async fn a_parallel_scan_returns_every_item_exactly_once() {
 #[tokio::test]
 async fn auto_selection_follows_the_four_rules() {
     let db = common::db("idx_rules").await;
-    let plan = |q: dynorm::Query<Order>| q.plan().map(|p| (p.index.label(), p.filter.is_some()));
+    let plan =
+        |q: dynorm::query::Query<Order>| q.plan().map(|p| (p.index.label(), p.filter.is_some()));
     // Rule 3: the table.
     assert_eq!(
         plan(db.query::<Order>().matching(Order::CUSTOMER_ID.eq("c1"))).unwrap(),
@@ -640,11 +643,11 @@ fn create_table_input_has_every_index() {
         "{json}"
     );
     assert_eq!(
-        <OrderByStatus as dynorm::Index>::INDEX.kind,
+        <OrderByStatus as dynorm::schema::Index>::INDEX.kind,
         IndexKind::Global
     );
     assert_eq!(
-        <OrderByPlacedAt as dynorm::Index>::INDEX.kind,
+        <OrderByPlacedAt as dynorm::schema::Index>::INDEX.kind,
         IndexKind::Local
     );
 }

@@ -5,8 +5,9 @@
 mod common;
 
 use chrono::{DateTime, Utc};
+use dynorm::schema::SharedTable;
 use dynorm::types::AttributeValue;
-use dynorm::{Collection, ErrorKind, Model, SharedTable};
+use dynorm::{Collection, ErrorKind, Model};
 use serde::{Deserialize, Serialize};
 
 use common::counter::Requests;
@@ -421,7 +422,7 @@ trait RenderedKey {
 
 impl RenderedKey for ProjectKey {
     fn to_key_item_for_test(&self) -> String {
-        use dynorm::ModelKey;
+        use dynorm::schema::ModelKey;
         match self.to_key_item().unwrap().remove("pk") {
             Some(AttributeValue::S(s)) => s,
             other => panic!("{other:?}"),

@@ -108,24 +108,28 @@ async fn the_client_prefix_and_suffix_apply_unless_the_model_overrides_them() {
             .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
             .build(),
     );
-    let db = Client::new(sdk);
-    assert_eq!(db.table_name::<Message>(), "Message");
-    db.set_table_prefix("dev_");
-    db.set_table_suffix("_eu");
+    let plain = Client::new(sdk.clone());
+    assert_eq!(plain.table_name::<Message>(), "Message");
+    let db = Client::builder(sdk)
+        .table_prefix("dev_")
+        .table_suffix("_eu")
+        .build();
     assert_eq!(db.table_name::<Message>(), "dev_Message_eu");
+    assert_eq!((db.table_prefix(), db.table_suffix()), ("dev_", "_eu"));
     assert_eq!(
         db.create_table_input::<Message>().table_name(),
         Some("dev_Message_eu")
     );
     // The model's own prefix and suffix win.
     assert_eq!(db.table_name::<Event>(), "audit_events_v2");
-    // Clones share the naming; `with_table_prefix` starts its own.
-    let clone = db.clone();
-    db.set_table_prefix("prod_");
-    assert_eq!(clone.table_name::<Message>(), "prod_Message_eu");
+    // A client is immutable: `with_table_prefix` gives a new one and leaves it alone.
     let separate = db.with_table_prefix("test_");
-    db.set_table_prefix("other_");
     assert_eq!(separate.table_name::<Message>(), "test_Message_eu");
+    assert_eq!(db.table_name::<Message>(), "dev_Message_eu");
+    assert_eq!(
+        db.with_table_suffix("").table_name::<Message>(),
+        "dev_Message"
+    );
 }
 
 #[tokio::test]

@@ -46,7 +46,7 @@ fn transfer(id: &str, amount: i64) -> Transfer {
 }
 
 /// A transfer: a new record, a conditional debit and a credit, all or nothing.
-fn move_money(db: &dynorm::Client, id: &str, amount: i64) -> dynorm::WriteTransaction {
+fn move_money(db: &dynorm::Client, id: &str, amount: i64) -> dynorm::transaction::WriteTransaction {
     db.transaction()
         .write(db.create(&transfer(id, amount)))
         .write(

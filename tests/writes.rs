@@ -6,8 +6,9 @@ mod common;
 use std::collections::{BTreeSet, HashSet};
 
 use chrono::{Duration, Utc};
+use dynorm::expr::AttributeType;
 use dynorm::types::AttributeValue;
-use dynorm::{AttributeType, ErrorKind, Model};
+use dynorm::{ErrorKind, Model};
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Debug, Clone, PartialEq)]

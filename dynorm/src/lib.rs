@@ -73,57 +73,38 @@
 //! # Ok(()) }
 //! ```
 
-mod batch;
-mod client;
-mod collection;
-mod condition;
-mod cursor;
-mod dispatch;
-mod entity;
+#![warn(missing_docs)]
+
+// Layers, from the bottom up; an arrow may only point down (see ARCHITECTURE.md):
+// value -> error -> schema -> expr -> operations (item, query, batch, transaction) -> client.
+pub mod value;
+
 mod error;
-mod expr;
-mod index;
-mod key_signature;
+
+pub mod schema;
+
+pub mod expr;
+
+pub mod batch;
+pub mod item;
+pub mod query;
+pub mod transaction;
+
+pub mod client;
+
+mod codegen;
 #[cfg(feature = "local")]
 pub mod local;
-mod model;
-mod ops;
-mod pager;
-mod plan;
-mod query;
-mod scan;
-mod table;
-mod transaction;
-mod unit_variant;
-mod value;
 
-pub use batch::{BatchGet, BatchGetItems, BatchOptions, BatchWrite, Unprocessed};
 pub use client::Client;
-pub use collection::{Collection, CollectionItems};
-pub use condition::{
-    Attr, AttributeType, Comparison, Condition, Encoder, Expr, Members, Optional, ReadOnly,
-    Required, Size, Writable,
-};
 pub use dynorm_derive::{Collection, Model};
+pub use error::{Error, ErrorKind, Result};
+pub use expr::{Attr, Condition, Update};
+pub use schema::{Collection, Item, Model};
 
 // Lets the derive's `::dynorm` paths resolve in this crate's own unit tests.
 #[cfg(test)]
 extern crate self as dynorm;
-pub use entity::{Entity, KeyTemplate, SharedTable, TemplatePart};
-pub use error::{Error, ErrorKind, Result};
-pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
-pub use model::{Combine, Generated, GeneratedValue, Item, KeyAttribute, Model, ModelKey, Schema};
-pub use ops::{CreateItem, DeleteItem, GetItem, Numeric, PutItem, SetLike, UpdateItem};
-pub use pager::{ItemStream, Page};
-pub use plan::{choose_index, Plan};
-pub use query::Query;
-pub use scan::Scan;
-pub use transaction::{
-    CancellationReason, ConditionCheckItem, GetTransaction, GetTransactionItems, TransactionWrite,
-    WriteTransaction, MAX_TRANSACTION_ITEMS,
-};
-pub use value::date::DateStorage;
-pub use value::{AttrError, AttrValue, KeyScalar, PathSegment, ScalarType, SetElement, SetKind};
 
 /// The SDK types that appear in dynorm's API.
 pub mod types {
@@ -131,13 +112,15 @@ pub mod types {
     pub use aws_sdk_dynamodb::primitives::Blob;
     pub use aws_sdk_dynamodb::types::{
         AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-        ScalarAttributeType,
+        ScalarAttributeType, WriteRequest,
     };
 }
 
+/// What the derive's generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
-#[path = "private.rs"]
-pub mod __private;
+pub mod __private {
+    pub use crate::codegen::*;
+}
 
 /// The README's examples, compiled as doctests so that it stays true.
 #[cfg(all(doctest, feature = "local"))]

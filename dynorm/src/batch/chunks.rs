@@ -4,7 +4,7 @@
 
 use aws_sdk_dynamodb::types::WriteRequest;
 
-use super::source::Source;
+use super::write_source::Source;
 use super::MAX_BATCH_WRITES;
 use crate::error::Error;
 
@@ -123,15 +123,15 @@ impl<'a> Iterator for Chunks<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Item;
+    use crate::value::Item;
     use aws_sdk_dynamodb::types::AttributeValue;
 
-    const K: crate::model::KeyAttribute = crate::model::KeyAttribute {
+    const K: crate::schema::KeyAttribute = crate::schema::KeyAttribute {
         name: "k",
         scalar: crate::value::ScalarType::S,
     };
 
-    static SCHEMA: crate::model::Schema = crate::model::Schema {
+    static SCHEMA: crate::schema::Schema = crate::schema::Schema {
         model: "T",
         table: "T",
         table_prefix: None,
@@ -174,7 +174,7 @@ mod tests {
     /// A model that cannot be converted.
     struct Broken;
 
-    impl super::super::source::PutSource for Broken {
+    impl super::super::write_source::PutSource for Broken {
         fn put_item(&self) -> crate::error::Result<Item> {
             Err(Error::validation("broken"))
         }

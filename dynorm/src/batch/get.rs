@@ -7,12 +7,13 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 use futures::stream::{self, StreamExt};
 
-use super::{backoff, incomplete, is_retryable, BatchOptions, Tables, Unprocessed};
+use super::retry::{AfterFailure, Retry};
+use super::{incomplete, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
 use crate::error::{Error, Result};
-use crate::key_signature;
-use crate::model::{Item, Model};
-use crate::ops;
+use crate::item;
+use crate::schema::{key_signature, Model};
+use crate::value::Item;
 
 const OPERATION: &str = "batch_get";
 
@@ -54,7 +55,7 @@ impl BatchGet {
 
     /// Reads the item of `M` with this key.
     pub fn get<M: Model>(mut self, key: impl Into<M::Key>) -> Self {
-        match ops::typed_key::<M>(&key.into(), OPERATION) {
+        match item::typed_key::<M>(&key.into(), OPERATION) {
             Ok(key) => {
                 let table = self.tables.of::<M>(&self.client);
                 let position = self.keys.len();
@@ -170,8 +171,8 @@ async fn read_chunk(
         .map(|(table, key)| (tables[table].clone(), key))
         .collect();
     let mut found: HashMap<String, Vec<Item>> = HashMap::new();
-    let mut last_error = None;
-    for attempt in 1..=options.max_attempts.max(1) {
+    let mut retry = Retry::new(options);
+    while retry.next_attempt().await {
         let mut by_table: HashMap<String, Vec<Item>> = HashMap::new();
         for (table, key) in &pending {
             by_table.entry(table.clone()).or_default().push(key.clone());
@@ -215,26 +216,20 @@ async fn read_chunk(
                 }
             }
             Err(e) => {
-                let retryable = is_retryable(&e);
-                let error = Error::service(e).with_operation(OPERATION);
-                if !retryable {
+                if let AfterFailure::GiveUp(error) = retry.failed(e, OPERATION) {
                     return ReadOutcome {
                         found,
                         left: pending,
                         error: Some(error),
                     };
                 }
-                last_error = Some(error);
             }
-        }
-        if attempt < options.max_attempts {
-            tokio::time::sleep(backoff(&options, attempt)).await;
         }
     }
     ReadOutcome {
         found,
         left: pending,
-        error: last_error,
+        error: retry.into_last_error(),
     }
 }
 

@@ -5,23 +5,46 @@
 
 mod chunks;
 mod get;
-mod send_chunk;
-mod source;
+mod retry;
 mod write;
+mod write_chunk;
+mod write_source;
 
+pub use crate::error::Unprocessed;
 pub use get::{BatchGet, BatchGetItems};
 pub use write::BatchWrite;
 
 use std::any::TypeId;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_dynamodb::types::WriteRequest;
 
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
-use crate::model::{Item, Model};
+use crate::schema::Model;
+
+impl Client {
+    /// A batch of puts and deletes across models, chunked, retried and complete. It
+    /// borrows the items it puts until it is sent.
+    pub fn batch_write<'a>(&self) -> BatchWrite<'a> {
+        BatchWrite::new(self)
+    }
+
+    /// A batch of reads across models, chunked, retried and complete.
+    pub fn batch_get(&self) -> BatchGet {
+        BatchGet::new(self)
+    }
+
+    /// Reads the items of `M` with these keys, in batches; missing items are left out.
+    pub async fn get_many<M: Model, K: Into<M::Key>>(
+        &self,
+        keys: impl IntoIterator<Item = K>,
+    ) -> crate::Result<Vec<M>> {
+        self.batch_get()
+            .get_all::<M, K>(keys)
+            .send()
+            .await?
+            .items::<M>()
+    }
+}
 
 /// DynamoDB's limit on the writes of one `BatchWriteItem` request.
 pub const MAX_BATCH_WRITES: usize = 25;
@@ -30,6 +53,7 @@ pub const MAX_BATCH_KEYS: usize = 100;
 
 /// How a batch runs.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct BatchOptions {
     /// Requests in flight at once.
     pub concurrency: usize,
@@ -41,6 +65,32 @@ pub struct BatchOptions {
     pub max_delay: Duration,
 }
 
+impl BatchOptions {
+    /// Sets the requests in flight at once (at least 1).
+    pub fn concurrency(mut self, concurrency: usize) -> Self {
+        self.concurrency = concurrency;
+        self
+    }
+
+    /// Sets the attempts per chunk, the first included (at least 1).
+    pub fn max_attempts(mut self, max_attempts: u32) -> Self {
+        self.max_attempts = max_attempts;
+        self
+    }
+
+    /// Sets the longest wait before the first retry; each retry doubles it.
+    pub fn base_delay(mut self, base_delay: Duration) -> Self {
+        self.base_delay = base_delay;
+        self
+    }
+
+    /// Sets the longest wait before any retry.
+    pub fn max_delay(mut self, max_delay: Duration) -> Self {
+        self.max_delay = max_delay;
+        self
+    }
+}
+
 impl Default for BatchOptions {
     fn default() -> Self {
         Self {
@@ -49,66 +99,6 @@ impl Default for BatchOptions {
             base_delay: Duration::from_millis(25),
             max_delay: Duration::from_secs(3),
         }
-    }
-}
-
-/// A random delay in `[0, min(max, base * 2^attempt)]`: exponential backoff with full jitter.
-fn backoff(options: &BatchOptions, attempt: u32) -> Duration {
-    static STATE: AtomicU64 = AtomicU64::new(0);
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
-    let mut x = STATE.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed) ^ seed;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    let ceiling = options
-        .base_delay
-        .saturating_mul(1u32 << attempt.min(20))
-        .min(options.max_delay);
-    let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX).max(1);
-    Duration::from_nanos(x % nanos)
-}
-
-/// Whether an error means "slow down and try again".
-fn is_retryable<E: ProvideErrorMetadata, R>(error: &SdkError<E, R>) -> bool {
-    match error {
-        SdkError::ServiceError(e) => matches!(
-            e.err().code(),
-            Some(
-                "ProvisionedThroughputExceededException"
-                    | "ThrottlingException"
-                    | "RequestLimitExceeded"
-                    | "InternalServerError"
-                    | "ServiceUnavailable"
-            )
-        ),
-        SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {
-            true
-        }
-        _ => false,
-    }
-}
-
-/// What a batch could not do before its attempts ran out, to retry or inspect.
-#[derive(Clone, Debug, Default)]
-pub struct Unprocessed {
-    /// Writes not applied, with their full table names.
-    pub writes: Vec<(String, WriteRequest)>,
-    /// Keys not read, with their full table names.
-    pub keys: Vec<(String, Item)>,
-}
-
-impl Unprocessed {
-    /// How many writes and keys are left.
-    pub fn len(&self) -> usize {
-        self.writes.len() + self.keys.len()
-    }
-
-    /// Whether nothing is left.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -154,20 +144,5 @@ impl Tables {
         };
         self.models.push((model, index));
         index
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backoff_is_bounded_and_jittered() {
-        let options = BatchOptions::default();
-        for attempt in 1..30 {
-            assert!(backoff(&options, attempt) <= options.max_delay);
-        }
-        let delays: std::collections::HashSet<_> = (0..20).map(|_| backoff(&options, 5)).collect();
-        assert!(delays.len() > 1, "delays vary");
     }
 }

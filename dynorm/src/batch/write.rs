@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use futures::stream::{self, StreamExt};
 
 use super::chunks::{Chunks, Planned};
-use super::send_chunk::{send_chunk, ChunkOutcome};
-use super::source::{Source, OPERATION};
+use super::write_chunk::{send_chunk, ChunkOutcome};
+use super::write_source::{Source, OPERATION};
 use super::{incomplete, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
 use crate::error::{Error, Result};
-use crate::key_signature::KeySignature;
-use crate::model::Model;
-use crate::ops;
+use crate::item;
+use crate::schema::key_signature::KeySignature;
+use crate::schema::Model;
 
 /// A pending batch of puts and deletes across models. Build it with
 /// [`Client::batch_write`].
@@ -132,7 +132,7 @@ impl<'a> BatchWrite<'a> {
 
     /// Deletes the item with this key.
     pub fn delete<M: Model>(mut self, key: impl Into<M::Key>) -> Self {
-        match ops::typed_key::<M>(&key.into(), OPERATION) {
+        match item::typed_key::<M>(&key.into(), OPERATION) {
             Ok(key) => {
                 let mut signature = KeySignature::hashed(&M::SCHEMA, OPERATION, &self.hasher);
                 match signature.push_item(&key) {

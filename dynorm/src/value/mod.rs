@@ -5,23 +5,30 @@
 //! serde's `Serialize` and `Deserialize` go through `serde_dynamo` instead, with no
 //! annotation. Implement [`AttrValue`] for your own type to store it natively.
 
-mod collection;
-pub mod date;
-mod error;
-mod scalar;
+mod attr_error;
+mod containers;
+pub(crate) mod date;
+pub(crate) mod field_codec;
+pub(crate) mod scalar;
 mod set;
+mod unit_variant;
 
-pub use scalar::bytes;
-
-pub use error::{describe, show, AttrError, PathSegment};
+pub(crate) use attr_error::{describe, show};
+pub use attr_error::{AttrError, PathSegment};
+pub use date::DateStorage;
 pub use set::{SetElement, SetKind};
 
+use std::collections::HashMap;
+
 use aws_sdk_dynamodb::types::AttributeValue;
+
+/// A DynamoDB item: attribute names to values.
+pub type Item = HashMap<String, AttributeValue>;
 
 /// A Rust type with a native DynamoDB representation.
 ///
 /// ```
-/// use dynorm::{AttrError, AttrValue};
+/// use dynorm::value::{AttrError, AttrValue};
 /// use aws_sdk_dynamodb::types::AttributeValue;
 ///
 /// /// Cents, stored as a DynamoDB number.
@@ -61,7 +68,7 @@ pub trait AttrValue: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a DynamoDB key attribute",
     label = "a key attribute must be one S, N or B scalar type",
-    note = "strings, numbers, `Vec<u8>` and `DateTime<Utc>` can be keys; for your own type, implement `dynorm::KeyScalar`"
+    note = "strings, numbers, `Vec<u8>` and `DateTime<Utc>` can be keys; for your own type, implement `dynorm::value::KeyScalar`"
 )]
 pub trait KeyScalar {
     /// The key's attribute type.
@@ -70,6 +77,7 @@ pub trait KeyScalar {
 
 /// The type of a key attribute, as in an `AttributeDefinition`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ScalarType {
     /// A string.
     S,

@@ -1,0 +1,143 @@
+//! The one retry policy of every batch request: bounded attempts, exponential backoff
+//! with full jitter, and retrying only what throttling or a passing fault explains.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+
+use super::BatchOptions;
+use crate::error::Error;
+
+/// The attempts of one chunk: how many are left, how long to wait before the next, and
+/// the last failure.
+pub(super) struct Retry {
+    options: BatchOptions,
+    attempt: u32,
+    last_error: Option<Error>,
+}
+
+/// What to do after a failed request.
+pub(super) enum AfterFailure {
+    /// Try again, after [`Retry::next_attempt`] has waited.
+    Retry,
+    /// Stop: the failure is not one that retrying can help; this is it.
+    GiveUp(Error),
+}
+
+impl Retry {
+    /// The attempts of one chunk, none made yet.
+    pub(super) fn new(options: BatchOptions) -> Self {
+        Self {
+            options,
+            attempt: 0,
+            last_error: None,
+        }
+    }
+
+    /// Whether another attempt may be made. Before every attempt but the first, it waits
+    /// the backoff; it says no once `max_attempts` have been made.
+    pub(super) async fn next_attempt(&mut self) -> bool {
+        if self.attempt >= self.options.max_attempts.max(1) {
+            return false;
+        }
+        if self.attempt > 0 {
+            tokio::time::sleep(backoff(&self.options, self.attempt)).await;
+        }
+        self.attempt += 1;
+        true
+    }
+
+    /// Records a failed request: it is retried when throttling or a passing fault
+    /// explains it, and ends the chunk otherwise.
+    pub(super) fn failed<E, R>(
+        &mut self,
+        error: SdkError<E, R>,
+        operation: &'static str,
+    ) -> AfterFailure
+    where
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+        R: std::fmt::Debug + Send + Sync + 'static,
+    {
+        let retryable = is_retryable(&error);
+        let error = Error::service(error).with_operation(operation);
+        if retryable {
+            self.last_error = Some(error);
+            AfterFailure::Retry
+        } else {
+            AfterFailure::GiveUp(error)
+        }
+    }
+
+    /// The last failure, once the attempts have run out.
+    pub(super) fn into_last_error(self) -> Option<Error> {
+        self.last_error
+    }
+}
+
+/// A random delay in `[0, min(max, base * 2^attempt)]`: exponential backoff with full jitter.
+fn backoff(options: &BatchOptions, attempt: u32) -> Duration {
+    static STATE: AtomicU64 = AtomicU64::new(0);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1);
+    let mut x = STATE.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed) ^ seed;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    let ceiling = options
+        .base_delay
+        .saturating_mul(1u32 << attempt.min(20))
+        .min(options.max_delay);
+    let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX).max(1);
+    Duration::from_nanos(x % nanos)
+}
+
+/// Whether an error means "slow down and try again".
+fn is_retryable<E: ProvideErrorMetadata, R>(error: &SdkError<E, R>) -> bool {
+    match error {
+        SdkError::ServiceError(e) => matches!(
+            e.err().code(),
+            Some(
+                "ProvisionedThroughputExceededException"
+                    | "ThrottlingException"
+                    | "RequestLimitExceeded"
+                    | "InternalServerError"
+                    | "ServiceUnavailable"
+            )
+        ),
+        SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_is_bounded_and_jittered() {
+        let options = BatchOptions::default();
+        for attempt in 1..30 {
+            assert!(backoff(&options, attempt) <= options.max_delay);
+        }
+        let delays: std::collections::HashSet<_> = (0..20).map(|_| backoff(&options, 5)).collect();
+        assert!(delays.len() > 1, "delays vary");
+    }
+
+    #[tokio::test]
+    async fn attempts_are_bounded() {
+        let options = BatchOptions::default()
+            .max_attempts(3)
+            .base_delay(Duration::from_millis(1));
+        let mut retry = Retry::new(options);
+        let mut made = 0;
+        while retry.next_attempt().await {
+            made += 1;
+        }
+        assert_eq!(made, 3);
+    }
+}

@@ -1,0 +1,108 @@
+//! What a batch write is made from, and how it is made: the item converted (or the key to
+//! delete), as a `WriteRequest`, with its size.
+
+use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, PutRequest, WriteRequest};
+
+use crate::error::{Error, Result};
+use crate::item::whole_item::{stored_item, WholeItemWrite};
+use crate::schema::key_signature::{self, KeySignature};
+use crate::schema::{Model, Schema};
+use crate::value::Item;
+
+pub(super) const OPERATION: &str = "batch_write";
+/// DynamoDB's limit on the size of one item.
+const MAX_ITEM_BYTES: usize = 400 * 1024;
+
+/// What a write is made from: a borrowed model to put, or a key to delete. A write is
+/// made just before it is sent, and made again if a request that held it fails.
+pub(super) enum Source<'a> {
+    Put(&'a dyn PutSource),
+    Delete(Item, &'static Schema),
+}
+
+/// A model, with its type erased, that a batch converts when it sends it.
+pub(super) trait PutSource: Sync {
+    fn put_item(&self) -> Result<Item>;
+    fn model(&self) -> &'static str;
+    /// The exact signature of the model's key.
+    fn key_bytes(&self) -> Result<Vec<u8>>;
+}
+
+impl<M: Model> PutSource for M {
+    fn put_item(&self) -> Result<Item> {
+        stored_item(self, WholeItemWrite::Replace, OPERATION)
+    }
+
+    fn model(&self) -> &'static str {
+        M::SCHEMA.model
+    }
+
+    fn key_bytes(&self) -> Result<Vec<u8>> {
+        let mut signature = KeySignature::bytes(&M::SCHEMA, OPERATION);
+        self.__key_signature(&mut signature)?;
+        Ok(signature.into_bytes())
+    }
+}
+
+impl Source<'_> {
+    /// The exact signature of the write's key.
+    pub(super) fn key_bytes(&self) -> Result<Vec<u8>> {
+        match self {
+            Source::Put(model) => model.key_bytes(),
+            Source::Delete(key, schema) => Ok(key_signature::of_item(schema, key)),
+        }
+    }
+
+    /// The write and its size. An item over DynamoDB's 400 KB limit is refused here.
+    pub(super) fn build(&self) -> Result<(WriteRequest, usize)> {
+        match self {
+            Source::Put(model) => {
+                let item = model.put_item().map_err(|e| e.with_model(model.model()))?;
+                let size = item_size(&item);
+                if size > MAX_ITEM_BYTES {
+                    return Err(Error::validation(format!(
+                        "the item is about {size} bytes; DynamoDB's limit for an item is 400 KB"
+                    ))
+                    .with_model(model.model())
+                    .with_operation(OPERATION));
+                }
+                let put = PutRequest::builder()
+                    .set_item(Some(item))
+                    .build()
+                    .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))?;
+                Ok((WriteRequest::builder().put_request(put).build(), size))
+            }
+            Source::Delete(key, _) => {
+                let size = item_size(key);
+                let delete = DeleteRequest::builder()
+                    .set_key(Some(key.clone()))
+                    .build()
+                    .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))?;
+                Ok((WriteRequest::builder().delete_request(delete).build(), size))
+            }
+        }
+    }
+}
+
+/// An estimate of an item's size as DynamoDB counts it: names plus values.
+pub(super) fn item_size(item: &Item) -> usize {
+    fn value_size(value: &AttributeValue) -> usize {
+        match value {
+            AttributeValue::S(s) | AttributeValue::N(s) => s.len(),
+            AttributeValue::B(b) => b.as_ref().len(),
+            AttributeValue::Ss(v) | AttributeValue::Ns(v) => v.iter().map(String::len).sum(),
+            AttributeValue::Bs(v) => v.iter().map(|b| b.as_ref().len()).sum(),
+            AttributeValue::L(v) => 3 + v.iter().map(|e| 1 + value_size(e)).sum::<usize>(),
+            AttributeValue::M(m) => {
+                3 + m
+                    .iter()
+                    .map(|(k, v)| 1 + k.len() + value_size(v))
+                    .sum::<usize>()
+            }
+            _ => 1,
+        }
+    }
+    item.iter()
+        .map(|(name, value)| name.len() + value_size(value))
+        .sum()
+}

@@ -1,0 +1,180 @@
+//! Table administration: create, wait, ensure, verify, delete, and time to live.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
+use aws_sdk_dynamodb::types::TableStatus;
+
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::schema::{table_definition, Model, SharedTable};
+
+impl Client {
+    /// The `CreateTable` input for `M`, with this client's full table name.
+    pub fn create_table_input<M: Model>(&self) -> CreateTableInput {
+        table_definition::create_table_input(&M::SCHEMA, self.table_name::<M>())
+    }
+
+    /// [`create_table_input`](Self::create_table_input) as the JSON that
+    /// `aws dynamodb create-table --cli-input-json` accepts.
+    pub fn create_table_json<M: Model>(&self) -> String {
+        table_definition::to_cli_json(&self.create_table_input::<M>())
+    }
+
+    /// Creates `M`'s table from [`create_table_input`](Self::create_table_input).
+    pub async fn create_table<M: Model>(&self) -> Result<()> {
+        self.send_create_table(self.create_table_input::<M>())
+            .await
+            .map_err(|e| e.with_model(M::SCHEMA.model))
+    }
+
+    /// Sends a `CreateTable` input.
+    async fn send_create_table(&self, input: CreateTableInput) -> Result<()> {
+        self.sdk
+            .create_table()
+            .set_table_name(input.table_name)
+            .set_attribute_definitions(input.attribute_definitions)
+            .set_key_schema(input.key_schema)
+            .set_billing_mode(input.billing_mode)
+            .set_global_secondary_indexes(input.global_secondary_indexes)
+            .set_local_secondary_indexes(input.local_secondary_indexes)
+            .send()
+            .await
+            .map_err(|e| Error::service(e).with_operation("create_table"))?;
+        Ok(())
+    }
+
+    /// The `CreateTable` input of a table shared by several entities, with this client's
+    /// full table name.
+    pub fn shared_table_input<T: SharedTable>(&self) -> CreateTableInput {
+        let name = T::ENTITIES.first().map(|schema| self.table_name_of(schema));
+        table_definition::shared_create_table_input(T::ENTITIES, name)
+    }
+
+    /// Creates a table shared by several entities, and waits until it is active.
+    pub async fn create_shared_table<T: SharedTable>(&self) -> Result<()> {
+        let input = self.shared_table_input::<T>();
+        let name = input.table_name.clone().unwrap_or_default();
+        self.send_create_table(input).await?;
+        self.wait_for_table(&name, Duration::from_secs(60)).await
+    }
+
+    /// Creates `M`'s table unless it exists, then waits until it is active.
+    pub async fn ensure_table<M: Model>(&self) -> Result<()> {
+        match self.create_table::<M>().await {
+            Ok(()) => {}
+            Err(e) if is_resource_in_use(&e) => {}
+            Err(e) => return Err(e),
+        }
+        self.wait_until_active::<M>(Duration::from_secs(60)).await
+    }
+
+    /// Polls `DescribeTable` until `M`'s table is `ACTIVE`, for at most `timeout`.
+    pub async fn wait_until_active<M: Model>(&self, timeout: Duration) -> Result<()> {
+        self.wait_for_table(&self.table_name::<M>(), timeout)
+            .await
+            .map_err(|e| e.with_model(M::SCHEMA.model))
+    }
+
+    /// Polls `DescribeTable` until table `name` is `ACTIVE`, for at most `timeout`.
+    async fn wait_for_table(&self, name: &str, timeout: Duration) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut delay = Duration::from_millis(20);
+        loop {
+            let output = self
+                .sdk
+                .describe_table()
+                .table_name(name)
+                .send()
+                .await
+                .map_err(|e| Error::service(e).with_operation("wait_until_active"))?;
+            if output.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() + delay > deadline {
+                return Err(Error::config(format!(
+                    "table `{name}` was not ACTIVE after {timeout:?}"
+                ))
+                .with_operation("wait_until_active"));
+            }
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(2));
+        }
+    }
+
+    /// Compares the live table with the model: the key schema and the key attributes'
+    /// types. A difference is an [`ErrorKind::Config`](crate::ErrorKind) error naming the
+    /// attribute, so drift between the model and the infrastructure shows up early.
+    pub async fn verify_table<M: Model>(&self) -> Result<()> {
+        let name = self.table_name::<M>();
+        let output = self
+            .sdk
+            .describe_table()
+            .table_name(&name)
+            .send()
+            .await
+            .map_err(|e| {
+                Error::service(e)
+                    .with_model(M::SCHEMA.model)
+                    .with_operation("verify_table")
+            })?;
+        let table = output.table().ok_or_else(|| {
+            Error::config(format!("DescribeTable returned no description of `{name}`"))
+        })?;
+        table_definition::compare(&M::SCHEMA, &name, table)
+            .map_err(|e| e.with_model(M::SCHEMA.model).with_operation("verify_table"))
+    }
+
+    /// Turns on DynamoDB's time to live for `M`'s table, on its `#[ttl]` attribute.
+    pub async fn enable_ttl<M: Model>(&self) -> Result<()> {
+        let Some(attribute) = M::SCHEMA.ttl else {
+            return Err(Error::config("the model has no #[ttl] attribute")
+                .with_model(M::SCHEMA.model)
+                .with_operation("enable_ttl"));
+        };
+        let specification = aws_sdk_dynamodb::types::TimeToLiveSpecification::builder()
+            .enabled(true)
+            .attribute_name(attribute)
+            .build()
+            .map_err(|e| Error::config(e.to_string()).with_model(M::SCHEMA.model))?;
+        self.sdk
+            .update_time_to_live()
+            .table_name(self.table_name::<M>())
+            .time_to_live_specification(specification)
+            .send()
+            .await
+            .map_err(|e| {
+                Error::service(e)
+                    .with_model(M::SCHEMA.model)
+                    .with_operation("enable_ttl")
+            })?;
+        Ok(())
+    }
+
+    /// Deletes `M`'s table.
+    pub async fn delete_table<M: Model>(&self) -> Result<()> {
+        self.sdk
+            .delete_table()
+            .table_name(self.table_name::<M>())
+            .send()
+            .await
+            .map_err(|e| {
+                Error::service(e)
+                    .with_model(M::SCHEMA.model)
+                    .with_operation("delete_table")
+            })?;
+        Ok(())
+    }
+}
+
+/// Whether a `create_table` error says the table already exists.
+fn is_resource_in_use(error: &Error) -> bool {
+    use aws_sdk_dynamodb::error::SdkError;
+    use aws_sdk_dynamodb::operation::create_table::CreateTableError;
+    std::error::Error::source(error)
+        .and_then(|source| {
+            source.downcast_ref::<SdkError<CreateTableError, aws_sdk_dynamodb::config::http::HttpResponse>>()
+        })
+        .and_then(|e| e.as_service_error())
+        .is_some_and(CreateTableError::is_resource_in_use_exception)
+}

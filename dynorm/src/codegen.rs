@@ -1,0 +1,85 @@
+//! The one door generated code uses: the derive's output names only `::dynorm::__private`
+//! paths. Not a public API: it may change in any release.
+
+pub use crate::error::Error;
+pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
+pub use crate::schema::collection::entity_name;
+pub use crate::schema::combine::combined_text;
+pub use crate::schema::entity::{
+    check_entity, entity_key, template_hash_values, write_entity_keys,
+};
+pub use crate::schema::key_signature::KeySignature;
+pub use crate::schema::shared_table::check_shared_table;
+pub use crate::schema::{
+    Collection, Combine, Entity, FromItem, Generated, GeneratedValue, Index, IndexKind,
+    IndexSchema, Item, KeyAttribute, KeyTemplate, Model, ModelKey, Projection, Schema,
+    TemplatePart,
+};
+pub use crate::value::scalar::bytes;
+pub use crate::value::DateStorage;
+
+/// Date storage, for `DateTime<Utc>` fields.
+pub mod date {
+    pub use crate::value::date::{decode, encode};
+}
+pub use crate::value::field_codec::{
+    optional, Decode, DecodeNative, DecodeSerde, Encode, EncodeNative, EncodeSerde,
+};
+pub use crate::value::{AttrError, KeyScalar, ScalarType};
+pub use aws_sdk_dynamodb::types::AttributeValue;
+
+/// Writes one encoded field into an item, or reports which attribute failed.
+#[inline]
+pub fn insert(
+    item: &mut Item,
+    model: &'static str,
+    name: &'static str,
+    value: Result<Option<AttributeValue>, AttrError>,
+) -> Result<(), Error> {
+    match value {
+        Ok(Some(value)) => {
+            item.insert(name.to_owned(), value);
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(e) => Err(Error::conversion(model, name, e)),
+    }
+}
+
+/// Names the model and attribute of a decoding error.
+#[inline]
+pub fn field<T>(
+    model: &'static str,
+    name: &'static str,
+    value: Result<T, AttrError>,
+) -> Result<T, Error> {
+    value.map_err(|e| Error::conversion(model, name, e))
+}
+
+/// A key value for a query, or which attribute could not be encoded.
+#[inline]
+pub fn key_value(
+    model: &'static str,
+    name: &'static str,
+    value: Result<Option<AttributeValue>, AttrError>,
+) -> Result<AttributeValue, Error> {
+    match value {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Err(Error::validation("a key value cannot be empty")
+            .with_model(model)
+            .with_attribute(name)),
+        Err(e) => Err(Error::conversion(model, name, e)),
+    }
+}
+
+/// The text of a `#[combine]` attribute from its sources' stored values, as a string
+/// attribute value.
+pub fn combine(
+    model: &'static str,
+    name: &'static str,
+    separator: &'static str,
+    item: &Item,
+    sources: &[&'static str],
+) -> Result<AttributeValue, Error> {
+    combined_text(model, name, separator, item, sources).map(AttributeValue::S)
+}

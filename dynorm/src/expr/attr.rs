@@ -1,0 +1,303 @@
+//! Typed attribute handles: `Order::STATUS`, and the conditions they build.
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::expr::condition::{AttributeType, Comparison, Condition, Expr};
+use crate::value::AttrError;
+
+/// The encoder of one field's values, in the field's storage.
+pub type Encoder<T> = fn(&T) -> Result<Option<AttributeValue>, AttrError>;
+
+/// Marks an [`Attr`] of a required (non-`Option`) field.
+#[derive(Clone, Copy, Debug)]
+pub enum Required {}
+
+/// Marks an [`Attr`] of an `Option` field: only these can be removed by an update.
+#[derive(Clone, Copy, Debug)]
+pub enum Optional {}
+
+/// The type-level facts an [`Attr`] carries, without owning any of them.
+type Markers<M, O, W> = fn() -> (M, O, W);
+
+/// Marks an [`Attr`] that updates can write.
+#[derive(Clone, Copy, Debug)]
+pub enum Writable {}
+
+/// Marks an [`Attr`] that updates cannot write: `#[dynorm(read_only)]` fields and the
+/// fields a single-table key is built from.
+#[derive(Clone, Copy, Debug)]
+pub enum ReadOnly {}
+
+/// A typed handle on one attribute of model `M`, whose present values have type `T`.
+/// `O` is [`Optional`] for an `Option` field and [`Required`] otherwise; `W` is
+/// [`ReadOnly`] for a field no update may write, and [`Writable`] otherwise.
+///
+/// The derive generates one per field, as an associated constant of the model named after
+/// the field in upper case: `Order::TOTAL: Attr<Order, f64>`. For an `Option<T>` field, values are `T`.
+pub struct Attr<M, T, O = Required, W = Writable> {
+    name: &'static str,
+    model: &'static str,
+    encode: Encoder<T>,
+    marker: PhantomData<Markers<M, O, W>>,
+}
+
+impl<M, T, O, W> Clone for Attr<M, T, O, W> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M, T, O, W> Copy for Attr<M, T, O, W> {}
+
+impl<M, T, O, W> Attr<M, T, O, W> {
+    /// A handle on attribute `name` of `model`, encoding values with `encode`.
+    #[doc(hidden)]
+    pub const fn new(model: &'static str, name: &'static str, encode: Encoder<T>) -> Self {
+        Self {
+            name,
+            model,
+            encode,
+            marker: PhantomData,
+        }
+    }
+
+    /// The attribute's name in DynamoDB.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Encodes a value of the field in its storage.
+    pub(crate) fn value(&self, value: &T) -> Result<AttributeValue, Error> {
+        match (self.encode)(value) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => Err(Error::validation("an empty set cannot be compared")
+                .with_model(self.model)
+                .with_attribute(self.name)),
+            Err(e) => Err(Error::conversion(self.model, self.name, e)),
+        }
+    }
+
+    fn leaf(&self, build: impl FnOnce(Vec<AttributeValue>) -> Expr, values: &[&T]) -> Condition<M> {
+        let mut encoded = Vec::with_capacity(values.len());
+        let mut errors = Vec::new();
+        for value in values {
+            match self.value(value) {
+                Ok(v) => encoded.push(v),
+                Err(e) => {
+                    errors.push(e);
+                    encoded.push(AttributeValue::Null(true));
+                }
+            }
+        }
+        Condition::with_errors(build(encoded), errors)
+    }
+
+    fn compare(&self, op: Comparison, value: impl Into<T>) -> Condition<M> {
+        let name = self.name;
+        self.leaf(
+            |mut v| Expr::Compare(name, op, v.remove(0)),
+            &[&value.into()],
+        )
+    }
+
+    /// `attribute = value`
+    pub fn eq(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Eq, value)
+    }
+
+    /// `attribute <> value`
+    pub fn ne(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Ne, value)
+    }
+
+    /// `attribute < value`
+    pub fn lt(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Lt, value)
+    }
+
+    /// `attribute <= value`
+    pub fn le(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Le, value)
+    }
+
+    /// `attribute > value`
+    pub fn gt(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Gt, value)
+    }
+
+    /// `attribute >= value`
+    pub fn ge(&self, value: impl Into<T>) -> Condition<M> {
+        self.compare(Comparison::Ge, value)
+    }
+
+    /// `attribute BETWEEN low AND high`, both ends included.
+    pub fn between(&self, low: impl Into<T>, high: impl Into<T>) -> Condition<M> {
+        let name = self.name;
+        self.leaf(
+            |mut v| {
+                let high = v.remove(1);
+                Expr::Between(name, v.remove(0), high)
+            },
+            &[&low.into(), &high.into()],
+        )
+    }
+
+    /// `attribute IN (values...)`: at most 100 values.
+    pub fn is_in<I>(&self, values: I) -> Condition<M>
+    where
+        I: IntoIterator,
+        I::Item: Into<T>,
+    {
+        let name = self.name;
+        let values: Vec<T> = values.into_iter().map(Into::into).collect();
+        let refs: Vec<&T> = values.iter().collect();
+        let mut condition = self.leaf(|v| Expr::In(name, v), &refs);
+        if values.is_empty() || values.len() > 100 {
+            condition.push_error(
+                Error::validation(format!("IN takes 1 to 100 values, not {}", values.len()))
+                    .with_model(self.model)
+                    .with_attribute(self.name),
+            );
+        }
+        condition
+    }
+
+    /// `attribute_exists(attribute)`
+    pub fn exists(&self) -> Condition<M> {
+        Condition::new(Expr::Exists(self.name))
+    }
+
+    /// `attribute_not_exists(attribute)`
+    pub fn not_exists(&self) -> Condition<M> {
+        Condition::new(Expr::NotExists(self.name))
+    }
+
+    /// `attribute_type(attribute, type)`
+    pub fn is_type(&self, attribute_type: AttributeType) -> Condition<M> {
+        Condition::new(Expr::Type(self.name, attribute_type))
+    }
+
+    /// `size(attribute)`, to compare: `Order::LINES.size().gt(3)`.
+    pub fn size(&self) -> Size<M> {
+        Size {
+            name: self.name,
+            model: PhantomData,
+        }
+    }
+}
+
+impl<M, O, W> Attr<M, String, O, W> {
+    /// `begins_with(attribute, prefix)`
+    pub fn begins_with(&self, prefix: impl Into<String>) -> Condition<M> {
+        Condition::new(Expr::BeginsWith(
+            self.name,
+            AttributeValue::S(prefix.into()),
+        ))
+    }
+
+    /// `contains(attribute, substring)`
+    pub fn contains(&self, substring: impl Into<String>) -> Condition<M> {
+        Condition::new(Expr::Contains(
+            self.name,
+            AttributeValue::S(substring.into()),
+        ))
+    }
+}
+
+impl<M, O, W> Attr<M, Vec<u8>, O, W> {
+    /// `begins_with(attribute, prefix)` on binary.
+    pub fn begins_with(&self, prefix: impl Into<Vec<u8>>) -> Condition<M> {
+        let prefix = aws_sdk_dynamodb::primitives::Blob::new(prefix.into());
+        Condition::new(Expr::BeginsWith(self.name, AttributeValue::B(prefix)))
+    }
+}
+
+/// Collections whose elements `contains` can look for. Sealed: implemented for `Vec`,
+/// `HashSet` and `BTreeSet`.
+pub trait Members: sealed::Sealed {
+    /// The element type.
+    type Element: Serialize;
+}
+
+impl<E> sealed::Sealed for Vec<E> {}
+impl<E, S> sealed::Sealed for std::collections::HashSet<E, S> {}
+impl<E> sealed::Sealed for std::collections::BTreeSet<E> {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl<E: Serialize> Members for Vec<E> {
+    type Element = E;
+}
+
+impl<E: Serialize, S> Members for std::collections::HashSet<E, S> {
+    type Element = E;
+}
+
+impl<E: Serialize> Members for std::collections::BTreeSet<E> {
+    type Element = E;
+}
+
+impl<M, C: Members, O, W> Attr<M, C, O, W> {
+    /// `contains(attribute, element)`: the list or set holds `element`.
+    pub fn has(&self, element: impl Into<C::Element>) -> Condition<M> {
+        match serde_dynamo::to_attribute_value::<_, AttributeValue>(element.into()) {
+            Ok(value) => Condition::new(Expr::Contains(self.name, value)),
+            Err(e) => Condition::with_errors(
+                Expr::Contains(self.name, AttributeValue::Null(true)),
+                vec![Error::conversion(
+                    self.model,
+                    self.name,
+                    AttrError::new(e.to_string()),
+                )],
+            ),
+        }
+    }
+}
+
+/// `size(attribute)`, waiting for its comparison.
+pub struct Size<M> {
+    name: &'static str,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M> Size<M> {
+    fn compare(self, op: Comparison, n: u64) -> Condition<M> {
+        Condition::new(Expr::Size(self.name, op, n))
+    }
+
+    /// `size(attribute) = n`
+    pub fn eq(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Eq, n)
+    }
+
+    /// `size(attribute) <> n`
+    pub fn ne(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Ne, n)
+    }
+
+    /// `size(attribute) < n`
+    pub fn lt(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Lt, n)
+    }
+
+    /// `size(attribute) <= n`
+    pub fn le(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Le, n)
+    }
+
+    /// `size(attribute) > n`
+    pub fn gt(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Gt, n)
+    }
+
+    /// `size(attribute) >= n`
+    pub fn ge(self, n: u64) -> Condition<M> {
+        self.compare(Comparison::Ge, n)
+    }
+}

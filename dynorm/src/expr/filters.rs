@@ -1,0 +1,27 @@
+//! The filters dynorm adds to reads on its own: hide expired items, and keep one entity's
+//! items in a shared table.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::expr::condition::{Comparison, Expr};
+use crate::schema::Schema;
+
+/// The filter that hides expired items: `attribute_not_exists(ttl) OR ttl > now`.
+pub(crate) fn unexpired(schema: &Schema) -> Option<Expr> {
+    let attribute = schema.ttl?;
+    let now = AttributeValue::N(chrono::Utc::now().timestamp().to_string());
+    Some(Expr::Or(vec![
+        Expr::NotExists(attribute),
+        Expr::Compare(attribute, Comparison::Gt, now),
+    ]))
+}
+
+/// The filter that keeps only this entity's items in a shared table.
+pub(crate) fn entity(schema: &Schema) -> Option<Expr> {
+    let entity = schema.entity?;
+    Some(Expr::Compare(
+        entity.attribute,
+        Comparison::Eq,
+        AttributeValue::S(entity.name.to_owned()),
+    ))
+}

@@ -1,0 +1,19 @@
+//! Pure expression values: typed attribute handles, conditions, key conditions and update
+//! expressions; their rendering to placeholder maps; and the choice of index for a query.
+//!
+//! Nothing here holds a client or sends a request. Operations hold these values and
+//! render them when they build their request.
+
+mod attr;
+pub(crate) mod condition;
+pub(crate) mod filters;
+mod placeholders;
+pub(crate) mod plan;
+mod update;
+
+pub use attr::{Attr, Encoder, Members, Optional, ReadOnly, Required, Size, Writable};
+pub use condition::{AttributeType, Comparison, Condition};
+pub(crate) use condition::{Conjunction, Expr};
+pub(crate) use placeholders::Placeholders;
+pub use plan::Plan;
+pub use update::{Numeric, SetLike, Update};

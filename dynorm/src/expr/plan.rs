@@ -1,0 +1,533 @@
+//! Query planning: which index a query uses, and which conditions become the key
+//! condition and which the filter.
+//!
+//! With no index named, the index is chosen by the same four rules as dynotable-orm:
+//!
+//! 1. Take every index whose hash key has an equality in the conditions: global indexes
+//!    first, then local ones, then the table.
+//! 2. Pick the first of those whose range key is also in the conditions.
+//! 3. Else the table, if the table's hash key has an equality.
+//! 4. Else the first one.
+//!
+//! A query with no equality on any hash key is an error. Equalities on other attributes
+//! become filters.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{Error, Result};
+use crate::expr::condition::{Comparison, Expr};
+use crate::expr::placeholders::Placeholders;
+use crate::schema::{IndexKind, IndexSchema, Schema};
+
+/// A query's conditions, as the caller gave them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Conditions {
+    /// Conditions the planner places: in the key condition when it can, else the filter.
+    pub matching: Vec<Expr>,
+    /// Conditions that must be on the index's range key.
+    pub range: Vec<Expr>,
+    /// Conditions that always go to the filter.
+    pub filter: Vec<Expr>,
+    /// The hash key values, when the index was named with them.
+    pub hash: Option<Vec<(&'static str, AttributeValue)>>,
+}
+
+/// Which of the selection rules chose an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    /// The caller named the index.
+    Named,
+    /// Rule 2: a candidate whose range key is in the conditions.
+    RangeKeyInConditions,
+    /// Rule 3: the table, whose hash key has an equality.
+    Table,
+    /// Rule 4: the first candidate.
+    FirstCandidate,
+}
+
+/// Why an index was chosen, in words.
+fn chosen_because(rule: Rule, index: &IndexSchema) -> String {
+    let hash = names(index.hash_key.iter().map(|k| k.name));
+    match rule {
+        Rule::Named => format!("named by the caller: `{}`", index.label()),
+        Rule::RangeKeyInConditions => format!(
+            "rule 2: the first index with an equality on its hash key ({hash}) whose range key ({}) is in the conditions",
+            names(index.range_key.iter().map(|k| k.name))
+        ),
+        Rule::Table => format!(
+            "rule 3: no candidate's range key is in the conditions, and the table's hash key ({hash}) has an equality"
+        ),
+        Rule::FirstCandidate => format!(
+            "rule 4: the first index with an equality on its hash key ({hash}); no candidate's range key is in the conditions"
+        ),
+    }
+}
+
+fn names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether `conditions` has a top-level equality on `attribute`.
+fn has_equality(conditions: &[Expr], attribute: &str) -> bool {
+    conditions
+        .iter()
+        .any(|c| matches!(c, Expr::Compare(a, Comparison::Eq, _) if *a == attribute))
+}
+
+/// Whether `conditions` has a top-level condition usable on range key `attribute`.
+fn has_range_condition(conditions: &[Expr], attribute: &str) -> bool {
+    conditions
+        .iter()
+        .any(|c| c.attribute() == Some(attribute) && c.is_range_key_condition())
+}
+
+/// Picks the index for `conditions` by the four rules, with the reason.
+pub(crate) fn choose_index(schema: &Schema, conditions: &[Expr]) -> Result<(IndexSchema, String)> {
+    let candidates: Vec<IndexSchema> = schema
+        .query_targets()
+        .into_iter()
+        .filter(|index| {
+            index
+                .hash_key
+                .iter()
+                .all(|k| has_equality(conditions, k.name))
+        })
+        .collect();
+    if let Some(index) = candidates.iter().find(|i| {
+        i.range_key
+            .first()
+            .is_some_and(|k| has_range_condition(conditions, k.name))
+    }) {
+        return Ok((*index, chosen_because(Rule::RangeKeyInConditions, index)));
+    }
+    if let Some(table) = candidates.iter().find(|i| i.kind == IndexKind::Table) {
+        return Ok((*table, chosen_because(Rule::Table, table)));
+    }
+    match candidates.first() {
+        Some(first) => Ok((*first, chosen_because(Rule::FirstCandidate, first))),
+        None => Err(Error::validation(format!(
+            "no index fits the query: it needs an equality on a hash key: {}",
+            hash_keys_served(schema)
+        ))
+        .with_model(schema.model)),
+    }
+}
+
+/// Each hash key attribute once, with the indexes it serves:
+/// "`customerId` (table, byCoupon), `status` (byStatus)".
+fn hash_keys_served(schema: &Schema) -> String {
+    let mut served: Vec<(&str, Vec<&str>)> = Vec::new();
+    for index in schema.query_targets().iter().rev() {
+        for key in index.hash_key {
+            match served.iter_mut().find(|(name, _)| *name == key.name) {
+                Some((_, users)) => users.push(index.label()),
+                None => served.push((key.name, vec![index.label()])),
+            }
+        }
+    }
+    served
+        .iter()
+        .map(|(name, users)| format!("`{name}` ({})", users.join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every attribute a condition tree tests.
+fn attributes(expr: &Expr, out: &mut Vec<&'static str>) {
+    match expr {
+        Expr::And(parts) | Expr::Or(parts) => parts.iter().for_each(|p| attributes(p, out)),
+        Expr::Not(inner) => attributes(inner, out),
+        leaf => out.extend(leaf.attribute()),
+    }
+}
+
+/// Takes the first top-level condition matching `pick` out of `conditions`.
+fn take(conditions: &mut Vec<Expr>, pick: impl Fn(&Expr) -> bool) -> Option<Expr> {
+    let position = conditions.iter().position(pick)?;
+    Some(conditions.remove(position))
+}
+
+/// A query's plan: the index, the expressions and their placeholders. Nothing is sent
+/// to make one.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The chosen index, or the table.
+    pub index: IndexSchema,
+    /// Why it was chosen.
+    pub reason: String,
+    /// The `KeyConditionExpression`.
+    pub key_condition: String,
+    /// The `FilterExpression`, if any.
+    pub filter: Option<String>,
+    /// `ExpressionAttributeNames`.
+    pub names: HashMap<String, String>,
+    /// `ExpressionAttributeValues`.
+    pub values: HashMap<String, AttributeValue>,
+}
+
+impl Plan {
+    /// An expression with its placeholders replaced by the names and values, for reading:
+    /// `#n0 = :v0` becomes `customerId = "c1"`. It is never sent.
+    pub fn readable(&self, expression: &str) -> String {
+        let mut out = String::with_capacity(expression.len());
+        let mut rest = expression;
+        while let Some(start) = rest.find(['#', ':']) {
+            out.push_str(&rest[..start]);
+            let tail = &rest[start + 1..];
+            let end = tail
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(tail.len());
+            let placeholder = &rest[start..start + 1 + end];
+            match (self.names.get(placeholder), self.values.get(placeholder)) {
+                (Some(name), _) => out.push_str(name),
+                (_, Some(value)) => out.push_str(&crate::value::show(value)),
+                _ => out.push_str(placeholder),
+            }
+            rest = &rest[start + 1 + end..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "index: {}", self.index.label())?;
+        writeln!(f, "why: {}", self.reason)?;
+        writeln!(
+            f,
+            "key condition: {}  [{}]",
+            self.key_condition,
+            self.readable(&self.key_condition)
+        )?;
+        match &self.filter {
+            Some(filter) => writeln!(f, "filter: {filter}  [{}]", self.readable(filter))?,
+            None => writeln!(f, "filter: (none)")?,
+        }
+        let names: BTreeMap<_, _> = self.names.iter().collect();
+        writeln!(f, "names: {names:?}")?;
+        let values: BTreeMap<_, _> = self.values.iter().collect();
+        let values: Vec<String> = values
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", crate::value::show(v)))
+            .collect();
+        write!(f, "values: {{{}}}", values.join(", "))
+    }
+}
+
+/// Plans a query on `index` (chosen, or named when `named` is set).
+pub(crate) fn plan_query(
+    schema: &Schema,
+    named: Option<IndexSchema>,
+    mut conditions: Conditions,
+) -> Result<Plan> {
+    let (index, reason) = match named {
+        Some(index) => (index, chosen_because(Rule::Named, &index)),
+        None => choose_index(schema, &conditions.matching)?,
+    };
+    let fail = |message: String| Err(Error::validation(message).with_model(schema.model));
+
+    // The hash key: given values, or an equality from the conditions.
+    let mut key = Vec::new();
+    match conditions.hash.take() {
+        Some(values) => key.extend(
+            values
+                .into_iter()
+                .map(|(a, v)| Expr::Compare(a, Comparison::Eq, v)),
+        ),
+        None => {
+            for attribute in index.hash_key {
+                match take(
+                    &mut conditions.matching,
+                    |c| matches!(c, Expr::Compare(a, Comparison::Eq, _) if *a == attribute.name),
+                ) {
+                    Some(condition) => key.push(condition),
+                    None => {
+                        return fail(format!(
+                            "the query on `{}` needs an equality on `{}`",
+                            index.label(),
+                            attribute.name
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
+    // The range key: the caller's range conditions, or the planner's pick, left to right.
+    let mut range = Vec::new();
+    if conditions.range.is_empty() {
+        for attribute in index.range_key {
+            let equality =
+                |c: &Expr| matches!(c, Expr::Compare(a, Comparison::Eq, _) if *a == attribute.name);
+            if let Some(condition) = take(&mut conditions.matching, equality) {
+                range.push(condition);
+                continue;
+            }
+            if let Some(condition) = take(&mut conditions.matching, |c| {
+                c.attribute() == Some(attribute.name) && c.is_range_key_condition()
+            }) {
+                range.push(condition);
+            }
+            break;
+        }
+    } else {
+        range = std::mem::take(&mut conditions.range);
+    }
+    // A single-table entity reads only its own items: its range key's static prefix.
+    if let (true, Some(prefix), Some(attribute)) = (
+        range.is_empty(),
+        index.range_prefix,
+        index.range_key.first(),
+    ) {
+        if !prefix.is_empty() {
+            range.push(Expr::BeginsWith(
+                attribute.name,
+                AttributeValue::S(prefix.to_owned()),
+            ));
+        }
+    }
+    if let Err(message) = check_range(&index, &mut range) {
+        return fail(message);
+    }
+    key.extend(range);
+
+    // Everything else filters. DynamoDB refuses key attributes in a query's filter.
+    let mut filter = std::mem::take(&mut conditions.matching);
+    filter.append(&mut conditions.filter);
+    let mut tested = Vec::new();
+    filter.iter().for_each(|c| attributes(c, &mut tested));
+    if let Some(key_attribute) = tested.iter().find(|a| index.has_key(a)) {
+        return fail(format!(
+            "`{key_attribute}` is a key attribute of `{}`; a query can only test it in the key condition \
+             (an equality on the hash key, and one `=`, `<`, `<=`, `>`, `>=`, `between` or `begins_with` on the range key)",
+            index.label()
+        ));
+    }
+
+    let mut placeholders = Placeholders::default();
+    let key_condition = placeholders.render_all(&key).unwrap_or_default();
+    let filter = placeholders.render_all(&filter);
+    Ok(Plan {
+        index,
+        reason,
+        key_condition,
+        filter,
+        names: placeholders.names,
+        values: placeholders.values,
+    })
+}
+
+/// Checks range conditions against DynamoDB's rules: each on a range attribute of the
+/// index, in key order with no gap, with a range operator only on the last one.
+fn check_range(index: &IndexSchema, range: &mut [Expr]) -> std::result::Result<(), String> {
+    let position = |c: &Expr| {
+        c.attribute()
+            .and_then(|a| index.range_key.iter().position(|k| k.name == a))
+    };
+    for condition in range.iter() {
+        if position(condition).is_none() {
+            let attribute = condition.attribute().unwrap_or("a compound condition");
+            return Err(if index.range_key.is_empty() {
+                format!(
+                    "`{}` has no range key, so `{attribute}` cannot be in its key condition",
+                    index.label()
+                )
+            } else {
+                format!(
+                    "`{attribute}` is not a range key attribute of `{}` (its range key: {})",
+                    index.label(),
+                    names(index.range_key.iter().map(|k| k.name))
+                )
+            });
+        }
+        if !condition.is_range_key_condition() {
+            return Err(format!(
+                "a range key condition must be `=`, `<`, `<=`, `>`, `>=`, `between` or `begins_with`, not {condition:?}"
+            ));
+        }
+    }
+    range.sort_by_key(|c| position(c).unwrap_or(usize::MAX));
+    for (expected, condition) in range.iter().enumerate() {
+        let at = position(condition).unwrap_or(usize::MAX);
+        if at != expected {
+            let missing = index.range_key.get(expected).map_or("?", |k| k.name);
+            return Err(if at < expected {
+                format!("the range key attribute `{missing}` has two conditions")
+            } else {
+                format!(
+                    "range key attributes are used left to right with no gap: `{}` needs a condition on `{missing}` first",
+                    condition.attribute().unwrap_or("?")
+                )
+            });
+        }
+        let last = expected + 1 == range.len();
+        if !last && !matches!(condition, Expr::Compare(_, Comparison::Eq, _)) {
+            return Err(format!(
+                "only the last range key attribute given may have a range operator; `{}` needs `=`",
+                condition.attribute().unwrap_or("?")
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{KeyAttribute, Projection};
+    use crate::value::ScalarType;
+
+    const fn key(name: &'static str) -> KeyAttribute {
+        KeyAttribute {
+            name,
+            scalar: ScalarType::S,
+        }
+    }
+
+    /// The seed's "Which index a query uses" model.
+    const ORDER: Schema = Schema {
+        model: "Order",
+        table: "Order",
+        table_prefix: None,
+        table_suffix: None,
+        hash_key: key("customerId"),
+        range_key: Some(key("orderId")),
+        keys: &[key("customerId"), key("orderId")],
+        attributes: &["customerId", "orderId", "status", "placedAt"],
+        indexes: &[
+            IndexSchema {
+                name: "byStatus",
+                kind: IndexKind::Global,
+                hash_key: &[key("status")],
+                range_key: &[key("placedAt")],
+                projection: Projection::All,
+                range_prefix: None,
+            },
+            IndexSchema {
+                name: "byPlacedAt",
+                kind: IndexKind::Local,
+                hash_key: &[key("customerId")],
+                range_key: &[key("placedAt")],
+                projection: Projection::Include(&["status"]),
+                range_prefix: None,
+            },
+        ],
+        version: None,
+        ttl: None,
+        combines: &[],
+        entity: None,
+        defaults: &[],
+        updated_at: None,
+    };
+
+    fn eq(attribute: &'static str) -> Expr {
+        Expr::Compare(attribute, Comparison::Eq, AttributeValue::S("x".into()))
+    }
+
+    fn gt(attribute: &'static str) -> Expr {
+        Expr::Compare(attribute, Comparison::Gt, AttributeValue::S("x".into()))
+    }
+
+    fn chosen(conditions: &[Expr]) -> &'static str {
+        choose_index(&ORDER, conditions).unwrap().0.label()
+    }
+
+    #[test]
+    fn the_seed_queries_choose_the_seed_indexes() {
+        assert_eq!(chosen(&[eq("customerId")]), "table");
+        assert_eq!(chosen(&[eq("status")]), "byStatus");
+        assert_eq!(chosen(&[eq("customerId"), gt("placedAt")]), "byPlacedAt");
+        assert_eq!(chosen(&[eq("customerId"), eq("status")]), "table");
+    }
+
+    #[test]
+    fn global_indexes_come_before_local_ones_and_the_table() {
+        // Both byStatus and byPlacedAt have their hash and range keys in the conditions.
+        assert_eq!(
+            chosen(&[eq("customerId"), eq("status"), gt("placedAt")]),
+            "byStatus"
+        );
+        // The table's own range key counts too.
+        assert_eq!(chosen(&[eq("customerId"), gt("orderId")]), "table");
+    }
+
+    #[test]
+    fn a_query_without_a_hash_equality_is_an_error() {
+        let error = choose_index(&ORDER, &[gt("customerId"), eq("placedAt")]).unwrap_err();
+        assert!(error.is_validation());
+        // Each attribute once, with the indexes it serves.
+        assert!(
+            error
+                .to_string()
+                .ends_with("`customerId` (table, byPlacedAt), `status` (byStatus)"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn non_key_equalities_become_filters() {
+        let conditions = Conditions {
+            matching: vec![eq("customerId"), eq("status")],
+            ..Conditions::default()
+        };
+        let plan = plan_query(&ORDER, None, conditions).unwrap();
+        assert_eq!(plan.key_condition, "#n0 = :v0");
+        assert_eq!(plan.filter.as_deref(), Some("#n1 = :v1"));
+        assert_eq!(
+            plan.readable(plan.filter.as_deref().unwrap()),
+            "status = \"x\""
+        );
+        assert!(plan.reason.starts_with("rule 3"));
+    }
+
+    #[test]
+    fn a_named_index_uses_the_given_hash_values() {
+        let index = ORDER.indexes[0];
+        let conditions = Conditions {
+            hash: Some(vec![("status", AttributeValue::S("open".into()))]),
+            range: vec![gt("placedAt")],
+            ..Conditions::default()
+        };
+        let plan = plan_query(&ORDER, Some(index), conditions).unwrap();
+        assert_eq!(plan.index.label(), "byStatus");
+        assert_eq!(
+            plan.readable(&plan.key_condition),
+            "status = \"open\" AND placedAt > \"x\""
+        );
+    }
+
+    #[test]
+    fn multi_attribute_range_keys_go_left_to_right() {
+        const INDEX: IndexSchema = IndexSchema {
+            name: "byTeamRole",
+            kind: IndexKind::Global,
+            hash_key: &[key("team"), key("role")],
+            range_key: &[key("month"), key("score")],
+            projection: Projection::All,
+            range_prefix: None,
+        };
+        let ok = |range: Vec<Expr>| check_range(&INDEX, &mut range.clone());
+        assert!(ok(vec![eq("month")]).is_ok());
+        assert!(
+            ok(vec![gt("score"), eq("month")]).is_ok(),
+            "order does not matter"
+        );
+        assert!(ok(vec![gt("score")]).unwrap_err().contains("left to right"));
+        assert!(ok(vec![gt("month"), eq("score")])
+            .unwrap_err()
+            .contains("needs `=`"));
+        assert!(ok(vec![eq("month"), gt("month")])
+            .unwrap_err()
+            .contains("two conditions"));
+        assert!(ok(vec![eq("total")])
+            .unwrap_err()
+            .contains("not a range key attribute"));
+    }
+}

@@ -1,0 +1,463 @@
+//! The typed update expression: a plain value of actions on model `M`, that an
+//! `update` request, a transaction or a test can hold, reuse and render.
+//!
+//! ```
+//! use dynorm::{Model, Update};
+//!
+//! #[derive(Model)]
+//! struct Order { #[hash_key] id: String, total: f64, visits: u32, note: Option<String> }
+//!
+//! let paid: Update<Order> = Update::new()
+//!     .set(Order::TOTAL, 99.5)
+//!     .increment(Order::VISITS, 1)
+//!     .remove(Order::NOTE);
+//! assert_eq!(paid.len(), 3);
+//! ```
+
+use std::collections::{BTreeSet, HashSet};
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{Error, Result};
+use crate::expr::attr::{Attr, Optional, Writable};
+use crate::expr::placeholders::Placeholders;
+use crate::schema::combine::combined_text;
+use crate::schema::{Model, Schema};
+use crate::value::{AttrValue, Item};
+
+/// A number an update can add to: every integer and float type. Sealed.
+pub trait Numeric: AttrValue + sealed::Sealed {}
+
+/// A set an update can add elements to or delete them from. Sealed.
+pub trait SetLike: sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! numeric {
+    ($($ty:ty),*) => {$(impl sealed::Sealed for $ty {} impl Numeric for $ty {})*};
+}
+
+numeric!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+
+impl<E, S> sealed::Sealed for HashSet<E, S> {}
+impl<E, S> SetLike for HashSet<E, S> {}
+impl<E> sealed::Sealed for BTreeSet<E> {}
+impl<E> SetLike for BTreeSet<E> {}
+
+/// Which end of a list `list_append` adds to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ListEnd {
+    Front,
+    Back,
+}
+
+/// `+` or `-` in `SET a = a + :v`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sign {
+    Plus,
+    Minus,
+}
+
+/// One action of an update, with its value already encoded in the field's storage.
+#[derive(Clone, Debug, PartialEq)]
+enum Action {
+    /// `SET a = :v`
+    Set(AttributeValue),
+    /// `SET a = if_not_exists(a, :v)`
+    SetIfNotExists(AttributeValue),
+    /// `REMOVE a`
+    Remove,
+    /// `ADD a :v`, for a number or a set.
+    Add(AttributeValue),
+    /// `SET a = if_not_exists(a, :0) ± :v`
+    Arithmetic(Sign, AttributeValue),
+    /// `SET a = list_append(..)`, with the current list (or an empty one) at the other end.
+    ListAppend(ListEnd, AttributeValue),
+    /// `DELETE a :v`, elements from a set.
+    DeleteFromSet(AttributeValue),
+}
+
+/// The update expression's four clauses.
+#[derive(Clone, Copy)]
+enum Clause {
+    Set,
+    Remove,
+    Add,
+    Delete,
+}
+
+impl Action {
+    fn clause(&self) -> Clause {
+        match self {
+            Self::Set(_)
+            | Self::SetIfNotExists(_)
+            | Self::Arithmetic(..)
+            | Self::ListAppend(..) => Clause::Set,
+            Self::Remove => Clause::Remove,
+            Self::Add(_) => Clause::Add,
+            Self::DeleteFromSet(_) => Clause::Delete,
+        }
+    }
+
+    /// The action's text within its clause, with placeholders.
+    fn render(&self, name: &str, placeholders: &mut Placeholders) -> String {
+        match self {
+            Self::Set(value) => format!("{name} = {}", placeholders.value(value.clone())),
+            Self::SetIfNotExists(value) => {
+                let value = placeholders.value(value.clone());
+                format!("{name} = if_not_exists({name}, {value})")
+            }
+            Self::Remove => name.to_owned(),
+            Self::Add(value) | Self::DeleteFromSet(value) => {
+                format!("{name} {}", placeholders.value(value.clone()))
+            }
+            Self::Arithmetic(sign, value) => {
+                let zero = placeholders.value(AttributeValue::N("0".into()));
+                let value = placeholders.value(value.clone());
+                let operator = match sign {
+                    Sign::Plus => '+',
+                    Sign::Minus => '-',
+                };
+                format!("{name} = if_not_exists({name}, {zero}) {operator} {value}")
+            }
+            Self::ListAppend(end, value) => {
+                let empty = placeholders.value(AttributeValue::L(Vec::new()));
+                let current = format!("if_not_exists({name}, {empty})");
+                let value = placeholders.value(value.clone());
+                match end {
+                    ListEnd::Back => format!("{name} = list_append({current}, {value})"),
+                    ListEnd::Front => format!("{name} = list_append({value}, {current})"),
+                }
+            }
+        }
+    }
+}
+
+/// A typed update expression on model `M`: `SET`, `REMOVE`, `ADD` and `DELETE` actions,
+/// each on a field's [`Attr`] with a value of the field's type.
+///
+/// It refuses, before anything is sent: a table key, the `#[version]` (dynorm increments
+/// it), a `#[combine]` attribute (update its sources), a read-only field (at compile time),
+/// and an attribute written twice. Values that cannot be encoded are kept as errors and
+/// reported when the update is sent.
+#[must_use = "an update does nothing until it is part of a request"]
+pub struct Update<M> {
+    actions: Vec<(&'static str, Action)>,
+    errors: Vec<Error>,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M> Clone for Update<M> {
+    fn clone(&self) -> Self {
+        Self {
+            actions: self.actions.clone(),
+            errors: self.errors.clone(),
+            model: PhantomData,
+        }
+    }
+}
+
+impl<M> std::fmt::Debug for Update<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Update")
+            .field("actions", &self.actions)
+            .field("errors", &self.errors)
+            .finish()
+    }
+}
+
+impl<M: Model> Default for Update<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<M: Model> Update<M> {
+    /// An update with no actions yet.
+    pub fn new() -> Self {
+        Self {
+            actions: Vec::new(),
+            errors: Vec::new(),
+            model: PhantomData,
+        }
+    }
+
+    /// How many actions the caller gave.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether the caller gave no action.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// The attributes the caller's actions write, in order.
+    pub fn attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.actions.iter().map(|(name, _)| *name)
+    }
+
+    /// Adds every action of `other`, with the same checks.
+    pub fn merge(mut self, other: Update<M>) -> Self {
+        self.errors.extend(other.errors);
+        for (name, action) in other.actions {
+            self = self.push(name, Ok(action));
+        }
+        self
+    }
+
+    /// Records an action, refusing table keys and dynorm-managed attributes.
+    fn push(mut self, name: &'static str, action: Result<Action>) -> Self {
+        let schema = &M::SCHEMA;
+        let refuse = |message: String| Error::validation(message).with_attribute(name);
+        let problem = if schema.is_table_key(name) {
+            Some(refuse(format!(
+                "`{name}` is a key attribute of the table; an update cannot change it (write the item at its new key)"
+            )))
+        } else if schema.version == Some(name) {
+            Some(refuse(format!(
+                "`{name}` is the #[version]; dynorm increments it on every update"
+            )))
+        } else if schema.combines.iter().any(|c| c.attribute == name) {
+            Some(refuse(format!(
+                "`{name}` is built by #[combine]; update its sources instead"
+            )))
+        } else if self.actions.iter().any(|(t, _)| *t == name) {
+            Some(refuse(format!("`{name}` is updated twice in one request")))
+        } else {
+            None
+        };
+        match (problem, action) {
+            (Some(error), _) | (None, Err(error)) => self.errors.push(error),
+            (None, Ok(action)) => self.actions.push((name, action)),
+        }
+        self
+    }
+
+    /// `SET attribute = value`
+    pub fn set<T, O>(self, attr: Attr<M, T, O, Writable>, value: impl Into<T>) -> Self {
+        let action = attr.value(&value.into()).map(Action::Set);
+        self.push(attr.name(), action)
+    }
+
+    /// `SET attribute = if_not_exists(attribute, value)`: sets it only when it is absent.
+    pub fn set_if_not_exists<T, O>(
+        self,
+        attr: Attr<M, T, O, Writable>,
+        value: impl Into<T>,
+    ) -> Self {
+        let action = attr.value(&value.into()).map(Action::SetIfNotExists);
+        self.push(attr.name(), action)
+    }
+
+    /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
+    pub fn remove<T>(self, attr: Attr<M, T, Optional, Writable>) -> Self {
+        self.push(attr.name(), Ok(Action::Remove))
+    }
+
+    /// `ADD attribute value`: adds to a number, starting from 0 when it is absent.
+    pub fn add<T: Numeric, O>(self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+        let action = attr.value(&by).map(Action::Add);
+        self.push(attr.name(), action)
+    }
+
+    /// `SET attribute = attribute + by`, from 0 when absent.
+    pub fn increment<T: Numeric, O>(self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+        let action = attr.value(&by).map(|v| Action::Arithmetic(Sign::Plus, v));
+        self.push(attr.name(), action)
+    }
+
+    /// `SET attribute = attribute - by`, from 0 when absent.
+    pub fn decrement<T: Numeric, O>(self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+        let action = attr.value(&by).map(|v| Action::Arithmetic(Sign::Minus, v));
+        self.push(attr.name(), action)
+    }
+
+    /// Appends to a list.
+    pub fn append<E, O>(self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+        let action = attr
+            .value(&items)
+            .map(|v| Action::ListAppend(ListEnd::Back, v));
+        self.push(attr.name(), action)
+    }
+
+    /// Prepends to a list.
+    pub fn prepend<E, O>(self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+        let action = attr
+            .value(&items)
+            .map(|v| Action::ListAppend(ListEnd::Front, v));
+        self.push(attr.name(), action)
+    }
+
+    /// `ADD attribute elements`: adds elements to a set.
+    pub fn add_to_set<T: SetLike, O>(self, attr: Attr<M, T, O, Writable>, elements: T) -> Self {
+        let action = attr.value(&elements).map(Action::Add);
+        self.push(attr.name(), action)
+    }
+
+    /// `DELETE attribute elements`: deletes elements from a set.
+    pub fn delete_from_set<T: SetLike, O>(
+        self,
+        attr: Attr<M, T, O, Writable>,
+        elements: T,
+    ) -> Self {
+        let action = attr.value(&elements).map(Action::DeleteFromSet);
+        self.push(attr.name(), action)
+    }
+
+    /// The actions dynorm adds to the caller's: rebuilt `#[combine]` attributes, the
+    /// `updated_at` time and the `#[version]` increment.
+    fn managed_actions(&self, schema: &Schema) -> Result<Vec<(&'static str, Action)>> {
+        let mut out = Vec::new();
+        for combine in schema.combines {
+            let touched: Vec<&str> = combine
+                .sources
+                .iter()
+                .copied()
+                .filter(|s| self.actions.iter().any(|(t, _)| t == s))
+                .collect();
+            let Some(first) = touched.first().copied() else {
+                continue;
+            };
+            let attribute = combine.attribute;
+            if schema.is_table_key(attribute) {
+                return Err(Error::validation(format!(
+                    "`{first}` is a source of the key `{attribute}`, so an update cannot change it; \
+                     write the item at its new key and delete the old one in one transaction"
+                ))
+                .with_attribute(first));
+            }
+            let mut sources = Item::new();
+            for source in combine.sources {
+                match self.actions.iter().find(|(t, _)| t == source) {
+                    Some((_, Action::Set(value))) => {
+                        sources.insert((*source).to_owned(), value.clone());
+                    }
+                    _ => {
+                        return Err(Error::validation(format!(
+                            "the update changes `{first}`, a source of `{attribute}`, but does not `set` `{source}`; \
+                             set every source so that `{attribute}` can be rebuilt"
+                        ))
+                        .with_attribute(*source))
+                    }
+                }
+            }
+            let text = combined_text(
+                schema.model,
+                attribute,
+                combine.separator,
+                &sources,
+                combine.sources,
+            )?;
+            out.push((attribute, Action::Set(AttributeValue::S(text))));
+        }
+        if let Some(updated) = schema.updated_at {
+            if self.actions.iter().all(|(t, _)| *t != updated.attribute) {
+                out.push((updated.attribute, Action::Set(updated.value.generate())));
+            }
+        }
+        if let Some(version) = schema.version {
+            out.push((
+                version,
+                Action::Arithmetic(Sign::Plus, AttributeValue::N("1".into())),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The update expression text with its placeholders, the caller's actions first, then
+    /// the ones dynorm manages. Every error found while building it comes first.
+    pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
+        if let Some(error) = self.errors.first() {
+            return Err(error.clone());
+        }
+        if self.actions.is_empty() {
+            return Err(Error::validation("an update needs at least one action"));
+        }
+        let managed = self.managed_actions(&M::SCHEMA)?;
+        let mut clauses: [(&str, Vec<String>); 4] = [
+            ("SET", Vec::new()),
+            ("REMOVE", Vec::new()),
+            ("ADD", Vec::new()),
+            ("DELETE", Vec::new()),
+        ];
+        for (name, action) in self.actions.iter().chain(&managed) {
+            let name = placeholders.name(name);
+            let text = action.render(&name, placeholders);
+            clauses[action.clause() as usize].1.push(text);
+        }
+        Ok(clauses
+            .iter()
+            .filter(|(_, actions)| !actions.is_empty())
+            .map(|(clause, actions)| format!("{clause} {}", actions.join(", ")))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Model;
+
+    #[derive(Model)]
+    #[dynorm(rename_all = "camelCase")]
+    struct Order {
+        #[hash_key]
+        id: String,
+        total: f64,
+        visits: u32,
+        note: Option<String>,
+        tags: Vec<String>,
+        #[version]
+        version: u64,
+    }
+
+    #[test]
+    fn renders_every_clause_with_placeholders_and_the_version() {
+        let update = Update::<Order>::new()
+            .set(Order::TOTAL, 9.5)
+            .increment(Order::VISITS, 2)
+            .remove(Order::NOTE)
+            .append(Order::TAGS, vec!["a".into()]);
+        let mut placeholders = Placeholders::default();
+        let text = update.render(&mut placeholders).unwrap();
+        assert_eq!(
+            text,
+            "SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1) + :v2, #n3 = list_append(if_not_exists(#n3, :v3), :v4), \
+             #n4 = if_not_exists(#n4, :v5) + :v6 REMOVE #n2"
+        );
+        assert_eq!(placeholders.names["#n4"], "version");
+    }
+
+    #[test]
+    fn refuses_keys_the_version_and_repeats_before_sending() {
+        let twice = Update::<Order>::new()
+            .set(Order::TOTAL, 1.0)
+            .set(Order::TOTAL, 2.0);
+        let error = twice.render(&mut Placeholders::default()).unwrap_err();
+        assert!(error.message().contains("twice"), "{error}");
+        let empty = Update::<Order>::new();
+        assert!(empty.render(&mut Placeholders::default()).is_err());
+        let nan = Update::<Order>::new().set(Order::TOTAL, f64::NAN);
+        assert!(nan.render(&mut Placeholders::default()).is_err());
+    }
+
+    #[test]
+    fn merged_updates_keep_their_checks() {
+        let a = Update::<Order>::new().set(Order::TOTAL, 1.0);
+        let b = Update::<Order>::new().set(Order::TOTAL, 2.0);
+        assert_eq!(
+            a.clone()
+                .merge(b)
+                .render(&mut Placeholders::default())
+                .unwrap_err()
+                .attribute(),
+            Some("total")
+        );
+        assert_eq!(a.len(), 1);
+    }
+}

@@ -1,0 +1,38 @@
+//! Single-item operations: get, create, put, update and delete, each reached from the
+//! client through its own `impl Client` block.
+
+mod delete;
+mod get;
+mod put;
+mod update;
+pub(crate) mod whole_item;
+pub(crate) mod write_request;
+
+pub use delete::DeleteItem;
+pub use get::GetItem;
+pub use put::{CreateItem, PutItem};
+pub use update::UpdateItem;
+
+use crate::error::{Error, Result};
+use crate::schema::{Model, ModelKey};
+use crate::value::Item;
+
+/// Encodes a typed key and checks it, attributing errors to `operation`.
+pub(crate) fn typed_key<M: Model>(key: &M::Key, operation: &'static str) -> Result<Item> {
+    let item = key.to_key_item().map_err(|e| e.with_operation(operation))?;
+    M::SCHEMA.validate_key(&item, operation)?;
+    Ok(item)
+}
+
+/// Checks a raw key, attributing errors to `operation`.
+pub(crate) fn raw_key<M: Model>(key: Item, operation: &'static str) -> Result<Item> {
+    M::SCHEMA.validate_key(&key, operation)?;
+    Ok(key)
+}
+
+/// Decodes an item returned by an operation.
+pub(crate) fn decode<M: Model>(item: Option<Item>, operation: &'static str) -> Result<Option<M>> {
+    item.filter(|item| !item.is_empty())
+        .map(|item| M::from_item(item).map_err(|e: Error| e.with_operation(operation)))
+        .transpose()
+}

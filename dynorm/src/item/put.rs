@@ -1,0 +1,207 @@
+//! `PutItem`: `create` (conditional on the key being new) and `put`.
+
+use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::types::ReturnValue;
+
+use crate::client::Client;
+use crate::error::Result;
+use crate::expr::{Condition, Conjunction, Placeholders};
+use crate::item::whole_item::{stored_item, WholeItemWrite};
+use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::schema::Model;
+use crate::value::Item;
+
+impl Client {
+    /// Writes a new item, failing with [`ErrorKind::AlreadyExists`](crate::ErrorKind)
+    /// when one with the same key exists. `.overwrite(true)` writes unconditionally.
+    pub fn create<'a, M: Model>(&self, item: &'a M) -> CreateItem<'a, M> {
+        CreateItem::new(self, item)
+    }
+
+    /// Writes an item, replacing any item with the same key.
+    pub fn put<'a, M: Model>(&self, item: &'a M) -> PutItem<'a, M> {
+        PutItem::new(self, item)
+    }
+}
+
+/// Whether a whole-item write requires that no item has its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KeyMustBeNew {
+    Yes,
+    No,
+}
+
+/// Builds the request of a whole-item write.
+fn put_spec<M: Model>(
+    client: &Client,
+    item: &M,
+    operation: &'static str,
+    write: WholeItemWrite,
+    key_must_be_new: KeyMustBeNew,
+    condition: Conjunction,
+) -> Result<WriteSpec> {
+    if let Some(error) = condition.first_error() {
+        return Err(error
+            .clone()
+            .with_model(M::SCHEMA.model)
+            .with_operation(operation));
+    }
+    let mut stored = stored_item(item, write, operation)?;
+    let creating = key_must_be_new == KeyMustBeNew::Yes;
+    let version = write_request::next_version(&M::SCHEMA, &mut stored, creating)
+        .map_err(|e| e.with_operation(operation))?;
+    let checks = Checks {
+        absent: creating || (M::SCHEMA.version.is_some() && version.is_none()),
+        present: false,
+        version,
+    };
+    let mut placeholders = Placeholders::default();
+    let condition = write_request::condition(&M::SCHEMA, &checks, condition, &mut placeholders)?;
+    Ok(WriteSpec {
+        schema: &M::SCHEMA,
+        operation,
+        table: client.table_name::<M>(),
+        kind: WriteKind::Put(stored),
+        condition,
+        placeholders,
+        checks,
+    })
+}
+
+/// Sends a put, mapping a failed condition to the error its checks explain.
+async fn send_put(
+    client: &Client,
+    spec: WriteSpec,
+    return_values: ReturnValue,
+) -> Result<Option<Item>> {
+    let WriteKind::Put(item) = spec.kind.clone() else {
+        unreachable!("a put spec holds an item")
+    };
+    write_request::send_write!(
+        &spec,
+        client.sdk().put_item().set_item(Some(item)),
+        return_values,
+        PutItemError
+    )
+}
+
+/// A pending `create`. Build it with [`Client::create`].
+#[must_use = "a request does nothing until it is sent"]
+pub struct CreateItem<'a, M: Model> {
+    client: Client,
+    item: &'a M,
+    overwrite: bool,
+    condition: Conjunction,
+}
+
+impl<'a, M: Model> CreateItem<'a, M> {
+    pub(crate) fn new(client: &Client, item: &'a M) -> Self {
+        Self {
+            client: client.clone(),
+            item,
+            overwrite: false,
+            condition: Conjunction::default(),
+        }
+    }
+
+    /// Writes even when an item with the same key exists, replacing it.
+    pub fn overwrite(mut self, overwrite: bool) -> Self {
+        self.overwrite = overwrite;
+        self
+    }
+
+    /// A further condition the write must meet (with `overwrite`, on the replaced item).
+    pub fn condition(mut self, condition: Condition<M>) -> Self {
+        self.condition.push(condition);
+        self
+    }
+
+    pub(crate) fn spec(self) -> Result<WriteSpec> {
+        let key_must_be_new = if self.overwrite {
+            KeyMustBeNew::No
+        } else {
+            KeyMustBeNew::Yes
+        };
+        put_spec(
+            &self.client,
+            self.item,
+            "create",
+            WholeItemWrite::Create,
+            key_must_be_new,
+            self.condition,
+        )
+    }
+
+    /// Sends the request and returns the item as stored, with its generated defaults
+    /// (`insert ... returning`).
+    pub async fn send_returning(self) -> Result<M> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        let WriteKind::Put(item) = spec.kind.clone() else {
+            unreachable!("a put spec holds an item")
+        };
+        send_put(&client, spec, ReturnValue::None).await?;
+        M::from_item(item).map_err(|e| e.with_operation("create"))
+    }
+
+    /// Sends the request. Without `overwrite`, an existing item gives
+    /// [`ErrorKind::AlreadyExists`](crate::ErrorKind), carrying the stored item.
+    pub async fn send(self) -> Result<()> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        send_put(&client, spec, ReturnValue::None).await.map(drop)
+    }
+}
+
+/// A pending `put`. Build it with [`Client::put`].
+///
+/// With a `#[version]` field holding `v`, it writes `v + 1` on condition that the stored
+/// version is still `v` (or, for `v = 0`, that there is no item yet).
+#[must_use = "a request does nothing until it is sent"]
+pub struct PutItem<'a, M: Model> {
+    client: Client,
+    item: &'a M,
+    condition: Conjunction,
+}
+
+impl<'a, M: Model> PutItem<'a, M> {
+    pub(crate) fn new(client: &Client, item: &'a M) -> Self {
+        Self {
+            client: client.clone(),
+            item,
+            condition: Conjunction::default(),
+        }
+    }
+
+    /// A condition the replaced item (or its absence) must meet.
+    pub fn condition(mut self, condition: Condition<M>) -> Self {
+        self.condition.push(condition);
+        self
+    }
+
+    pub(crate) fn spec(self) -> Result<WriteSpec> {
+        put_spec(
+            &self.client,
+            self.item,
+            "put",
+            WholeItemWrite::Replace,
+            KeyMustBeNew::No,
+            self.condition,
+        )
+    }
+
+    /// Sends the request.
+    pub async fn send(self) -> Result<()> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        send_put(&client, spec, ReturnValue::None).await.map(drop)
+    }
+
+    /// Sends the request and returns the item it replaced, if any.
+    pub async fn send_returning_old(self) -> Result<Option<M>> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        let old = send_put(&client, spec, ReturnValue::AllOld).await?;
+        crate::item::decode(old, "put")
+    }
+}

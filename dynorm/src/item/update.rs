@@ -1,0 +1,275 @@
+//! `UpdateItem`: a typed [`Update`] sent to one item.
+//!
+//! An update requires the item to exist unless it is an
+//! [`upsert`](UpdateItem::upsert), never touches a table key, and never leaves a
+//! `#[combine]` attribute stale.
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::{
+    Attr, Condition, Conjunction, Numeric, Optional, Placeholders, SetLike, Update, Writable,
+};
+use crate::item;
+use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::schema::Model;
+use crate::value::Item;
+
+const OPERATION: &str = "update";
+
+impl Client {
+    /// Updates one item by its typed key, with typed actions. The item must exist unless
+    /// the update is an [`upsert`](UpdateItem::upsert).
+    pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<M> {
+        UpdateItem::new(self, key.into())
+    }
+}
+
+/// A pending `UpdateItem`. Build it with [`Client::update`].
+///
+/// ```no_run
+/// # use dynorm::Model;
+/// # #[derive(Model)] struct Order { #[hash_key] id: String, total: f64, visits: u32, note: Option<String>, tags: Vec<String> }
+/// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
+/// let updated: Order = db
+///     .update::<Order>("o1")
+///     .set(Order::TOTAL, 99.5)
+///     .increment(Order::VISITS, 1)
+///     .remove(Order::NOTE) // only `Option` fields can be removed
+///     .append(Order::TAGS, vec!["rush".to_owned()])
+///     .condition(Order::TOTAL.lt(100.0))
+///     .send_returning_new()
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is sent"]
+pub struct UpdateItem<M: Model> {
+    client: Client,
+    key: Result<Item>,
+    update: Update<M>,
+    condition: Conjunction,
+    upsert: bool,
+    expected_version: Option<u64>,
+    ignore_version: bool,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> UpdateItem<M> {
+    pub(crate) fn new(client: &Client, key: M::Key) -> Self {
+        Self {
+            client: client.clone(),
+            key: item::typed_key::<M>(&key, OPERATION),
+            update: Update::new(),
+            condition: Conjunction::default(),
+            upsert: false,
+            expected_version: None,
+            ignore_version: false,
+            model: PhantomData,
+        }
+    }
+
+    /// Adds every action of a prepared [`Update`].
+    pub fn apply(mut self, update: Update<M>) -> Self {
+        self.update = self.update.merge(update);
+        self
+    }
+
+    /// `SET attribute = value`
+    pub fn set<T, O>(mut self, attr: Attr<M, T, O, Writable>, value: impl Into<T>) -> Self {
+        self.update = self.update.set(attr, value);
+        self
+    }
+
+    /// `SET attribute = if_not_exists(attribute, value)`: sets it only when it is absent.
+    pub fn set_if_not_exists<T, O>(
+        mut self,
+        attr: Attr<M, T, O, Writable>,
+        value: impl Into<T>,
+    ) -> Self {
+        self.update = self.update.set_if_not_exists(attr, value);
+        self
+    }
+
+    /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
+    pub fn remove<T>(mut self, attr: Attr<M, T, Optional, Writable>) -> Self {
+        self.update = self.update.remove(attr);
+        self
+    }
+
+    /// `ADD attribute value`: adds to a number, starting from 0 when it is absent.
+    pub fn add<T: Numeric, O>(mut self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+        self.update = self.update.add(attr, by);
+        self
+    }
+
+    /// `SET attribute = attribute + by`, from 0 when absent.
+    pub fn increment<T: Numeric, O>(mut self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+        self.update = self.update.increment(attr, by);
+        self
+    }
+
+    /// `SET attribute = attribute - by`, from 0 when absent.
+    pub fn decrement<T: Numeric, O>(mut self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+        self.update = self.update.decrement(attr, by);
+        self
+    }
+
+    /// Appends to a list.
+    pub fn append<E, O>(mut self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+        self.update = self.update.append(attr, items);
+        self
+    }
+
+    /// Prepends to a list.
+    pub fn prepend<E, O>(mut self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+        self.update = self.update.prepend(attr, items);
+        self
+    }
+
+    /// `ADD attribute elements`: adds elements to a set.
+    pub fn add_to_set<T: SetLike, O>(mut self, attr: Attr<M, T, O, Writable>, elements: T) -> Self {
+        self.update = self.update.add_to_set(attr, elements);
+        self
+    }
+
+    /// `DELETE attribute elements`: deletes elements from a set.
+    pub fn delete_from_set<T: SetLike, O>(
+        mut self,
+        attr: Attr<M, T, O, Writable>,
+        elements: T,
+    ) -> Self {
+        self.update = self.update.delete_from_set(attr, elements);
+        self
+    }
+
+    /// A condition the stored item must meet.
+    pub fn condition(mut self, condition: Condition<M>) -> Self {
+        self.condition.push(condition);
+        self
+    }
+
+    /// Creates the item when it does not exist, instead of failing with
+    /// [`ErrorKind::NotFound`](crate::ErrorKind). The new item has only the key and the
+    /// updated attributes, so make sure that is a whole model.
+    pub fn upsert(mut self) -> Self {
+        self.upsert = true;
+        self
+    }
+
+    /// Updates only if the stored `#[version]` is `version`; otherwise
+    /// [`ErrorKind::VersionConflict`](crate::ErrorKind).
+    pub fn expect_version(mut self, version: u64) -> Self {
+        self.expected_version = Some(version);
+        self
+    }
+
+    /// Updates whatever the stored `#[version]` is (it is still incremented), for
+    /// updates that commute, such as counters.
+    pub fn ignore_version(mut self) -> Self {
+        self.ignore_version = true;
+        self
+    }
+
+    pub(crate) fn spec(self) -> Result<WriteSpec> {
+        let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
+        let mut placeholders = Placeholders::default();
+        let expression = self.update.render(&mut placeholders).map_err(fail)?;
+        let key = self.key?;
+        let mut checks = Checks {
+            present: !self.upsert,
+            ..Checks::default()
+        };
+        match (M::SCHEMA.version, self.expected_version, self.ignore_version) {
+            (Some(_), Some(version), _) => {
+                checks.version = Some(AttributeValue::N(version.to_string()))
+            }
+            (Some(_), None, true) => {}
+            (Some(attribute), None, false) => {
+                return Err(fail(
+                    Error::validation(
+                        "the model has a #[version]: call `.expect_version(v)` with the version you read, \
+                         or `.ignore_version()` for an update that does not depend on it",
+                    )
+                    .with_attribute(attribute),
+                ))
+            }
+            (None, Some(_), _) => {
+                return Err(fail(Error::validation(
+                    "the model has no #[version] attribute",
+                )))
+            }
+            (None, None, _) => {}
+        }
+        let condition =
+            write_request::condition(&M::SCHEMA, &checks, self.condition, &mut placeholders)
+                .map_err(fail)?;
+        Ok(WriteSpec {
+            schema: &M::SCHEMA,
+            operation: OPERATION,
+            table: self.client.table_name::<M>(),
+            kind: WriteKind::Update { key, expression },
+            condition,
+            placeholders,
+            checks,
+        })
+    }
+
+    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        let WriteKind::Update { key, expression } = spec.kind.clone() else {
+            unreachable!("an update spec holds a key and an expression")
+        };
+        write_request::send_write!(
+            &spec,
+            client
+                .sdk()
+                .update_item()
+                .set_key(Some(key))
+                .update_expression(expression),
+            return_values,
+            UpdateItemError
+        )
+    }
+
+    /// Sends the request.
+    pub async fn send(self) -> Result<()> {
+        self.send_with(ReturnValue::None).await.map(drop)
+    }
+
+    /// Sends the request and returns the whole item after the update.
+    pub async fn send_returning_new(self) -> Result<M> {
+        let new = self.send_with(ReturnValue::AllNew).await?;
+        item::decode(new, OPERATION)?.ok_or_else(|| {
+            Error::validation("DynamoDB returned no item")
+                .with_model(M::SCHEMA.model)
+                .with_operation(OPERATION)
+        })
+    }
+
+    /// Sends the request and returns the whole item before the update, if there was one.
+    pub async fn send_returning_old(self) -> Result<Option<M>> {
+        let old = self.send_with(ReturnValue::AllOld).await?;
+        item::decode(old, OPERATION)
+    }
+
+    /// Sends the request and returns the updated attributes, after the update.
+    pub async fn send_returning_updated_new(self) -> Result<Item> {
+        Ok(self
+            .send_with(ReturnValue::UpdatedNew)
+            .await?
+            .unwrap_or_default())
+    }
+
+    /// Sends the request and returns the updated attributes, before the update.
+    pub async fn send_returning_updated_old(self) -> Result<Item> {
+        Ok(self
+            .send_with(ReturnValue::UpdatedOld)
+            .await?
+            .unwrap_or_default())
+    }
+}

@@ -1,0 +1,35 @@
+//! Preparing a whole item for writing, the same way on every path that writes one:
+//! `create`, `put`, batch puts and transaction puts.
+
+use crate::error::Result;
+use crate::schema::{entity, Model};
+use crate::value::Item;
+
+/// Whether a whole-item write creates a new item or may replace one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WholeItemWrite {
+    /// `create`: `#[dynorm(default)]` attributes are filled in where absent.
+    Create,
+    /// `put` and batch puts: the item is written as given.
+    Replace,
+}
+
+/// The item as it will be stored: converted, with defaults on create, `updated_at` set,
+/// and every template key and the entity name rendered again, strictly, since defaults
+/// can be key parts (a generated id).
+pub(crate) fn stored_item<M: Model>(
+    model: &M,
+    write: WholeItemWrite,
+    operation: &'static str,
+) -> Result<Item> {
+    let mut item = model.to_item().map_err(|e| e.with_operation(operation))?;
+    if write == WholeItemWrite::Create {
+        M::SCHEMA.apply_defaults(&mut item);
+    }
+    M::SCHEMA.touch_updated_at(&mut item);
+    if M::SCHEMA.entity.is_some() {
+        entity::write_entity_keys(&M::SCHEMA, &mut item, true)
+            .map_err(|e| e.with_operation(operation))?;
+    }
+    Ok(item)
+}

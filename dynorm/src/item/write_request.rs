@@ -1,0 +1,271 @@
+//! What every single-item write shares: its request, its condition, and what a failed
+//! condition means.
+//!
+//! A single write and a transaction item are built from the same [`WriteSpec`], so a
+//! condition, a version check or a key check behaves the same in both.
+
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem, Update,
+};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::expr::{Comparison, Conjunction, Expr, Placeholders};
+use crate::schema::Schema;
+use crate::value::Item;
+
+/// Sends a single write built from `$spec` with `$request` (an SDK fluent builder that
+/// already holds the item or key), and turns a failed condition into the error the spec's
+/// checks explain. The SDK's builders share these setters but no trait, hence a macro.
+macro_rules! send_write {
+    ($spec:expr, $request:expr, $return_values:expr, $error:ident) => {{
+        let spec: &$crate::item::write_request::WriteSpec = $spec;
+        let mut placeholders = spec.placeholders.clone();
+        let result = $request
+            .table_name(&spec.table)
+            .set_condition_expression(spec.condition.clone())
+            .set_expression_attribute_names(placeholders.take_names())
+            .set_expression_attribute_values(placeholders.take_values())
+            .return_values($return_values)
+            .return_values_on_condition_check_failure(
+                ::aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+            )
+            .send()
+            .await;
+        match result {
+            Ok(output) => Ok(output.attributes),
+            Err(e) => match e.as_service_error() {
+                Some($error::ConditionalCheckFailedException(failed)) => {
+                    Err(spec.condition_failed(failed.item.clone()))
+                }
+                _ => Err($crate::error::sdk_error(
+                    e,
+                    spec.schema.model,
+                    spec.operation,
+                )),
+            },
+        }
+    }};
+}
+
+pub(crate) use send_write;
+
+/// What a write does.
+#[derive(Debug, Clone)]
+pub(crate) enum WriteKind {
+    Put(Item),
+    Delete(Item),
+    Update { key: Item, expression: String },
+    ConditionCheck(Item),
+}
+
+/// A write, ready for a single request or a transaction.
+#[derive(Debug, Clone)]
+pub(crate) struct WriteSpec {
+    pub schema: &'static Schema,
+    pub operation: &'static str,
+    pub table: String,
+    pub kind: WriteKind,
+    pub condition: Option<String>,
+    pub placeholders: Placeholders,
+    pub checks: Checks,
+}
+
+/// The conditions dynorm adds, and so how to explain a failure.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Checks {
+    /// The item must not exist (`create`).
+    pub absent: bool,
+    /// The item must exist (`update`, `delete(..).require_exists(true)`).
+    pub present: bool,
+    /// The stored version must be this one.
+    pub version: Option<AttributeValue>,
+}
+
+impl Checks {
+    /// The condition nodes these checks add.
+    pub fn exprs(&self, schema: &'static Schema) -> Vec<Expr> {
+        let mut out = Vec::new();
+        let hash = schema.hash_key.name;
+        if self.absent {
+            out.push(Expr::NotExists(hash));
+        }
+        if self.present {
+            out.push(Expr::Exists(hash));
+        }
+        if let (Some(version), Some(attribute)) = (&self.version, schema.version) {
+            out.push(Expr::Compare(attribute, Comparison::Eq, version.clone()));
+        }
+        out
+    }
+}
+
+/// Renders the checks and the caller's condition into one condition expression, or
+/// gives the first error the caller's condition values raised.
+pub(crate) fn condition(
+    schema: &'static Schema,
+    checks: &Checks,
+    user: Conjunction,
+    placeholders: &mut Placeholders,
+) -> Result<Option<String>> {
+    let mut parts = checks.exprs(schema);
+    parts.extend(user.into_parts()?);
+    Ok(placeholders.render_all(&parts))
+}
+
+impl WriteSpec {
+    /// The error for a failed condition, given the item DynamoDB returned with it.
+    pub fn condition_failed(&self, current: Option<Item>) -> Error {
+        let current = current.filter(|item| !item.is_empty());
+        let stored_version = self
+            .schema
+            .version
+            .and_then(|attribute| current.as_ref().and_then(|item| item.get(attribute)));
+        let (kind, message) = match (&current, &self.checks) {
+            (None, checks) if checks.present => {
+                (ErrorKind::NotFound, "no item has this key".to_owned())
+            }
+            (Some(_), checks) if checks.absent => (
+                ErrorKind::AlreadyExists,
+                "an item with this key already exists".to_owned(),
+            ),
+            (
+                Some(_),
+                Checks {
+                    version: Some(expected),
+                    ..
+                },
+            ) if stored_version != Some(expected) => (
+                ErrorKind::VersionConflict,
+                format!(
+                    "the stored version is {}, not {}: another writer changed the item",
+                    stored_version.map_or_else(|| "missing".to_owned(), crate::value::show),
+                    crate::value::show(expected)
+                ),
+            ),
+            (
+                None,
+                Checks {
+                    version: Some(_), ..
+                },
+            ) => (
+                ErrorKind::VersionConflict,
+                "the item was deleted by another writer".to_owned(),
+            ),
+            _ => (
+                ErrorKind::ConditionFailed,
+                "the condition expression failed".to_owned(),
+            ),
+        };
+        let mut error = Error::new(kind, message)
+            .with_model(self.schema.model)
+            .with_operation(self.operation);
+        if let Some(attribute) = self
+            .schema
+            .version
+            .filter(|_| kind == ErrorKind::VersionConflict)
+        {
+            error = error.with_attribute(attribute);
+        }
+        error.with_item(current)
+    }
+
+    /// The write as one item of a `TransactWriteItems` request.
+    pub fn into_transact_item(self) -> Result<TransactWriteItem> {
+        let built = |e: aws_sdk_dynamodb::error::BuildError| {
+            Error::validation(e.to_string())
+                .with_model(self.schema.model)
+                .with_operation(self.operation)
+        };
+        let mut placeholders = self.placeholders;
+        let names = placeholders.take_names();
+        let values = placeholders.take_values();
+        let on_failure = Some(ReturnValuesOnConditionCheckFailure::AllOld);
+        let item = match self.kind {
+            WriteKind::Put(item) => TransactWriteItem::builder().put(
+                Put::builder()
+                    .table_name(self.table)
+                    .set_item(Some(item))
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .set_return_values_on_condition_check_failure(on_failure)
+                    .build()
+                    .map_err(built)?,
+            ),
+            WriteKind::Delete(key) => TransactWriteItem::builder().delete(
+                Delete::builder()
+                    .table_name(self.table)
+                    .set_key(Some(key))
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .set_return_values_on_condition_check_failure(on_failure)
+                    .build()
+                    .map_err(built)?,
+            ),
+            WriteKind::Update { key, expression } => TransactWriteItem::builder().update(
+                Update::builder()
+                    .table_name(self.table)
+                    .set_key(Some(key))
+                    .update_expression(expression)
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .set_return_values_on_condition_check_failure(on_failure)
+                    .build()
+                    .map_err(built)?,
+            ),
+            WriteKind::ConditionCheck(key) => TransactWriteItem::builder().condition_check(
+                ConditionCheck::builder()
+                    .table_name(self.table)
+                    .set_key(Some(key))
+                    .set_condition_expression(self.condition)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .set_return_values_on_condition_check_failure(on_failure)
+                    .build()
+                    .map_err(built)?,
+            ),
+        };
+        Ok(item.build())
+    }
+
+    /// The key of the item the write touches, for duplicate checks.
+    pub fn key(&self) -> Item {
+        match &self.kind {
+            WriteKind::Put(item) => self.schema.key_of(item),
+            WriteKind::Delete(key)
+            | WriteKind::Update { key, .. }
+            | WriteKind::ConditionCheck(key) => key.clone(),
+        }
+    }
+}
+
+/// The version a put or create writes, after the version it read.
+pub(crate) fn next_version(
+    schema: &Schema,
+    item: &mut Item,
+    creating: bool,
+) -> Result<Option<AttributeValue>> {
+    let Some(attribute) = schema.version else {
+        return Ok(None);
+    };
+    let current = match item.get(attribute) {
+        Some(AttributeValue::N(n)) => n.parse::<u64>().map_err(|_| {
+            Error::validation(format!("the version `{n}` is not a whole number"))
+                .with_model(schema.model)
+                .with_attribute(attribute)
+        })?,
+        _ => 0,
+    };
+    let (next, expected) = if creating {
+        (1, None)
+    } else {
+        (current + 1, Some(current))
+    };
+    item.insert(attribute.to_owned(), AttributeValue::N(next.to_string()));
+    Ok(expected
+        .filter(|v| *v > 0)
+        .map(|v| AttributeValue::N(v.to_string())))
+}

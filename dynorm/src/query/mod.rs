@@ -1,0 +1,368 @@
+//! Reading many items: typed queries (through a named index, or with the index chosen
+//! from the conditions), scans, pages with cursors, and collections.
+
+mod collection;
+mod cursor;
+mod page;
+mod scan;
+
+pub use crate::expr::Plan;
+pub use collection::CollectionItems;
+pub use page::{ItemStream, Page};
+pub use scan::Scan;
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::{AttributeValue, Select};
+use futures::stream::{StreamExt, TryStreamExt};
+
+use crate::client::Client;
+use crate::error::{sdk_error, Error, Result};
+use crate::expr::plan::{self, Conditions};
+use crate::expr::{filters, Condition, Conjunction};
+use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model};
+use crate::value::Item;
+use page::Fetched;
+
+const OPERATION: &str = "query";
+
+impl Client {
+    /// A query on `M`, with the index chosen from the conditions given to
+    /// [`matching`](Query::matching), by dynotable-orm's four rules.
+    ///
+    /// It returns whole `M` items, so it fails before sending when the chosen index does
+    /// not project every attribute; name the index with [`query_by`](Self::query_by) then.
+    pub fn query<M: Model>(&self) -> Query<M, M> {
+        Query::auto(self)
+    }
+
+    /// A query through index `I` (or the table, with `I` the model itself), with its hash
+    /// key value up front. It returns `I::Item`: the index's projected item type.
+    ///
+    /// For a multi-attribute hash key, the value is a tuple of every hash attribute.
+    pub fn query_by<I: Index>(&self, hash: impl Into<I::HashKey>) -> Query<I::Model, I::Item> {
+        Query::by::<I>(self, hash.into())
+    }
+}
+
+/// A pending query on `M`'s table or one of its indexes, returning `R` items.
+///
+/// Build it with [`Client::query`] (the index is chosen from the conditions) or
+/// [`Client::query_by`] (the index is named, with its hash key given up front).
+#[must_use = "a query does nothing until it is sent"]
+pub struct Query<M: Model, R: FromItem = M> {
+    client: Client,
+    named: Option<IndexSchema>,
+    hash: Option<Vec<(&'static str, AttributeValue)>>,
+    matching: Conjunction,
+    range: Conjunction,
+    filter: Conjunction,
+    errors: Vec<Error>,
+    limit: Option<i32>,
+    descending: bool,
+    consistent_read: bool,
+    projection: Option<Vec<&'static str>>,
+    needs_full_items: bool,
+    include_expired: bool,
+    types: PhantomData<fn() -> (M, R)>,
+}
+
+impl<M: Model> Query<M, M> {
+    pub(crate) fn auto(client: &Client) -> Self {
+        Self::new(client, None, None, Vec::new(), true)
+    }
+}
+
+impl<M: Model, R: FromItem> Query<M, R> {
+    fn new(
+        client: &Client,
+        named: Option<IndexSchema>,
+        hash: Option<Vec<(&'static str, AttributeValue)>>,
+        errors: Vec<Error>,
+        needs_full_items: bool,
+    ) -> Self {
+        Self {
+            client: client.clone(),
+            named,
+            hash,
+            matching: Conjunction::default(),
+            range: Conjunction::default(),
+            filter: Conjunction::default(),
+            errors,
+            limit: None,
+            descending: false,
+            consistent_read: false,
+            projection: None,
+            needs_full_items,
+            include_expired: false,
+            types: PhantomData,
+        }
+    }
+
+    /// A query through index `I`, with its hash key value(s).
+    pub(crate) fn by<I: Index<Model = M, Item = R>>(client: &Client, hash: I::HashKey) -> Self {
+        let (values, errors) = match I::hash_values(&hash) {
+            Ok(values) => (Some(values), Vec::new()),
+            Err(e) => (Some(Vec::new()), vec![e]),
+        };
+        Self::new(client, Some(I::INDEX), values, errors, false)
+    }
+
+    /// Conditions the query places itself: each goes into the key condition when it can
+    /// (an equality on the hash key, a range key condition), and into the filter
+    /// otherwise. Without a named index, they also choose the index.
+    pub fn matching(mut self, condition: Condition<M>) -> Self {
+        self.matching.push(condition);
+        self
+    }
+
+    /// A condition on the range key, which must go in the key condition: `=`, `<`, `<=`,
+    /// `>`, `>=`, `between` or `begins_with` on a range key attribute of the index.
+    pub fn range(mut self, condition: Condition<M>) -> Self {
+        self.range.push(condition);
+        self
+    }
+
+    /// A condition for the filter expression, applied after the key condition.
+    pub fn filter(mut self, condition: Condition<M>) -> Self {
+        self.filter.push(condition);
+        self
+    }
+
+    /// The most items DynamoDB reads per request (`Limit`): the page size.
+    pub fn limit(mut self, limit: u32) -> Self {
+        match page::page_limit(limit) {
+            Ok(limit) => self.limit = Some(limit),
+            Err(e) => self.errors.push(e),
+        }
+        self
+    }
+
+    /// Returns items in descending range key order.
+    pub fn descending(mut self) -> Self {
+        self.descending = true;
+        self
+    }
+
+    /// Reads with strong consistency; not possible on a global index.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent_read = consistent;
+        self
+    }
+
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+    /// default a filter hides them.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
+    /// Reads only the named attributes, as raw items.
+    pub fn project<I>(self, attributes: I) -> Query<M, Item>
+    where
+        I: IntoIterator<Item = &'static str>,
+    {
+        Query {
+            client: self.client,
+            named: self.named,
+            hash: self.hash,
+            matching: self.matching,
+            range: self.range,
+            filter: self.filter,
+            errors: self.errors,
+            limit: self.limit,
+            descending: self.descending,
+            consistent_read: self.consistent_read,
+            projection: Some(attributes.into_iter().collect()),
+            needs_full_items: false,
+            include_expired: self.include_expired,
+            types: PhantomData,
+        }
+    }
+
+    /// The plan: the index and why, the expressions, their names and values. Nothing is
+    /// sent. Every error `send` would find before sending is found here.
+    pub fn plan(&self) -> Result<Plan> {
+        let fail = |e: Error| Err(e.with_model(M::SCHEMA.model).with_operation(OPERATION));
+        let first_error = self.errors.first().or_else(|| {
+            [&self.matching, &self.range, &self.filter]
+                .into_iter()
+                .find_map(Conjunction::first_error)
+        });
+        if let Some(error) = first_error {
+            return fail(error.clone());
+        }
+        let mut conditions = Conditions {
+            matching: self.matching.parts().to_vec(),
+            range: self.range.parts().to_vec(),
+            filter: self.filter.parts().to_vec(),
+            hash: self.hash.clone(),
+        };
+        if !self.include_expired {
+            conditions.filter.extend(filters::unexpired(&M::SCHEMA));
+        }
+        conditions.filter.extend(filters::entity(&M::SCHEMA));
+        let plan = plan::plan_query(&M::SCHEMA, self.named, conditions)
+            .map_err(|e| e.with_operation(OPERATION))?;
+        if self.consistent_read && plan.index.kind == IndexKind::Global {
+            return fail(Error::validation(format!(
+                "global index `{}` does not support consistent reads",
+                plan.index.name
+            )));
+        }
+        if self.needs_full_items && !plan.index.projects_all(&M::SCHEMA) {
+            return fail(Error::validation(format!(
+                "the query uses index `{}`, which does not project every attribute of `{}`; \
+                 name it with `query_by::<{}{}>(..)` to get its projected item type",
+                plan.index.name,
+                M::SCHEMA.model,
+                M::SCHEMA.model,
+                upper_camel(plan.index.name)
+            )));
+        }
+        Ok(plan)
+    }
+
+    /// Everything a request needs, planned once.
+    fn prepare(self) -> Result<Prepared> {
+        let mut plan = self.plan()?;
+        let projection = self.projection.map(|attributes| {
+            attributes
+                .iter()
+                .enumerate()
+                .map(|(i, attribute)| {
+                    let placeholder = format!("#p{i}");
+                    plan.names
+                        .insert(placeholder.clone(), (*attribute).to_owned());
+                    placeholder
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        Ok(Prepared {
+            client: self.client,
+            table: String::new(),
+            plan,
+            limit: self.limit,
+            descending: self.descending,
+            consistent_read: self.consistent_read,
+            projection,
+            model: M::SCHEMA.model,
+        }
+        .with_table::<M>())
+    }
+
+    /// Every matching item, across pages, as a stream. One page is held at a time.
+    pub fn stream(self) -> ItemStream<R> {
+        let prepared = self.prepare();
+        futures::stream::once(async move { prepared })
+            .map_ok(|prepared| {
+                page::stream_items::<R, _, _>(move |start| prepared.fetch(start, None), OPERATION)
+            })
+            .try_flatten()
+            .boxed()
+    }
+
+    /// Every matching item, collected.
+    pub async fn all(self) -> Result<Vec<R>> {
+        self.stream().try_collect().await
+    }
+
+    /// One page, starting after `cursor` (from a previous page) or at the beginning.
+    pub async fn page(self, cursor: Option<&str>) -> Result<Page<R>> {
+        let prepared = self.prepare()?;
+        let start = page::start_key(cursor, &M::SCHEMA, &prepared.plan.index, OPERATION)?;
+        let fetched = prepared.fetch(start, None).await?;
+        page::into_page(fetched, &prepared.plan.index, OPERATION)
+    }
+
+    /// The number of matching items (after the filter), across pages.
+    pub async fn count(self) -> Result<usize> {
+        let prepared = self.prepare()?;
+        page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
+    }
+}
+
+/// `byStatus` to `ByStatus`, as the derive names index types.
+fn upper_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = true;
+    for ch in name.chars() {
+        if ch.is_ascii_alphanumeric() {
+            if upper {
+                out.extend(ch.to_uppercase());
+            } else {
+                out.push(ch);
+            }
+            upper = false;
+        } else {
+            upper = true;
+        }
+    }
+    out
+}
+
+/// A planned query, ready to send page after page.
+struct Prepared {
+    client: Client,
+    table: String,
+    plan: Plan,
+    limit: Option<i32>,
+    descending: bool,
+    consistent_read: bool,
+    projection: Option<String>,
+    model: &'static str,
+}
+
+impl Prepared {
+    fn with_table<M: Model>(mut self) -> Self {
+        self.table = self.client.table_name::<M>();
+        self
+    }
+
+    fn fetch(
+        &self,
+        start: Option<Item>,
+        select: Option<Select>,
+    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+        let plan = &self.plan;
+        let request = self
+            .client
+            .sdk()
+            .query()
+            .table_name(&self.table)
+            .set_index_name(plan.index.request_name().map(str::to_owned))
+            .key_condition_expression(&plan.key_condition)
+            .set_filter_expression(plan.filter.clone())
+            .set_expression_attribute_names(Some(plan.names.clone()))
+            .set_expression_attribute_values(Some(plan.values.clone()))
+            .set_limit(self.limit)
+            .scan_index_forward(!self.descending)
+            .consistent_read(self.consistent_read)
+            .set_projection_expression(self.projection.clone())
+            .set_select(select)
+            .set_exclusive_start_key(start);
+        let model = self.model;
+        async move {
+            let output = request
+                .send()
+                .await
+                .map_err(|e| sdk_error(e, model, OPERATION))?;
+            Ok(Fetched {
+                count: usize::try_from(output.count).unwrap_or(0),
+                items: output.items.unwrap_or_default(),
+                last_key: output.last_evaluated_key,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn index_names_become_type_names() {
+        assert_eq!(super::upper_camel("byStatus"), "ByStatus");
+        assert_eq!(super::upper_camel("gsi1"), "Gsi1");
+        assert_eq!(super::upper_camel("by-team_role"), "ByTeamRole");
+    }
+}

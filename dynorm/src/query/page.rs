@@ -1,0 +1,120 @@
+//! Pagination shared by queries and scans: a stream across pages, one page at a time.
+
+use std::future::Future;
+
+use futures::stream::{self, Stream, StreamExt, TryStreamExt};
+
+use crate::error::{Error, Result};
+use crate::query::cursor;
+use crate::schema::{FromItem, IndexSchema, Schema};
+use crate::value::Item;
+
+/// A stream of items across pages. It is boxed, so it is `Unpin` and easy to hold.
+pub type ItemStream<R> = std::pin::Pin<Box<dyn Stream<Item = Result<R>> + Send + 'static>>;
+
+/// One page of results, with the cursor that continues after it.
+#[derive(Debug)]
+pub struct Page<R> {
+    /// The items of this page.
+    pub items: Vec<R>,
+    /// Pass it back to get the next page; `None` on the last page.
+    pub cursor: Option<String>,
+}
+
+/// What one request returned: the items and the key to continue from.
+pub(crate) struct Fetched {
+    pub items: Vec<Item>,
+    pub last_key: Option<Item>,
+    pub count: usize,
+}
+
+/// A stream of decoded items across every page. Only one page is held at a time.
+pub(crate) fn stream_items<R, F, Fut>(
+    fetch: F,
+    operation: &'static str,
+) -> impl Stream<Item = Result<R>> + Send + 'static
+where
+    R: FromItem,
+    F: FnMut(Option<Item>) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<Fetched>> + Send + 'static,
+{
+    stream::try_unfold(
+        (fetch, Some(None::<Item>)),
+        |(mut fetch, start)| async move {
+            let Some(start) = start else { return Ok(None) };
+            let fetched = fetch(start).await?;
+            let next = fetched.last_key.filter(|key| !key.is_empty()).map(Some);
+            Ok(Some((fetched.items, (fetch, next))))
+        },
+    )
+    .map_ok(move |items| {
+        stream::iter(
+            items
+                .into_iter()
+                .map(move |item| R::from_item(item).map_err(|e| e.with_operation(operation))),
+        )
+    })
+    .try_flatten()
+    .boxed()
+}
+
+/// Counts matching items across every page, without reading them.
+pub(crate) async fn count_all<F, Fut>(mut fetch: F) -> Result<usize>
+where
+    F: FnMut(Option<Item>) -> Fut,
+    Fut: Future<Output = Result<Fetched>>,
+{
+    let mut total = 0;
+    let mut start = None;
+    loop {
+        let fetched = fetch(start).await?;
+        total += fetched.count;
+        match fetched.last_key.filter(|key| !key.is_empty()) {
+            Some(key) => start = Some(key),
+            None => return Ok(total),
+        }
+    }
+}
+
+/// Checks a page size: DynamoDB's `Limit` is 1 to `i32::MAX`.
+pub(crate) fn page_limit(limit: u32) -> Result<i32> {
+    match i32::try_from(limit) {
+        Ok(limit) if limit > 0 => Ok(limit),
+        _ => Err(Error::validation(format!(
+            "the limit must be 1 to {}, not {limit}",
+            i32::MAX
+        ))),
+    }
+}
+
+/// The key a page starts after, from the cursor of the previous page.
+pub(crate) fn start_key(
+    cursor: Option<&str>,
+    schema: &Schema,
+    index: &IndexSchema,
+    operation: &'static str,
+) -> Result<Option<Item>> {
+    cursor
+        .map(|c| cursor::decode(c, schema, index))
+        .transpose()
+        .map_err(|e| e.with_operation(operation))
+}
+
+/// One fetched page as decoded items and the cursor to the next one.
+pub(crate) fn into_page<R: FromItem>(
+    fetched: Fetched,
+    index: &IndexSchema,
+    operation: &'static str,
+) -> Result<Page<R>> {
+    let cursor = fetched
+        .last_key
+        .filter(|k| !k.is_empty())
+        .map(|key| cursor::encode(index, &key))
+        .transpose()?;
+    let items = fetched
+        .items
+        .into_iter()
+        .map(|item| R::from_item(item).map_err(|e| e.with_operation(operation)))
+        .collect::<Result<_>>()?;
+    Ok(Page { items, cursor })
+}

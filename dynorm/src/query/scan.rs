@@ -1,0 +1,237 @@
+//! Scans of a table or an index, with filters and parallel segments.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{AttributeValue, Select};
+use futures::stream::{self, StreamExt, TryStreamExt};
+
+use crate::client::Client;
+use crate::error::{sdk_error, Error, Result};
+use crate::expr::{filters, Condition, Conjunction, Placeholders};
+use crate::query::page::{self, Fetched, ItemStream, Page};
+use crate::schema::{Index, IndexKind, Model};
+use crate::value::Item;
+
+const OPERATION: &str = "scan";
+
+impl Client {
+    /// A scan of index `I` (or the table, with `I` the model itself).
+    pub fn scan<I: Index>(&self) -> Scan<I> {
+        Scan::new(self)
+    }
+}
+
+/// A pending scan of index `I` (the model itself for its table), returning `I::Item`.
+/// Build it with [`Client::scan`].
+#[must_use = "a scan does nothing until it is sent"]
+pub struct Scan<I: Index> {
+    client: Client,
+    filter: Conjunction,
+    errors: Vec<Error>,
+    limit: Option<i32>,
+    consistent_read: bool,
+    segment: Option<(i32, i32)>,
+    include_expired: bool,
+    index: std::marker::PhantomData<fn() -> I>,
+}
+
+impl<I: Index> Scan<I> {
+    pub(crate) fn new(client: &Client) -> Self {
+        Self {
+            client: client.clone(),
+            filter: Conjunction::default(),
+            errors: Vec::new(),
+            limit: None,
+            consistent_read: false,
+            segment: None,
+            include_expired: false,
+            index: std::marker::PhantomData,
+        }
+    }
+
+    /// Keeps only the items that match; conditions given in several calls all apply.
+    pub fn filter(mut self, condition: Condition<I::Model>) -> Self {
+        self.filter.push(condition);
+        self
+    }
+
+    /// The most items DynamoDB reads per request (`Limit`).
+    pub fn limit(mut self, limit: u32) -> Self {
+        match page::page_limit(limit) {
+            Ok(limit) => self.limit = Some(limit),
+            Err(e) => self.errors.push(e),
+        }
+        self
+    }
+
+    /// Reads with strong consistency; not possible on a global index.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent_read = consistent;
+        self
+    }
+
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+    /// default a filter hides them.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
+    /// Scans only `segment` of `total` (a parallel scan run by you).
+    pub fn segment(mut self, segment: u32, total: u32) -> Self {
+        match (i32::try_from(segment), i32::try_from(total)) {
+            (Ok(s), Ok(t)) if (1..=1_000_000).contains(&t) && s < t => self.segment = Some((s, t)),
+            _ => self.errors.push(Error::validation(format!(
+                "segment {segment} of {total} is out of range: total must be 1 to 1000000 and segment below it"
+            ))),
+        }
+        self
+    }
+
+    fn prepare(mut self) -> Result<Prepared> {
+        let schema = &<I::Model as Model>::SCHEMA;
+        let fail = |e: Error| Err(e.with_model(schema.model).with_operation(OPERATION));
+        if let Some(error) = self.errors.drain(..).next() {
+            return fail(error);
+        }
+        if self.consistent_read && I::INDEX.kind == IndexKind::Global {
+            return fail(Error::validation(format!(
+                "global index `{}` does not support consistent reads",
+                I::INDEX.name
+            )));
+        }
+        let mut filter = self.filter;
+        if !self.include_expired {
+            filters::unexpired(schema)
+                .into_iter()
+                .for_each(|e| filter.push_expr(e));
+        }
+        filters::entity(schema)
+            .into_iter()
+            .for_each(|e| filter.push_expr(e));
+        let parts = match filter.into_parts() {
+            Ok(parts) => parts,
+            Err(e) => return fail(e),
+        };
+        let mut placeholders = Placeholders::default();
+        let filter = placeholders.render_all(&parts);
+        Ok(Prepared {
+            table: self.client.table_name::<I::Model>(),
+            client: self.client,
+            filter,
+            names: placeholders.take_names(),
+            values: placeholders.take_values(),
+            limit: self.limit,
+            consistent_read: self.consistent_read,
+            segment: self.segment,
+            index: I::INDEX.request_name(),
+            model: schema.model,
+        })
+    }
+
+    /// Every matching item, as a stream. With [`parallel`](Self::parallel) segments, the
+    /// segments run at once and their items interleave.
+    pub fn stream(self) -> ItemStream<I::Item> {
+        let prepared = self.prepare();
+        stream::once(async move { prepared })
+            .map_ok(|prepared| {
+                page::stream_items::<I::Item, _, _>(
+                    move |start| prepared.fetch(start, None),
+                    OPERATION,
+                )
+            })
+            .try_flatten()
+            .boxed()
+    }
+
+    /// Scans `total` segments at once and merges their items into one stream. Every item
+    /// appears exactly once.
+    pub fn parallel(self, total: u32) -> ItemStream<I::Item> {
+        let prepared = self.segment(0, total.max(1)).prepare();
+        let streams = match prepared {
+            Ok(prepared) => (0..total.max(1) as i32)
+                .map(|segment| {
+                    let mut part = prepared.clone();
+                    part.segment = part.segment.map(|(_, total)| (segment, total));
+                    page::stream_items::<I::Item, _, _>(
+                        move |start| part.fetch(start, None),
+                        OPERATION,
+                    )
+                    .boxed()
+                })
+                .collect::<Vec<_>>(),
+            Err(e) => vec![stream::once(async move { Err(e) }).boxed()],
+        };
+        stream::select_all(streams).boxed()
+    }
+
+    /// Every matching item, collected.
+    pub async fn all(self) -> Result<Vec<I::Item>> {
+        self.stream().try_collect().await
+    }
+
+    /// One page, starting after `cursor` or at the beginning.
+    pub async fn page(self, cursor: Option<&str>) -> Result<Page<I::Item>> {
+        let prepared = self.prepare()?;
+        let start = page::start_key(cursor, &<I::Model as Model>::SCHEMA, &I::INDEX, OPERATION)?;
+        let fetched = prepared.fetch(start, None).await?;
+        page::into_page(fetched, &I::INDEX, OPERATION)
+    }
+
+    /// The number of matching items, across pages.
+    pub async fn count(self) -> Result<usize> {
+        let prepared = self.prepare()?;
+        page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
+    }
+}
+
+/// A scan ready to send page after page.
+#[derive(Clone)]
+struct Prepared {
+    client: Client,
+    table: String,
+    filter: Option<String>,
+    names: Option<HashMap<String, String>>,
+    values: Option<HashMap<String, AttributeValue>>,
+    limit: Option<i32>,
+    consistent_read: bool,
+    segment: Option<(i32, i32)>,
+    index: Option<&'static str>,
+    model: &'static str,
+}
+
+impl Prepared {
+    fn fetch(
+        &self,
+        start: Option<Item>,
+        select: Option<Select>,
+    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+        let request = self
+            .client
+            .sdk()
+            .scan()
+            .table_name(&self.table)
+            .set_index_name(self.index.map(str::to_owned))
+            .set_filter_expression(self.filter.clone())
+            .set_expression_attribute_names(self.names.clone())
+            .set_expression_attribute_values(self.values.clone())
+            .set_limit(self.limit)
+            .consistent_read(self.consistent_read)
+            .set_segment(self.segment.map(|(s, _)| s))
+            .set_total_segments(self.segment.map(|(_, t)| t))
+            .set_select(select)
+            .set_exclusive_start_key(start);
+        let model = self.model;
+        async move {
+            let output = request
+                .send()
+                .await
+                .map_err(|e| sdk_error(e, model, OPERATION))?;
+            Ok(Fetched {
+                count: usize::try_from(output.count).unwrap_or(0),
+                items: output.items.unwrap_or_default(),
+                last_key: output.last_evaluated_key,
+            })
+        }
+    }
+}

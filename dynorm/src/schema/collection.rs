@@ -1,0 +1,45 @@
+//! Collections: an enum of entities that share a partition, decoded by entity name.
+
+use crate::error::Result;
+use crate::schema::{Index, Model, Schema};
+use crate::value::Item;
+
+/// An enum of entities that share a partition. Derive it:
+///
+/// ```
+/// use dynorm::{Collection, Model};
+///
+/// #[derive(Model)]
+/// #[dynorm(table = "App", entity = "team")]
+/// #[key(pk = "TEAM#{team_id}", sk = "#METADATA")]
+/// struct Team { team_id: String, name: String }
+///
+/// #[derive(Model)]
+/// #[dynorm(table = "App", entity = "membership")]
+/// #[key(pk = "TEAM#{team_id}", sk = "MEMBER#{user_id}")]
+/// struct Membership { team_id: String, user_id: String, role: String }
+///
+/// /// The team's metadata and its members: one query on `TEAM#<id>`.
+/// #[derive(Collection)]
+/// enum TeamWithMembers {
+///     Team(Team),
+///     Member(Membership),
+/// }
+/// ```
+///
+/// The first variant's table key gives the partition: `db.collection::<TeamWithMembers>("t1")`.
+pub trait Collection: Sized + Send + 'static {
+    /// The entity whose hash key names the partition.
+    type Anchor: Model + Index<Model = Self::Anchor>;
+
+    /// Decodes an item of entity `entity`, or `None` for an entity not in the collection.
+    fn decode(entity: &str, item: Item) -> Option<Result<Self>>;
+}
+
+/// The entity name of a schema, for generated code.
+pub const fn entity_name(schema: &Schema) -> &'static str {
+    match &schema.entity {
+        Some(entity) => entity.name,
+        None => "",
+    }
+}

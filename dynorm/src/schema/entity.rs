@@ -1,0 +1,235 @@
+//! Single-table design at run time: rendering key templates and the entity discriminator.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::schema::Schema;
+use crate::value::Item;
+
+/// One piece of a key template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TemplatePart {
+    /// Text stored as written: never case-folded.
+    Static(&'static str),
+    /// The stored value of this attribute.
+    Field(&'static str),
+}
+
+/// A key attribute built from a template, such as `pk = "TEAM#{teamId}"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyTemplate {
+    /// The index it keys, or `None` for the table.
+    pub index: Option<&'static str>,
+    /// The physical attribute.
+    pub attribute: &'static str,
+    /// Whether it is the hash key (else the range key).
+    pub is_hash: bool,
+    /// The template.
+    pub parts: &'static [TemplatePart],
+}
+
+impl KeyTemplate {
+    /// The text every value starts with.
+    pub const fn static_prefix(&self) -> &'static str {
+        match self.parts.first() {
+            Some(TemplatePart::Static(text)) => text,
+            _ => "",
+        }
+    }
+
+    /// Renders the template from an item's attributes; `None` when a field is absent.
+    pub(crate) fn render(&self, model: &'static str, item: &Item) -> Result<Option<String>> {
+        let mut out = String::new();
+        for (i, part) in self.parts.iter().enumerate() {
+            match part {
+                TemplatePart::Static(text) => out.push_str(text),
+                TemplatePart::Field(name) => {
+                    let text = match item.get(*name) {
+                        Some(AttributeValue::S(s)) => s.as_str(),
+                        Some(AttributeValue::N(n)) => n.as_str(),
+                        Some(AttributeValue::Null(_)) | None => return Ok(None),
+                        Some(other) => {
+                            return Err(Error::validation(format!(
+                                "`{name}` is {}; only strings and numbers can be part of key `{}`",
+                                crate::value::describe(other),
+                                self.attribute
+                            ))
+                            .with_model(model)
+                            .with_attribute(*name))
+                        }
+                    };
+                    if let Some(TemplatePart::Static(next)) = self.parts.get(i + 1) {
+                        let separator = next.chars().next().unwrap_or_default();
+                        if text.contains(separator) {
+                            return Err(Error::validation(format!(
+                                "the value of `{name}` contains {separator:?}, which follows it in key `{}`, so the key would be ambiguous",
+                                self.attribute
+                            ))
+                            .with_model(model)
+                            .with_attribute(*name));
+                        }
+                    }
+                    if text.is_empty() {
+                        // Not there yet: a `default` may generate it on create.
+                        return Ok(None);
+                    }
+                    out.push_str(text);
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
+impl KeyTemplate {
+    /// The error for a key that cannot be rendered: it names the field with no value.
+    fn missing(&self, model: &'static str, item: &Item) -> Error {
+        let field = self
+            .parts
+            .iter()
+            .find_map(|part| match part {
+                TemplatePart::Field(name) => match item.get(*name) {
+                    Some(AttributeValue::S(s)) if !s.is_empty() => None,
+                    Some(AttributeValue::N(_)) => None,
+                    _ => Some(*name),
+                },
+                TemplatePart::Static(_) => None,
+            })
+            .unwrap_or(self.attribute);
+        Error::validation(format!(
+            "key `{}` is built from `{field}`, which has no value",
+            self.attribute
+        ))
+        .with_model(model)
+        .with_attribute(field)
+    }
+}
+
+/// The entity a single-table model is: its name, where the name is stored, and its keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entity {
+    /// The entity name stored with each item.
+    pub name: &'static str,
+    /// The attribute that stores it.
+    pub attribute: &'static str,
+    /// Every key template, the table's and the indexes'.
+    pub keys: &'static [KeyTemplate],
+}
+
+impl Entity {
+    fn templates<'a>(
+        &self,
+        index: Option<&'a str>,
+    ) -> impl Iterator<Item = &'static KeyTemplate> + 'a {
+        self.keys.iter().filter(move |k| k.index == index)
+    }
+
+    /// Whether a stored item is of this entity.
+    pub fn holds(&self, item: &Item) -> bool {
+        matches!(item.get(self.attribute), Some(AttributeValue::S(name)) if name == self.name)
+    }
+
+    /// The entity name of a stored item, if it has one.
+    pub(crate) fn of(attribute: &str, item: &Item) -> Option<String> {
+        match item.get(attribute) {
+            Some(AttributeValue::S(name)) => Some(name.clone()),
+            _ => None,
+        }
+    }
+}
+
+fn entity(schema: &Schema) -> Result<&Entity> {
+    schema
+        .entity
+        .as_ref()
+        .ok_or_else(|| Error::config("the model has no #[key] templates").with_model(schema.model))
+}
+
+/// Adds the physical keys and the entity name to an item. An index whose template lacks a
+/// value is left out: the item is not in that (sparse) index. A table key that lacks a
+/// value is an error when `strict`, and left out otherwise (a `default` may fill it on
+/// create; every write renders the keys again, strictly).
+pub fn write_entity_keys(schema: &Schema, item: &mut Item, strict: bool) -> Result<()> {
+    let entity = entity(schema)?;
+    let mut rendered = Vec::new();
+    for template in entity.templates(None) {
+        match template.render(schema.model, item)? {
+            Some(text) => rendered.push((template.attribute, text)),
+            None if strict => return Err(template.missing(schema.model, item)),
+            None => {}
+        }
+    }
+    let indexes: Vec<&str> = entity.keys.iter().filter_map(|k| k.index).collect();
+    for index in indexes {
+        let mut index_keys = Vec::new();
+        for template in entity.templates(Some(index)) {
+            match template.render(schema.model, item)? {
+                Some(text) => index_keys.push((template.attribute, text)),
+                None => {
+                    index_keys.clear();
+                    break;
+                }
+            }
+        }
+        rendered.extend(index_keys);
+    }
+    for (attribute, text) in rendered {
+        item.insert(attribute.to_owned(), AttributeValue::S(text));
+    }
+    item.insert(
+        entity.attribute.to_owned(),
+        AttributeValue::S(entity.name.to_owned()),
+    );
+    Ok(())
+}
+
+/// Checks that an item is of this entity before it is decoded.
+pub fn check_entity(schema: &Schema, item: &Item) -> Result<()> {
+    let entity = entity(schema)?;
+    match Entity::of(entity.attribute, item) {
+        Some(name) if name == entity.name => Ok(()),
+        found => Err(Error::new(
+            ErrorKind::Conversion,
+            match found {
+                Some(name) => format!("the item is a `{name}`, not a `{}`", entity.name),
+                None => format!(
+                    "the item has no entity name, so it is not a `{}`",
+                    entity.name
+                ),
+            },
+        )
+        .with_model(schema.model)
+        .with_attribute(entity.attribute)),
+    }
+}
+
+/// The table key of an entity, from the attributes of its key fields.
+pub fn entity_key(schema: &Schema, fields: &Item) -> Result<Item> {
+    let entity = entity(schema)?;
+    let mut key = Item::new();
+    for template in entity.templates(None) {
+        let text = template
+            .render(schema.model, fields)?
+            .ok_or_else(|| template.missing(schema.model, fields))?;
+        key.insert(template.attribute.to_owned(), AttributeValue::S(text));
+    }
+    Ok(key)
+}
+
+/// The hash key of the table (`index = None`) or an index, from the attributes of its fields.
+pub fn template_hash_values(
+    schema: &Schema,
+    index: Option<&str>,
+    fields: &Item,
+) -> Result<Vec<(&'static str, AttributeValue)>> {
+    let entity = entity(schema)?;
+    let mut out = Vec::new();
+    for template in entity.templates(index).filter(|t| t.is_hash) {
+        let text = template
+            .render(schema.model, fields)?
+            .ok_or_else(|| template.missing(schema.model, fields))?;
+        out.push((template.attribute, AttributeValue::S(text)));
+    }
+    Ok(out)
+}

@@ -1,0 +1,61 @@
+//! Attributes whose values dynorm generates: `default` and `updated_at`.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::schema::Schema;
+use crate::value::{date, DateStorage, Item};
+
+/// An attribute whose value dynorm generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The attribute.
+    pub attribute: &'static str,
+    /// What it is set to.
+    pub value: GeneratedValue,
+}
+
+/// A generated value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GeneratedValue {
+    /// The current time, in this storage.
+    Now(DateStorage),
+    /// A new UUID v7: unique, and sortable by creation time.
+    UuidV7,
+}
+
+impl GeneratedValue {
+    /// A fresh value.
+    pub fn generate(self) -> AttributeValue {
+        match self {
+            Self::Now(storage) => date::encode(&chrono::Utc::now(), storage)
+                .ok()
+                .flatten()
+                .unwrap_or(AttributeValue::Null(true)),
+            Self::UuidV7 => AttributeValue::S(uuid::Uuid::now_v7().to_string()),
+        }
+    }
+}
+
+impl Schema {
+    /// Fills in the `#[dynorm(default)]` attributes that are absent or empty, for `create`.
+    pub(crate) fn apply_defaults(&self, item: &mut Item) {
+        for default in self.defaults {
+            let absent = match item.get(default.attribute) {
+                None | Some(AttributeValue::Null(_)) => true,
+                Some(AttributeValue::S(s)) => s.is_empty(),
+                Some(_) => false,
+            };
+            if absent {
+                item.insert(default.attribute.to_owned(), default.value.generate());
+            }
+        }
+    }
+
+    /// Sets the `#[dynorm(updated_at)]` attribute to now, for every whole-item write.
+    pub(crate) fn touch_updated_at(&self, item: &mut Item) {
+        if let Some(updated) = self.updated_at {
+            item.insert(updated.attribute.to_owned(), updated.value.generate());
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! The centre of dynorm: the traits `#[derive(Model)]` implements and the static schema
+//! it describes — keys, indexes, key templates, entities, `#[combine]` and generated
+//! values — and the `CreateTable` input that follows from it.
+//!
+//! Everything here is a pure description. It knows values and errors, and no client,
+//! expression, query, batch or transaction.
+
+pub(crate) mod collection;
+pub(crate) mod combine;
+pub(crate) mod entity;
+mod generated;
+mod index;
+pub(crate) mod key_signature;
+mod model;
+pub(crate) mod shared_table;
+pub(crate) mod table_definition;
+mod table_schema;
+
+pub use collection::Collection;
+pub use combine::Combine;
+pub use entity::{Entity, KeyTemplate, TemplatePart};
+pub use generated::{Generated, GeneratedValue};
+pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
+pub use model::{Model, ModelKey};
+pub use shared_table::SharedTable;
+pub use table_schema::{KeyAttribute, Schema};
+
+pub use crate::value::Item;

@@ -1,0 +1,109 @@
+//! The traits `#[derive(Model)]` implements.
+
+use crate::error::{CancellationReason, Error, Result};
+use crate::schema::key_signature::KeySignature;
+use crate::schema::{table_definition, Schema};
+use crate::value::Item;
+
+/// A Rust struct stored as DynamoDB items. Derive it with `#[derive(Model)]`.
+///
+/// ```
+/// use dynorm::Model;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct User {
+///     #[hash_key]
+///     id: String,
+///     name: String,
+/// }
+///
+/// assert_eq!(User::HASH_KEY, "id");
+/// assert_eq!(User::RANGE_KEY, None);
+/// assert_eq!(User::TABLE_NAME, "User");
+///
+/// let user = User { id: "u1".into(), name: "Ada".into() };
+/// let item = user.to_item().unwrap();
+/// assert_eq!(User::from_item(item).unwrap(), user);
+/// ```
+pub trait Model: Sized + Send + Sync + 'static {
+    /// The typed primary key, such as `UserKey { id }`.
+    type Key: ModelKey<Model = Self>;
+
+    /// The model's names and key schema.
+    const SCHEMA: Schema;
+
+    /// The hash key's attribute name.
+    const HASH_KEY: &'static str = Self::SCHEMA.hash_key.name;
+    /// The range key's attribute name, if the table has one.
+    const RANGE_KEY: Option<&'static str> = match Self::SCHEMA.range_key {
+        Some(range) => Some(range.name),
+        None => None,
+    };
+    /// The base table name, before any prefix or suffix.
+    const TABLE_NAME: &'static str = Self::SCHEMA.table;
+
+    /// Converts the model into an item.
+    fn to_item(&self) -> Result<Item>;
+
+    /// Converts an item into the model, taking ownership so that values are moved.
+    fn from_item(item: Item) -> Result<Self>;
+
+    /// The model's primary key.
+    fn key(&self) -> Self::Key;
+
+    /// Writes the identity of the model's primary key into `signature`, checked as a typed
+    /// key is, for finding an item written twice in one batch. The derive writes a version
+    /// that reads the key fields in place instead of copying them into [`key`](Self::key).
+    #[doc(hidden)]
+    fn __key_signature(&self, signature: &mut KeySignature<'_>) -> Result<()> {
+        let key = self
+            .key()
+            .to_key_item()
+            .map_err(|e| e.with_operation(signature.operation()))?;
+        signature.push_item(&key)
+    }
+
+    /// The `CreateTable` input for this model, with its own prefix and suffix but no
+    /// client-wide ones. `Client::create_table_input` gives the same with the client's naming.
+    fn create_table_input() -> aws_sdk_dynamodb::operation::create_table::CreateTableInput {
+        let name = format!(
+            "{}{}{}",
+            Self::SCHEMA.table_prefix.unwrap_or(""),
+            Self::SCHEMA.table,
+            Self::SCHEMA.table_suffix.unwrap_or("")
+        );
+        table_definition::create_table_input(&Self::SCHEMA, name)
+    }
+
+    /// [`create_table_input`](Self::create_table_input) as the JSON that
+    /// `aws dynamodb create-table --cli-input-json` accepts.
+    fn create_table_json() -> String {
+        table_definition::to_cli_json(&Self::create_table_input())
+    }
+}
+
+/// A model's typed primary key.
+pub trait ModelKey: Send + Sync {
+    /// The model the key belongs to.
+    type Model: Model<Key = Self>;
+
+    /// The key as DynamoDB key attributes, each in its field's storage.
+    fn to_key_item(&self) -> Result<Item>;
+}
+
+impl Error {
+    /// The item DynamoDB returned with a failed condition, decoded as `M`.
+    pub fn current_item<M: Model>(&self) -> Option<Result<M>> {
+        self.item().cloned().map(M::from_item)
+    }
+}
+
+impl CancellationReason {
+    /// The stored item decoded as `M`, when this operation touched model `M`.
+    pub fn current_item<M: Model>(&self) -> Option<Result<M>> {
+        if self.model != M::SCHEMA.model {
+            return None;
+        }
+        self.item.clone().map(M::from_item)
+    }
+}

@@ -1,0 +1,254 @@
+//! The `CreateTable` input a model describes.
+
+use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType,
+};
+
+use aws_sdk_dynamodb::types::TableDescription;
+
+use crate::error::{Error, Result};
+use crate::schema::Schema;
+use crate::schema::{IndexKind, IndexSchema, Projection};
+
+/// The `CreateTable` input of a table shared by several entities: the union of their key
+/// attributes and indexes, each once. `table_name` overrides the first entity's name.
+pub fn shared_create_table_input(
+    schemas: &[&Schema],
+    table_name: Option<String>,
+) -> CreateTableInput {
+    let first = schemas.first().copied();
+    let name = table_name.unwrap_or_else(|| {
+        first.map_or_else(String::new, |s| {
+            format!(
+                "{}{}{}",
+                s.table_prefix.unwrap_or(""),
+                s.table,
+                s.table_suffix.unwrap_or("")
+            )
+        })
+    });
+    let mut indexes: Vec<IndexSchema> = Vec::new();
+    for schema in schemas {
+        for index in schema.indexes {
+            if indexes.iter().all(|i| i.name != index.name) {
+                indexes.push(*index);
+            }
+        }
+    }
+    match first {
+        Some(first) => build_input(name, &first.table_index(), &indexes),
+        None => CreateTableInput::builder()
+            .table_name(name)
+            .build()
+            .expect("CreateTableInput has no required fields"),
+    }
+}
+
+/// Builds the `CreateTable` input: definitions of every key attribute of the table and its
+/// indexes (each once), the key schema, every index with its projection, and on-demand
+/// (`PAY_PER_REQUEST`) billing.
+pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInput {
+    build_input(table_name, &schema.table_index(), schema.indexes)
+}
+
+/// The `CreateTable` input for a table's keys and its indexes.
+fn build_input(
+    table_name: String,
+    table: &IndexSchema,
+    indexes: &[IndexSchema],
+) -> CreateTableInput {
+    let mut definitions: Vec<AttributeDefinition> = Vec::new();
+    let index_keys = indexes
+        .iter()
+        .flat_map(|i| i.hash_key.iter().chain(i.range_key));
+    let table_keys = table.hash_key.iter().chain(table.range_key);
+    for attribute in table_keys.chain(index_keys) {
+        if definitions
+            .iter()
+            .all(|d| d.attribute_name() != attribute.name)
+        {
+            definitions.push(
+                AttributeDefinition::builder()
+                    .attribute_name(attribute.name)
+                    .attribute_type(attribute.scalar.to_sdk())
+                    .build()
+                    .expect("an attribute definition with its name and type set is complete"),
+            );
+        }
+    }
+    let globals = indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Global)
+        .map(|index| {
+            GlobalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(key_schema(index)))
+                .projection(projection(index))
+                .build()
+                .expect("a global index with its name and key schema set is complete")
+        })
+        .collect::<Vec<_>>();
+    let locals = indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Local)
+        .map(|index| {
+            LocalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(key_schema(index)))
+                .projection(projection(index))
+                .build()
+                .expect("a local index with its name, key schema and projection set is complete")
+        })
+        .collect::<Vec<_>>();
+    CreateTableInput::builder()
+        .table_name(table_name)
+        .set_attribute_definitions(Some(definitions))
+        .set_key_schema(Some(key_schema(table)))
+        .billing_mode(BillingMode::PayPerRequest)
+        .set_global_secondary_indexes((!globals.is_empty()).then_some(globals))
+        .set_local_secondary_indexes((!locals.is_empty()).then_some(locals))
+        .build()
+        .expect("CreateTableInput has no required fields")
+}
+
+/// The key schema of a table or index: its hash attributes, then its range attributes.
+fn key_schema(index: &IndexSchema) -> Vec<KeySchemaElement> {
+    let hash = index.hash_key.iter().map(|k| (k, KeyType::Hash));
+    let range = index.range_key.iter().map(|k| (k, KeyType::Range));
+    hash.chain(range)
+        .map(|(attribute, key_type)| {
+            KeySchemaElement::builder()
+                .attribute_name(attribute.name)
+                .key_type(key_type)
+                .build()
+                .expect("a key schema element with its name and type set is complete")
+        })
+        .collect()
+}
+
+/// An index's projection.
+fn projection(index: &IndexSchema) -> SdkProjection {
+    match index.projection {
+        Projection::All => SdkProjection::builder()
+            .projection_type(ProjectionType::All)
+            .build(),
+        Projection::KeysOnly => SdkProjection::builder()
+            .projection_type(ProjectionType::KeysOnly)
+            .build(),
+        Projection::Include(names) => SdkProjection::builder()
+            .projection_type(ProjectionType::Include)
+            .set_non_key_attributes(Some(names.iter().map(|n| (*n).to_owned()).collect()))
+            .build(),
+    }
+}
+
+/// The input as the JSON that `aws dynamodb create-table --cli-input-json` accepts.
+pub fn to_cli_json(input: &CreateTableInput) -> String {
+    use serde_json::{json, Map, Value};
+    let keys = |elements: &[KeySchemaElement]| -> Vec<Value> {
+        elements
+            .iter()
+            .map(|k| json!({"AttributeName": k.attribute_name(), "KeyType": k.key_type().as_str()}))
+            .collect()
+    };
+    let projection = |p: Option<&SdkProjection>| -> Value {
+        let mut out = Map::new();
+        if let Some(p) = p {
+            if let Some(t) = p.projection_type() {
+                out.insert("ProjectionType".into(), json!(t.as_str()));
+            }
+            if !p.non_key_attributes().is_empty() {
+                out.insert("NonKeyAttributes".into(), json!(p.non_key_attributes()));
+            }
+        }
+        Value::Object(out)
+    };
+    let mut out = Map::new();
+    out.insert("TableName".into(), json!(input.table_name()));
+    out.insert(
+        "AttributeDefinitions".into(),
+        input
+            .attribute_definitions()
+            .iter()
+            .map(|d| json!({"AttributeName": d.attribute_name(), "AttributeType": d.attribute_type().as_str()}))
+            .collect(),
+    );
+    out.insert("KeySchema".into(), keys(input.key_schema()).into());
+    if let Some(mode) = input.billing_mode() {
+        out.insert("BillingMode".into(), json!(mode.as_str()));
+    }
+    if !input.global_secondary_indexes().is_empty() {
+        let globals: Vec<Value> = input
+            .global_secondary_indexes()
+            .iter()
+            .map(|g| json!({"IndexName": g.index_name(), "KeySchema": keys(g.key_schema()), "Projection": projection(g.projection())}))
+            .collect();
+        out.insert("GlobalSecondaryIndexes".into(), globals.into());
+    }
+    if !input.local_secondary_indexes().is_empty() {
+        let locals: Vec<Value> = input
+            .local_secondary_indexes()
+            .iter()
+            .map(|l| json!({"IndexName": l.index_name(), "KeySchema": keys(l.key_schema()), "Projection": projection(l.projection())}))
+            .collect();
+        out.insert("LocalSecondaryIndexes".into(), locals.into());
+    }
+    serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default()
+}
+
+/// Checks a live table's key schema and key attribute types against the model.
+pub fn compare(schema: &Schema, name: &str, table: &TableDescription) -> Result<()> {
+    let expected: Vec<_> = schema
+        .key_attributes()
+        .zip([KeyType::Hash, KeyType::Range])
+        .collect();
+    let actual = table.key_schema();
+    for (attribute, key_type) in &expected {
+        let found = actual.iter().find(|k| k.key_type() == key_type);
+        match found {
+            Some(k) if k.attribute_name() == attribute.name => {}
+            Some(k) => {
+                return Err(Error::config(format!(
+                    "table `{name}` has `{}` as its {key_type} key, the model has `{}`",
+                    k.attribute_name(),
+                    attribute.name
+                ))
+                .with_attribute(attribute.name))
+            }
+            None => {
+                return Err(
+                    Error::config(format!("table `{name}` has no {key_type} key"))
+                        .with_attribute(attribute.name),
+                )
+            }
+        }
+        let defined = table
+            .attribute_definitions()
+            .iter()
+            .find(|d| d.attribute_name() == attribute.name)
+            .map(|d| d.attribute_type().clone());
+        let wanted = attribute.scalar.to_sdk();
+        if defined.as_ref() != Some(&wanted) {
+            return Err(Error::config(format!(
+                "table `{name}` defines `{}` as {}, the model needs {wanted}",
+                attribute.name,
+                defined.map_or_else(|| "nothing".to_owned(), |d| d.to_string())
+            ))
+            .with_attribute(attribute.name));
+        }
+    }
+    if actual.len() != expected.len() {
+        let extra = actual
+            .iter()
+            .find(|k| expected.iter().all(|(a, _)| a.name != k.attribute_name()))
+            .map(|k| k.attribute_name().to_owned())
+            .unwrap_or_default();
+        return Err(Error::config(format!(
+            "table `{name}` has a range key `{extra}` the model does not declare"
+        ))
+        .with_attribute(extra));
+    }
+    Ok(())
+}

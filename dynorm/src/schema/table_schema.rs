@@ -1,0 +1,197 @@
+//! What a model says about its table: names, keys, indexes and attribute behaviours,
+//! built by the derive as constants.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{Error, Result};
+use crate::schema::entity::Entity;
+use crate::schema::index::{IndexKind, IndexSchema, Projection};
+use crate::schema::{Combine, Generated};
+use crate::value::{Item, ScalarType};
+
+/// One key attribute: its name and type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyAttribute {
+    /// The attribute name.
+    pub name: &'static str,
+    /// S, N or B.
+    pub scalar: ScalarType,
+}
+
+/// What a model says about its table, built by the derive at compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct Schema {
+    /// The model's Rust name, used in error messages.
+    pub model: &'static str,
+    /// The base table name.
+    pub table: &'static str,
+    /// The model's own table name prefix, overriding the client's.
+    pub table_prefix: Option<&'static str>,
+    /// The model's own table name suffix, overriding the client's.
+    pub table_suffix: Option<&'static str>,
+    /// The hash key.
+    pub hash_key: KeyAttribute,
+    /// The range key, if any.
+    pub range_key: Option<KeyAttribute>,
+    /// The hash key, then the range key if any: the same attributes as one slice.
+    pub keys: &'static [KeyAttribute],
+    /// Every attribute name of the model, in field order.
+    pub attributes: &'static [&'static str],
+    /// The secondary indexes, global ones first, in declaration order.
+    pub indexes: &'static [IndexSchema],
+    /// The `#[version]` attribute, for optimistic locking.
+    pub version: Option<&'static str>,
+    /// The `#[ttl]` attribute: the item's expiry in epoch seconds.
+    pub ttl: Option<&'static str>,
+    /// The `#[combine]` attributes, each built from other attributes on every write.
+    pub combines: &'static [Combine],
+    /// For a single-table model: its entity name and key templates.
+    pub entity: Option<Entity>,
+    /// Attributes filled in by `create` when they are absent (`#[dynorm(default = ...)]`).
+    pub defaults: &'static [Generated],
+    /// The attribute set to now on every write (`#[dynorm(updated_at)]`).
+    pub updated_at: Option<Generated>,
+}
+
+impl Schema {
+    /// The table itself, seen as an index.
+    pub fn table_index(&self) -> IndexSchema {
+        let (hash_key, range_key) = self.keys.split_at(1.min(self.keys.len()));
+        IndexSchema {
+            name: self.table,
+            kind: IndexKind::Table,
+            hash_key,
+            range_key,
+            projection: Projection::All,
+            range_prefix: self.entity.and_then(|e| {
+                e.keys
+                    .iter()
+                    .find(|k| k.index.is_none() && !k.is_hash)
+                    .map(|k| k.static_prefix())
+            }),
+        }
+    }
+
+    /// Every index a query can use: the global ones, then the local ones, then the table.
+    pub fn query_targets(&self) -> Vec<IndexSchema> {
+        let mut targets: Vec<_> = self
+            .indexes
+            .iter()
+            .filter(|i| i.kind == IndexKind::Global)
+            .copied()
+            .collect();
+        targets.extend(
+            self.indexes
+                .iter()
+                .filter(|i| i.kind == IndexKind::Local)
+                .copied(),
+        );
+        targets.push(self.table_index());
+        targets
+    }
+
+    /// An index by name.
+    pub fn index(&self, name: &str) -> Option<&IndexSchema> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// The key attributes: the hash key, then the range key.
+    pub fn key_attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> {
+        self.keys.iter()
+    }
+
+    /// Checks that a key item has exactly the key attributes, each of the right type and
+    /// not empty. Raw keys skip the typed key, so this is what catches their mistakes.
+    pub fn validate_key(&self, key: &Item, operation: &'static str) -> Result<()> {
+        for attribute in self.key_attributes() {
+            self.check_key_value(attribute, key.get(attribute.name), operation)?;
+        }
+        if let Some(extra) = key
+            .keys()
+            .find(|name| self.key_attributes().all(|a| a.name != name.as_str()))
+        {
+            return Err(Error::validation(format!(
+                "`{extra}` is not a key attribute of `{}`",
+                self.model
+            ))
+            .with_model(self.model)
+            .with_operation(operation)
+            .with_attribute(extra.as_str()));
+        }
+        Ok(())
+    }
+
+    /// Checks one key attribute's value: present, of the attribute's type, and not empty.
+    pub(crate) fn check_key_value(
+        &self,
+        attribute: &KeyAttribute,
+        value: Option<&AttributeValue>,
+        operation: &'static str,
+    ) -> Result<()> {
+        let fail = |message: String| {
+            Err(Error::validation(message)
+                .with_model(self.model)
+                .with_operation(operation)
+                .with_attribute(attribute.name))
+        };
+        let Some(value) = value else {
+            return fail(format!(
+                "the key of `{}` has no `{}`",
+                self.model, attribute.name
+            ));
+        };
+        let type_ok = matches!(
+            (attribute.scalar, value),
+            (ScalarType::S, AttributeValue::S(_))
+                | (ScalarType::N, AttributeValue::N(_))
+                | (ScalarType::B, AttributeValue::B(_))
+        );
+        if !type_ok {
+            return fail(format!(
+                "a key attribute must be {:?}, found {}",
+                attribute.scalar,
+                crate::value::describe(value)
+            ));
+        }
+        let empty = match value {
+            AttributeValue::S(s) => s.is_empty(),
+            AttributeValue::B(b) => b.as_ref().is_empty(),
+            _ => false,
+        };
+        if empty {
+            return fail("a key attribute cannot be empty".to_owned());
+        }
+        Ok(())
+    }
+
+    /// Whether an item has expired by its `#[ttl]` (DynamoDB deletes such items only
+    /// eventually, up to a few days later).
+    pub fn is_expired(&self, item: &Item) -> bool {
+        let Some(attribute) = self.ttl else {
+            return false;
+        };
+        match item.get(attribute) {
+            Some(AttributeValue::N(n)) => n
+                .parse::<i64>()
+                .is_ok_and(|at| at <= chrono::Utc::now().timestamp()),
+            _ => false,
+        }
+    }
+
+    /// Whether `attribute` is a key of the table.
+    pub fn is_table_key(&self, attribute: &str) -> bool {
+        self.keys.iter().any(|k| k.name == attribute)
+    }
+
+    /// Whether `attribute` is a key of the table or of an index.
+    pub fn is_any_key(&self, attribute: &str) -> bool {
+        self.is_table_key(attribute) || self.indexes.iter().any(|i| i.has_key(attribute))
+    }
+
+    /// Picks the key attributes out of a whole item.
+    pub fn key_of(&self, item: &Item) -> Item {
+        self.key_attributes()
+            .filter_map(|a| item.get(a.name).map(|v| (a.name.to_owned(), v.clone())))
+            .collect()
+    }
+}

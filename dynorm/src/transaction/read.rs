@@ -1,0 +1,126 @@
+//! Read transactions: a consistent snapshot of up to 100 items across models.
+
+use aws_sdk_dynamodb::types::{Get, TransactGetItem};
+
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::item;
+use crate::schema::Model;
+use crate::transaction::MAX_TRANSACTION_ITEMS;
+use crate::value::Item;
+
+impl Client {
+    /// A read transaction: a consistent snapshot of up to 100 items across models.
+    pub fn transact_get(&self) -> GetTransaction {
+        GetTransaction::new(self)
+    }
+}
+
+/// A pending read transaction: a consistent snapshot of up to 100 items across models.
+/// Build it with [`Client::transact_get`].
+#[must_use = "a transaction does nothing until it is sent"]
+pub struct GetTransaction {
+    client: Client,
+    gets: Vec<Result<(&'static str, TransactGetItem)>>,
+}
+
+impl GetTransaction {
+    pub(crate) fn new(client: &Client) -> Self {
+        Self {
+            client: client.clone(),
+            gets: Vec::new(),
+        }
+    }
+
+    /// Reads the item of `M` with this key; its result has the position of this call.
+    pub fn get<M: Model>(mut self, key: impl Into<M::Key>) -> Self {
+        let get = item::typed_key::<M>(&key.into(), "transact_get").and_then(|key| {
+            let get = Get::builder()
+                .table_name(self.client.table_name::<M>())
+                .set_key(Some(key))
+                .build()
+                .map_err(|e| Error::validation(e.to_string()).with_model(M::SCHEMA.model))?;
+            Ok((M::SCHEMA.model, TransactGetItem::builder().get(get).build()))
+        });
+        self.gets.push(get);
+        self
+    }
+
+    /// Sends the request.
+    pub async fn send(self) -> Result<GetTransactionItems> {
+        let count = self.gets.len();
+        if count == 0 || count > MAX_TRANSACTION_ITEMS {
+            return Err(Error::validation(format!(
+                "a transaction has 1 to {MAX_TRANSACTION_ITEMS} operations, not {count}"
+            ))
+            .with_operation("transact_get"));
+        }
+        let (models, items): (Vec<_>, Vec<_>) = self
+            .gets
+            .into_iter()
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .unzip();
+        let output = self
+            .client
+            .sdk()
+            .transact_get_items()
+            .set_transact_items(Some(items))
+            .send()
+            .await
+            .map_err(|e| Error::service(e).with_operation("transact_get"))?;
+        let responses = output.responses.unwrap_or_default();
+        let items = models
+            .into_iter()
+            .enumerate()
+            .map(|(i, model)| {
+                (
+                    model,
+                    responses
+                        .get(i)
+                        .and_then(|r| r.item.clone())
+                        .filter(|i| !i.is_empty()),
+                )
+            })
+            .collect();
+        Ok(GetTransactionItems { items })
+    }
+}
+
+/// The items a read transaction returned, in request order.
+#[derive(Debug, Clone)]
+pub struct GetTransactionItems {
+    items: Vec<(&'static str, Option<Item>)>,
+}
+
+impl GetTransactionItems {
+    /// The item at `index` decoded as `M`: `Ok(None)` when there is no such item, and an
+    /// error when `index` is out of range or was a read of another model.
+    pub fn get<M: Model>(&self, index: usize) -> Result<Option<M>> {
+        match self.items.get(index) {
+            Some((model, item)) if *model == M::SCHEMA.model => item
+                .clone()
+                .map(M::from_item)
+                .transpose()
+                .map_err(|e| e.with_operation("transact_get")),
+            Some((model, _)) => Err(Error::validation(format!(
+                "read {index} is of model `{model}`, not `{}`",
+                M::SCHEMA.model
+            ))),
+            None => Err(Error::validation(format!(
+                "there is no read {index}; there are {}",
+                self.items.len()
+            ))),
+        }
+    }
+
+    /// How many reads there were.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there were no reads.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}

@@ -1,0 +1,231 @@
+//! Write transactions, and the condition checks they can hold.
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+
+use crate::client::Client;
+use crate::error::{CancellationReason, Error, ErrorKind, Result};
+use crate::expr::{Condition, Conjunction, Placeholders};
+use crate::item;
+use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::schema::Model;
+use crate::transaction::{private, TransactionWrite, MAX_TRANSACTION_ITEMS};
+use crate::value::Item;
+
+impl Client {
+    /// A write transaction: up to 100 `create`, `put`, `update`, `delete` and
+    /// `condition_check` operations across models, all or nothing.
+    pub fn transaction(&self) -> WriteTransaction {
+        WriteTransaction::new(self)
+    }
+
+    /// A condition on an item, for a transaction: the transaction is cancelled unless it holds.
+    pub fn condition_check<M: Model>(
+        &self,
+        key: impl Into<M::Key>,
+        condition: Condition<M>,
+    ) -> ConditionCheckItem<M> {
+        ConditionCheckItem::new(self, key.into(), condition)
+    }
+}
+
+/// A condition on an item that a transaction checks without writing it. Build it with
+/// [`Client::condition_check`].
+#[must_use = "a condition check does nothing until it is part of a transaction"]
+pub struct ConditionCheckItem<M: Model> {
+    client: Client,
+    key: Result<Item>,
+    condition: Conjunction,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> ConditionCheckItem<M> {
+    pub(crate) fn new(client: &Client, key: M::Key, condition: Condition<M>) -> Self {
+        let mut conjunction = Conjunction::default();
+        conjunction.push(condition);
+        Self {
+            client: client.clone(),
+            key: item::typed_key::<M>(&key, "condition_check"),
+            condition: conjunction,
+            model: PhantomData,
+        }
+    }
+}
+
+impl<M: Model> TransactionWrite for ConditionCheckItem<M> {}
+#[allow(private_interfaces)]
+impl<M: Model> private::Sealed for ConditionCheckItem<M> {
+    fn into_spec(self) -> Result<WriteSpec> {
+        let fail = |e: Error| {
+            e.with_model(M::SCHEMA.model)
+                .with_operation("condition_check")
+        };
+        if let Some(error) = self.condition.first_error() {
+            return Err(fail(error.clone()));
+        }
+        let key = self.key?;
+        let checks = Checks::default();
+        let mut placeholders = Placeholders::default();
+        let condition =
+            write_request::condition(&M::SCHEMA, &checks, self.condition, &mut placeholders)
+                .map_err(fail)?;
+        Ok(WriteSpec {
+            schema: &M::SCHEMA,
+            operation: "condition_check",
+            table: self.client.table_name::<M>(),
+            kind: WriteKind::ConditionCheck(key),
+            condition,
+            placeholders,
+            checks,
+        })
+    }
+}
+
+/// A pending write transaction. Build it with [`Client::transaction`].
+///
+/// ```no_run
+/// # use dynorm::Model;
+/// # #[derive(Model, Clone)] struct Order { #[hash_key] id: String, paid: bool }
+/// # async fn demo(db: dynorm::Client, open: Order) -> Result<(), dynorm::Error> {
+/// let paid = Order { id: "o2".into(), paid: true };
+/// db.transaction()
+///     .write(db.delete::<Order>(open.key()).require_exists(true))
+///     .write(db.create(&paid))
+///     .send()
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a transaction does nothing until it is sent"]
+pub struct WriteTransaction {
+    client: Client,
+    writes: Vec<Result<WriteSpec>>,
+    token: Option<String>,
+}
+
+impl WriteTransaction {
+    pub(crate) fn new(client: &Client) -> Self {
+        Self {
+            client: client.clone(),
+            writes: Vec::new(),
+            token: None,
+        }
+    }
+
+    /// Adds a write: a `create`, `put`, `update`, `delete` or `condition_check` builder.
+    pub fn write(mut self, write: impl TransactionWrite) -> Self {
+        self.writes.push(private::Sealed::into_spec(write));
+        self
+    }
+
+    /// Makes the request idempotent for ten minutes: sending it again with the same token
+    /// does not apply it twice.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Checks everything that can be checked before sending.
+    fn specs(self) -> Result<(Client, Vec<WriteSpec>, Option<String>)> {
+        let operation = "transaction";
+        let count = self.writes.len();
+        if count == 0 || count > MAX_TRANSACTION_ITEMS {
+            return Err(Error::validation(format!(
+                "a transaction has 1 to {MAX_TRANSACTION_ITEMS} operations, not {count}"
+            ))
+            .with_operation(operation));
+        }
+        let mut specs = Vec::with_capacity(count);
+        for (index, write) in self.writes.into_iter().enumerate() {
+            let spec = write.map_err(|e| {
+                let message = format!("operation {index}: {}", e.message());
+                let mut error = Error::new(e.kind(), message).with_operation(operation);
+                if let Some(model) = e.model() {
+                    error = error.with_model(model);
+                }
+                if let Some(attribute) = e.attribute() {
+                    error = error.with_attribute(attribute);
+                }
+                error
+            })?;
+            if let Some(first) = specs
+                .iter()
+                .position(|s: &WriteSpec| s.table == spec.table && s.key() == spec.key())
+            {
+                return Err(Error::validation(format!(
+                    "operations {first} and {index} touch the same item; a transaction can touch an item only once"
+                ))
+                .with_model(spec.schema.model)
+                .with_operation(operation));
+            }
+            specs.push(spec);
+        }
+        Ok((self.client, specs, self.token))
+    }
+
+    /// Sends the transaction. When DynamoDB cancels it, the error is
+    /// [`ErrorKind::TransactionCanceled`] with one [`CancellationReason`] per operation.
+    pub async fn send(self) -> Result<()> {
+        let (client, specs, token) = self.specs()?;
+        let items = specs
+            .iter()
+            .cloned()
+            .map(WriteSpec::into_transact_item)
+            .collect::<Result<Vec<_>>>()?;
+        let result = client
+            .sdk()
+            .transact_write_items()
+            .set_transact_items(Some(items))
+            .set_client_request_token(token)
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(e) => match e.as_service_error() {
+                Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
+                    let reasons: Vec<CancellationReason> = specs
+                        .iter()
+                        .enumerate()
+                        .map(|(index, spec)| {
+                            let reason = cancelled.cancellation_reasons().get(index);
+                            let code = reason.and_then(|r| r.code()).unwrap_or("None").to_owned();
+                            let item = reason
+                                .and_then(|r| r.item().cloned())
+                                .filter(|i| !i.is_empty());
+                            let kind = (code == "ConditionalCheckFailed")
+                                .then(|| spec.condition_failed(item.clone()).kind());
+                            CancellationReason {
+                                index,
+                                operation: spec.operation,
+                                model: spec.schema.model,
+                                code,
+                                message: reason.and_then(|r| r.message()).map(str::to_owned),
+                                kind,
+                                item,
+                            }
+                        })
+                        .collect();
+                    let summary = reasons
+                        .iter()
+                        .filter(|r| r.is_failure())
+                        .map(|r| {
+                            format!(
+                                "operation {} ({} on `{}`): {}",
+                                r.index, r.operation, r.model, r.code
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; ");
+                    Err(Error::new(
+                        ErrorKind::TransactionCanceled,
+                        format!("the transaction was cancelled: {summary}"),
+                    )
+                    .with_operation("transaction")
+                    .with_reasons(reasons)
+                    .with_source(e))
+                }
+                _ => Err(Error::service(e).with_operation("transaction")),
+            },
+        }
+    }
+}
