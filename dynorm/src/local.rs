@@ -34,6 +34,7 @@ pub async fn client() -> Result<Client> {
     }
 }
 
+#[doc(hidden)]
 /// Like [`client`], with a table prefix no other call in this process gets, so that tests
 /// running in parallel never share a table.
 pub async fn isolated_client(label: &str) -> Result<Client> {
@@ -75,6 +76,7 @@ pub async fn connect(endpoint: &str) -> Client {
     Client::new(aws_sdk_dynamodb::Client::from_conf(config))
 }
 
+#[doc(hidden)]
 /// The embedded server's endpoint, starting it on first call.
 pub fn embedded_endpoint() -> Result<&'static str> {
     static ENDPOINT: OnceLock<Result<String, String>> = OnceLock::new();

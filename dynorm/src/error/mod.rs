@@ -91,7 +91,7 @@ struct Inner {
 
 impl Error {
     /// A new error of `kind` with a message.
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self {
             inner: Box::new(Inner {
                 kind,
@@ -108,17 +108,17 @@ impl Error {
     }
 
     /// A validation error, found before sending.
-    pub fn validation(message: impl Into<String>) -> Self {
+    pub(crate) fn validation(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Validation, message)
     }
 
     /// A configuration error.
-    pub fn config(message: impl Into<String>) -> Self {
+    pub(crate) fn config(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Config, message)
     }
 
     /// A conversion error for one attribute of a model.
-    pub fn conversion(model: &'static str, attribute: &str, error: AttrError) -> Self {
+    pub(crate) fn conversion(model: &'static str, attribute: &str, error: AttrError) -> Self {
         Self::new(ErrorKind::Conversion, error.message())
             .with_model(model)
             .with_attribute(error.render_path(attribute))
@@ -133,25 +133,25 @@ impl Error {
     }
 
     /// Sets the model the error concerns.
-    pub fn with_model(mut self, model: &'static str) -> Self {
+    pub(crate) fn with_model(mut self, model: &'static str) -> Self {
         self.inner.model = Some(model);
         self
     }
 
     /// Sets the operation, unless one is already known.
-    pub fn with_operation(mut self, operation: &'static str) -> Self {
+    pub(crate) fn with_operation(mut self, operation: &'static str) -> Self {
         self.inner.operation.get_or_insert(operation);
         self
     }
 
     /// Sets the attribute the error concerns.
-    pub fn with_attribute(mut self, attribute: impl Into<String>) -> Self {
+    pub(crate) fn with_attribute(mut self, attribute: impl Into<String>) -> Self {
         self.inner.attribute = Some(attribute.into());
         self
     }
 
     /// Attaches the item DynamoDB returned with the failure.
-    pub fn with_item(mut self, item: Option<Item>) -> Self {
+    pub(crate) fn with_item(mut self, item: Option<Item>) -> Self {
         self.inner.item = item;
         self
     }

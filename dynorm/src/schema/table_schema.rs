@@ -73,7 +73,7 @@ impl Schema {
     }
 
     /// Every index a query can use: the global ones, then the local ones, then the table.
-    pub fn query_targets(&self) -> Vec<IndexSchema> {
+    pub(crate) fn query_targets(&self) -> Vec<IndexSchema> {
         let mut targets: Vec<_> = self
             .indexes
             .iter()
@@ -102,7 +102,7 @@ impl Schema {
 
     /// Checks that a key item has exactly the key attributes, each of the right type and
     /// not empty. Raw keys skip the typed key, so this is what catches their mistakes.
-    pub fn validate_key(&self, key: &Item, operation: &'static str) -> Result<()> {
+    pub(crate) fn validate_key(&self, key: &Item, operation: &'static str) -> Result<()> {
         for attribute in self.key_attributes() {
             self.check_key_value(attribute, key.get(attribute.name), operation)?;
         }
@@ -179,17 +179,12 @@ impl Schema {
     }
 
     /// Whether `attribute` is a key of the table.
-    pub fn is_table_key(&self, attribute: &str) -> bool {
+    pub(crate) fn is_table_key(&self, attribute: &str) -> bool {
         self.keys.iter().any(|k| k.name == attribute)
     }
 
-    /// Whether `attribute` is a key of the table or of an index.
-    pub fn is_any_key(&self, attribute: &str) -> bool {
-        self.is_table_key(attribute) || self.indexes.iter().any(|i| i.has_key(attribute))
-    }
-
     /// Picks the key attributes out of a whole item.
-    pub fn key_of(&self, item: &Item) -> Item {
+    pub(crate) fn key_of(&self, item: &Item) -> Item {
         self.key_attributes()
             .filter_map(|a| item.get(a.name).map(|v| (a.name.to_owned(), v.clone())))
             .collect()
