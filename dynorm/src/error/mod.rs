@@ -453,12 +453,26 @@ impl fmt::Debug for Error {
     }
 }
 
-/// A source error, shown by its Display.
+/// A source error, shown by the Display of it and of its own sources, as in
+/// `"service error: ResourceNotFoundException: Requested resource not found"`.
 struct Shown<'a>(&'a (dyn StdError + Send + Sync + 'static));
 
 impl fmt::Debug for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0.to_string(), f)
+        let mut shown = self.0.to_string();
+        let mut last = shown.clone();
+        let mut cause = self.0.source();
+        while let Some(error) = cause {
+            let text = error.to_string();
+            // Wrappers often repeat their cause's words; say each once.
+            if !last.contains(&text) {
+                shown.push_str(": ");
+                shown.push_str(&text);
+            }
+            last = text;
+            cause = error.source();
+        }
+        fmt::Debug::fmt(&shown, f)
     }
 }
 
