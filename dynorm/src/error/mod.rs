@@ -95,7 +95,9 @@ impl ErrorKind {
 
 /// An error from dynorm. Its message is one line, and names the model, the operation, the
 /// table and the attribute where they are known; for an error DynamoDB returned, also
-/// DynamoDB's error code and message.
+/// DynamoDB's error code and message. Such an error's [`kind`](Error::kind) comes from
+/// DynamoDB's error code, and [`is_retryable`](Error::is_retryable) says whether sending
+/// the request again could help.
 ///
 /// ```
 /// # async fn demo(db: &dynorm::Client, user: &impl dynorm::Model) -> Result<(), dynorm::Error> {
