@@ -29,7 +29,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
         return errors;
     }
     let ident = model.ident;
-    let key_ident = key::key_ident(model);
+    let key_ident = &model.key_struct;
     let key_struct = key::key_struct(model);
     let key_impl = key::model_key_impl(model, quote!(::core::unreachable!()));
     let from_impls = key::from_impls(model);

@@ -1,21 +1,15 @@
 //! The typed key struct, such as `MessageKey { room_id, sent_at }`, and its impls.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-use syn::Ident;
+use quote::quote;
 
 use crate::expand::codec;
 use crate::internals::resolve::{Field, Model};
 
-/// The name of the key struct: the model's name followed by `Key`.
-pub fn key_ident(model: &Model) -> Ident {
-    format_ident!("{}Key", model.ident)
-}
-
 /// The key struct itself, with the model's visibility.
 pub fn key_struct(model: &Model) -> TokenStream {
     let vis = model.vis;
-    let ident = key_ident(model);
+    let ident = &model.key_struct;
     let doc = format!("The primary key of [`{}`].", model.ident);
     let fields = model.key_fields.iter().map(|&position| {
         let field = &model.fields[position];
@@ -35,7 +29,7 @@ pub fn key_struct(model: &Model) -> TokenStream {
 /// `ModelKey` for the key struct, with `body` as `to_key_item`.
 pub fn model_key_impl(model: &Model, body: TokenStream) -> TokenStream {
     let ident = model.ident;
-    let key = key_ident(model);
+    let key = &model.key_struct;
     quote! {
         #[automatically_derived]
         impl ::dynorm::__private::ModelKey for #key {
@@ -77,7 +71,7 @@ pub fn from_impls(model: &Model) -> TokenStream {
     let [position] = model.key_fields[..] else {
         return TokenStream::new();
     };
-    let key = key_ident(model);
+    let key = &model.key_struct;
     let field: &Field = &model.fields[position];
     let (member, ty) = (field.member, field.ty);
     let borrowed = (field.string && !field.optional).then(|| {

@@ -3,14 +3,14 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expand::{codec, key, schema};
+use crate::expand::{codec, schema};
 use crate::internals::resolve::{Model, PrimaryKey};
 
 /// The whole `impl Model for ...`.
 pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let ident = model.ident;
     let model_name = &model.name;
-    let key_ident = key::key_ident(model);
+    let key_ident = &model.key_struct;
     let schema = schema::schema(model, primary);
     let (write_entity, check_entity) = match model.entity {
         Some(_) => (

@@ -117,25 +117,27 @@ fn entity(model: &Model, entity: Option<&Entity>) -> TokenStream {
         return option(None::<TokenStream>);
     };
     let (name, attribute) = (&entity.name, &entity.attribute);
-    let keys = entity.keys.iter().map(|key| {
+    let keys = entity.keys.iter().flat_map(|key| {
         let index = option(key.index.as_ref());
-        let attribute = &key.template.attribute;
-        let is_hash = key.is_hash;
-        let parts = key.template.parts.iter().map(|part| match part {
-            Part::Static(text) => quote!(::dynorm::__private::TemplatePart::Static(#text)),
-            Part::Field(position) => {
-                let name = &model.fields[*position].name;
-                quote!(::dynorm::__private::TemplatePart::Field(#name))
+        key.templates().enumerate().map(move |(i, template)| {
+            let attribute = &template.attribute;
+            let is_hash = i == 0;
+            let parts = template.parts.iter().map(|part| match part {
+                Part::Static(text) => quote!(::dynorm::__private::TemplatePart::Static(#text)),
+                Part::Field(position) => {
+                    let name = &model.fields[*position].name;
+                    quote!(::dynorm::__private::TemplatePart::Field(#name))
+                }
+            });
+            quote! {
+                ::dynorm::__private::KeyTemplate {
+                    index: #index,
+                    attribute: #attribute,
+                    is_hash: #is_hash,
+                    parts: &[#(#parts),*],
+                }
             }
-        });
-        quote! {
-            ::dynorm::__private::KeyTemplate {
-                index: #index,
-                attribute: #attribute,
-                is_hash: #is_hash,
-                parts: &[#(#parts),*],
-            }
-        }
+        })
     });
     quote! {
         ::core::option::Option::Some(::dynorm::__private::Entity {

@@ -25,6 +25,7 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_index_declarations(cx, cont);
     check_index_keys(cx, model);
     check_index_counts(cx, model);
+    check_index_types(cx, model);
 }
 
 /// `#[hash_key]` and `#[range_key]`: at most one of each, never on the same field, and
@@ -400,6 +401,35 @@ fn check_index_counts(cx: &Ctxt, model: &Model) {
                 format!(
                     "model `{}` declares more than {limit} {kind} indexes; DynamoDB allows at most {limit}",
                     model.ident
+                ),
+            );
+        }
+    }
+}
+
+/// Each index's marker type has its own name: `byStatus` and `by_status` would both be
+/// `OrderByStatus`, and an index named `key` would be the key struct `OrderKey`. Indexes
+/// with the same name were reported already.
+fn check_index_types(cx: &Ctxt, model: &Model) {
+    for (position, index) in model.indexes.iter().enumerate() {
+        if index.marker == model.key_struct {
+            cx.error_spanned_by(
+                index.attr,
+                format!(
+                    "index `{}` would be queried through the type `{}`, which is the key struct of model `{}`; rename the index",
+                    index.name, index.marker, model.ident
+                ),
+            );
+        }
+        let earlier = model.indexes[..position]
+            .iter()
+            .find(|other| other.marker == index.marker && other.name != index.name);
+        if let Some(other) = earlier {
+            cx.error_spanned_by(
+                index.attr,
+                format!(
+                    "indexes `{}` and `{}` of model `{}` would both be queried through the type `{}`; rename one of them",
+                    other.name, index.name, model.ident, index.marker
                 ),
             );
         }

@@ -41,6 +41,8 @@ pub struct Model<'a> {
     pub fields: Vec<Field<'a>>,
     /// The table's key; `None` only when it could not be found, which was reported.
     pub primary: Option<PrimaryKey<'a>>,
+    /// The name of the typed key struct: `OrderKey`.
+    pub key_struct: Ident,
     /// The fields of the typed key struct, in order, each once.
     pub key_fields: Vec<usize>,
     /// The entity name and every key template, for a single-table model.
@@ -181,18 +183,27 @@ pub struct Entity<'a> {
     pub name: String,
     /// The attribute it is stored in.
     pub attribute: String,
-    /// Every template, in declaration order.
-    pub keys: Vec<EntityKey<'a>>,
+    /// Every `#[key(..)]`, in declaration order.
+    pub keys: Vec<KeyTemplates<'a>>,
 }
 
-/// One template of an entity.
-pub struct EntityKey<'a> {
+/// One `#[key(..)]` with its templates resolved.
+pub struct KeyTemplates<'a> {
+    /// The declaring attribute, for errors.
+    pub attr: &'a Attribute,
     /// The index it keys, or `None` for the table.
     pub index: Option<String>,
-    /// Whether it is the hash key (else the range key).
-    pub is_hash: bool,
-    /// The template.
-    pub template: Template<'a>,
+    /// The hash key template.
+    pub hash: Template<'a>,
+    /// The range key template.
+    pub range: Option<Template<'a>>,
+}
+
+impl KeyTemplates<'_> {
+    /// The templates: hash, then range.
+    pub fn templates(&self) -> impl Iterator<Item = &Template<'_>> {
+        std::iter::once(&self.hash).chain(&self.range)
+    }
 }
 
 /// A secondary index.
@@ -305,7 +316,12 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         .map(|field| Field::new(field, cont.attrs.rename_all))
         .collect();
     let name = cont.ident.unraw().to_string();
-    let primary = resolver.primary_key();
+    let key_templates: Vec<KeyTemplates> = cont
+        .keys
+        .iter()
+        .map(|decl| resolver.key_templates(decl))
+        .collect();
+    let primary = resolver.primary_key(&key_templates);
     let key_fields = match &primary {
         Some(PrimaryKey::Fields { hash, range }) => std::iter::once(*hash).chain(*range).collect(),
         Some(PrimaryKey::Templates { hash, range }) => {
@@ -324,26 +340,12 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         }
         None => Vec::new(),
     };
+    let indexes = resolver.indexes(&primary, &key_templates, &key_fields, &name);
     let entity = cont.uses_templates().then(|| Entity {
         name: lit_or(&cont.attrs.entity, &name),
         attribute: lit_or(&cont.attrs.entity_attribute, DEFAULT_ENTITY_ATTRIBUTE),
-        keys: cont
-            .keys
-            .iter()
-            .flat_map(|decl| {
-                let index = decl.index.as_ref().map(LitStr::value);
-                decl.templates()
-                    .enumerate()
-                    .map(move |(i, template)| (index.clone(), i == 0, template))
-            })
-            .map(|(index, is_hash, template)| EntityKey {
-                index,
-                is_hash,
-                template: resolver.template(template),
-            })
-            .collect(),
+        keys: key_templates,
     });
-    let indexes = resolver.indexes(&primary, &key_fields, &name);
     let combines = cont
         .fields
         .iter()
@@ -390,6 +392,7 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         suffix: cont.attrs.suffix.as_ref().map(LitStr::value),
         name,
         primary,
+        key_struct: format_ident!("{}Key", cont.ident),
         key_fields,
         entity,
         indexes,
@@ -470,12 +473,11 @@ impl<'a> Resolver<'_, 'a> {
                 .iter()
                 .map(|f| f.ident.to_string())
                 .collect();
-            let hint = did_you_mean(
-                &reference.ident.to_string(),
-                names.iter().map(String::as_str),
-            )
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
+            let written = reference.ident.to_string();
+            let hint = match did_you_mean(&written, names.iter().map(String::as_str)) {
+                Some(close) => format!("; did you mean `{close}`?"),
+                None => String::new(),
+            };
             self.cx.error_spanned_by(
                 &reference.ident,
                 format!(
@@ -516,21 +518,31 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
+    /// A `#[key(..)]` with its templates resolved.
+    fn key_templates(&self, decl: &'a KeyDecl) -> KeyTemplates<'a> {
+        KeyTemplates {
+            attr: &decl.attr,
+            index: decl.index.as_ref().map(LitStr::value),
+            hash: self.template(&decl.hash),
+            range: decl.range.as_ref().map(|range| self.template(range)),
+        }
+    }
+
     /// The table's key: the first `#[key]` without `index`, else the first `#[hash_key]`
     /// and `#[range_key]` fields. Reports a model without one.
-    fn primary_key(&self) -> Option<PrimaryKey<'a>> {
+    fn primary_key(&self, key_templates: &[KeyTemplates<'a>]) -> Option<PrimaryKey<'a>> {
         let cont = self.cont;
-        if let Some(first) = cont.keys.first() {
-            let Some(primary) = cont.keys.iter().find(|k| k.index.is_none()) else {
+        if let Some(first) = key_templates.first() {
+            let Some(primary) = key_templates.iter().find(|k| k.index.is_none()) else {
                 self.cx.error_spanned_by(
-                    &first.attr,
+                    first.attr,
                     "one #[key(...)] without `index` gives the table's keys, such as #[key(pk = \"TEAM#{team_id}\", sk = \"#METADATA\")]",
                 );
                 return None;
             };
             return Some(PrimaryKey::Templates {
-                hash: self.template(&primary.hash),
-                range: primary.range.as_ref().map(|range| self.template(range)),
+                hash: primary.hash.clone(),
+                range: primary.range.clone(),
             });
         }
         let Some(hash) = cont.fields.iter().position(|f| f.attrs.hash_key.is_some()) else {
@@ -553,6 +565,7 @@ impl<'a> Resolver<'_, 'a> {
     fn indexes(
         &self,
         primary: &Option<PrimaryKey>,
+        key_templates: &[KeyTemplates<'a>],
         table_keys: &[usize],
         model: &str,
     ) -> Vec<Index<'a>> {
@@ -564,10 +577,9 @@ impl<'a> Resolver<'_, 'a> {
             .collect();
         let (locals, globals): (Vec<Index>, Vec<Index>) =
             declared.into_iter().partition(|i| i.local);
-        let templated = cont
-            .keys
+        let templated = key_templates
             .iter()
-            .filter_map(|decl| self.templated_index(decl, model));
+            .filter_map(|keys| templated_index(keys, model));
         globals.into_iter().chain(templated).chain(locals).collect()
     }
 
@@ -656,22 +668,22 @@ impl<'a> Resolver<'_, 'a> {
         }
         vec![*hash]
     }
+}
 
-    /// A global index declared with `#[key(index = ..)]`.
-    fn templated_index(&self, decl: &'a KeyDecl, model: &str) -> Option<Index<'a>> {
-        let name = decl.index.as_ref()?.value();
-        Some(Index {
-            attr: &decl.attr,
-            marker: marker(model, &name),
-            name,
-            local: false,
-            keys: IndexKeys::Templates {
-                hash: self.template(&decl.hash),
-                range: decl.range.as_ref().map(|range| self.template(range)),
-            },
-            projection: Projection::All,
-        })
-    }
+/// A global index declared with `#[key(index = ..)]`.
+fn templated_index<'a>(keys: &KeyTemplates<'a>, model: &str) -> Option<Index<'a>> {
+    let name = keys.index.clone()?;
+    Some(Index {
+        attr: keys.attr,
+        marker: marker(model, &name),
+        name,
+        local: false,
+        keys: IndexKeys::Templates {
+            hash: keys.hash.clone(),
+            range: keys.range.clone(),
+        },
+        projection: Projection::All,
+    })
 }
 
 /// The marker type of index `index` of `model`: `byStatus` of `Order` is `OrderByStatus`.

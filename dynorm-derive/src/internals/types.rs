@@ -98,9 +98,13 @@ pub fn is_integer(ty: &Type) -> bool {
     const INTEGERS: &[&str] = &[
         "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
     ];
-    matches!(ty, Type::Path(p) if p.qself.is_none()
-        && p.path.segments.len() == 1
-        && INTEGERS.iter().any(|i| p.path.segments[0].ident == i))
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .is_some_and(|ident| INTEGERS.iter().any(|i| ident == i)),
+        _ => false,
+    }
 }
 
 /// Why a type cannot be a key, when its syntax alone shows that.

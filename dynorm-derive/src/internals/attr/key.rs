@@ -27,13 +27,6 @@ pub struct KeyDecl {
     pub range: Option<Template>,
 }
 
-impl KeyDecl {
-    /// The templates: hash, then range.
-    pub fn templates(&self) -> impl Iterator<Item = &Template> {
-        std::iter::once(&self.hash).chain(&self.range)
-    }
-}
-
 /// Parses every `#[key(...)]` on the struct.
 pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
     let mut out = Vec::new();
