@@ -8,6 +8,7 @@ use quote::ToTokens;
 /// The error sink shared by the parse, resolve and check stages.
 #[derive(Default)]
 pub struct Ctxt {
+    /// Every error so far, in the order found.
     errors: RefCell<Vec<syn::Error>>,
 }
 

@@ -20,8 +20,10 @@ pub enum DateStorage {
 }
 
 impl DateStorage {
+    /// Every accepted spelling, in the order they are listed in errors.
     const NAMES: &'static [&'static str] = &["iso", "millis", "seconds"];
 
+    /// Parses one of `NAMES`.
     fn from_name(name: &str) -> Option<Self> {
         match name {
             "iso" => Some(Self::Iso),
@@ -42,8 +44,10 @@ pub enum DefaultValue {
 }
 
 impl DefaultValue {
+    /// Every accepted spelling, in the order they are listed in errors.
     const NAMES: &'static [&'static str] = &["now", "uuid_v7"];
 
+    /// Parses one of `NAMES`.
     fn from_name(name: &str) -> Option<Self> {
         match name {
             "now" => Some(Self::Now),

@@ -25,6 +25,7 @@ use crate::internals::Ctxt;
 /// A reference to a field by its Rust name, kept for its span.
 #[derive(Clone)]
 pub struct FieldRef {
+    /// The name as written, with the span of where it was written.
     pub ident: Ident,
 }
 
