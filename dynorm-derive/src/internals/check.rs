@@ -408,15 +408,22 @@ fn check_index_counts(cx: &Ctxt, model: &Model) {
 }
 
 /// Each index's marker type has its own name: `byStatus` and `by_status` would both be
-/// `OrderByStatus`, and an index named `key` would be the key struct `OrderKey`. Indexes
-/// with the same name were reported already.
+/// `OrderByStatus`, an index named `key` would be the key struct `OrderKey`, and one named
+/// `___` the model `Order`. Indexes with the same name were reported already.
 fn check_index_types(cx: &Ctxt, model: &Model) {
     for (position, index) in model.indexes.iter().enumerate() {
-        if index.marker == model.key_struct {
+        let taken = if index.marker == model.key_struct {
+            Some("the key struct")
+        } else if index.marker == model.name {
+            Some("the model itself")
+        } else {
+            None
+        };
+        if let Some(taken) = taken {
             cx.error_spanned_by(
                 index.attr,
                 format!(
-                    "index `{}` would be queried through the type `{}`, which is the key struct of model `{}`; rename the index",
+                    "index `{}` would be queried through the type `{}`, which is {taken} of model `{}`; rename the index",
                     index.name, index.marker, model.ident
                 ),
             );
