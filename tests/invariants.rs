@@ -318,3 +318,118 @@ async fn setting_an_empty_set_removes_the_attribute() {
     assert!(error.is_validation(), "{error}");
     assert_eq!(error.attribute(), Some("tags"));
 }
+
+/// A second entity in Ticket's partition, for collections.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Tickets", entity = "comment", rename_all = "camelCase")]
+#[key(pk = "TICKET#{ticket_id}", sk = "COMMENT#{n}")]
+struct Comment {
+    ticket_id: String,
+    n: u32,
+    text: String,
+    #[ttl]
+    expires: Option<DateTime<Utc>>,
+}
+
+#[derive(dynorm::Collection, Debug)]
+enum TicketThread {
+    Ticket(Ticket),
+    Comment(Comment),
+}
+
+#[tokio::test]
+async fn a_collection_hides_expired_items_unless_asked_for() {
+    let db = common::db_with::<Ticket>("inv_collection_ttl").await;
+    db.create(&ticket("t1", "open", "p1")).send().await.unwrap();
+    let past = DateTime::from_timestamp((Utc::now() - Duration::hours(1)).timestamp(), 0);
+    for (n, expires) in [(1, None), (2, past)] {
+        let comment = Comment {
+            ticket_id: "t1".into(),
+            n,
+            text: format!("comment {n}"),
+            expires,
+        };
+        db.create(&comment).send().await.unwrap();
+    }
+    let thread = db.collection::<TicketThread>("t1").await.unwrap();
+    assert_eq!(thread.items.len(), 2, "{:?}", thread.items);
+    assert_eq!(thread.skipped, 0);
+    let all = db
+        .collection::<TicketThread>("t1")
+        .include_expired(true)
+        .await
+        .unwrap();
+    assert_eq!(all.items.len(), 3);
+}
+
+#[tokio::test]
+async fn an_upsert_writes_a_whole_entity_with_its_name_its_key_fields_and_its_index_keys() {
+    let db = common::db_with::<Ticket>("inv_upsert").await;
+    let key = TicketKey { id: "t9".into() };
+    db.update::<Ticket>(key.clone())
+        .set(Ticket::STATUS, "open")
+        .set(Ticket::PRIORITY, "p3")
+        .set(Ticket::TITLE, "made by an upsert")
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    let got = db.get::<Ticket>(key.clone()).send().await.unwrap().unwrap();
+    assert_eq!(got.id, "t9");
+    assert_eq!(got.status, "open");
+    let by_status = db.query_by::<TicketGSI1>("open").all().await.unwrap();
+    assert_eq!(by_status, vec![got]);
+}
+
+#[tokio::test]
+async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
+    #[derive(Model, Debug, Clone, PartialEq)]
+    struct Small {
+        #[hash_key]
+        id: String,
+        #[version]
+        version: u8,
+        n: u32,
+    }
+    let db = common::db_with::<Small>("inv_version_u8").await;
+    let small = Small {
+        id: "s".into(),
+        version: u8::MAX,
+        n: 1,
+    };
+    let error = db.put(&small).send().await.unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    assert_eq!(error.attribute(), Some("version"));
+    let error = db
+        .update::<Small>("s")
+        .set(Small::N, 2u32)
+        .expect_version(u8::MAX as u64)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+
+    // Stored at the maximum by someone else: an update that ignores the version is
+    // refused by its condition, and the item keeps decoding.
+    db.sdk()
+        .put_item()
+        .table_name(db.table_name::<Small>())
+        .item("id", AttributeValue::S("s".into()))
+        .item("version", AttributeValue::N("255".into()))
+        .item("n", AttributeValue::N("1".into()))
+        .send()
+        .await
+        .unwrap();
+    let error = db
+        .update::<Small>("s")
+        .set(Small::N, 2u32)
+        .ignore_version()
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_condition_failed(), "{error}");
+    assert_eq!(
+        db.get::<Small>("s").send().await.unwrap().unwrap().version,
+        255
+    );
+}

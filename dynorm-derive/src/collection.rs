@@ -77,10 +77,14 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             }
         }
     };
+    let entity_types = variants.iter().map(|(_, ty)| ty);
     quote! {
         #[automatically_derived]
         impl ::dynorm::__private::Collection for #ident {
             type Anchor = #anchor;
+
+            const __ENTITIES: &'static [&'static ::dynorm::__private::Schema] =
+                &[#(&<#entity_types as ::dynorm::__private::Model>::SCHEMA),*];
 
             fn decode(
                 __entity: &::core::primitive::str,

@@ -31,7 +31,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
     let ident = model.ident;
     let key_ident = &model.key_struct;
     let key_struct = key::key_struct(model);
-    let key_impl = key::model_key_impl(model, quote!(::core::unreachable!()));
+    let key_impl = key::model_key_impl(model, quote!(::core::unreachable!()), TokenStream::new());
     let from_impls = key::from_impls(model);
     let attr_consts = attrs::attr_consts_with(model, |_| quote!(|_| ::core::unreachable!()));
     let table_hash = match &model.primary {

@@ -26,8 +26,8 @@ pub fn key_struct(model: &Model) -> TokenStream {
     }
 }
 
-/// `ModelKey` for the key struct, with `body` as `to_key_item`.
-pub fn model_key_impl(model: &Model, body: TokenStream) -> TokenStream {
+/// `ModelKey` for the key struct, with `body` as `to_key_item` and `extra` items.
+pub fn model_key_impl(model: &Model, body: TokenStream, extra: TokenStream) -> TokenStream {
     let ident = model.ident;
     let key = &model.key_struct;
     quote! {
@@ -38,6 +38,8 @@ pub fn model_key_impl(model: &Model, body: TokenStream) -> TokenStream {
             fn to_key_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
                 #body
             }
+
+            #extra
         }
     }
 }
@@ -50,17 +52,32 @@ pub fn key_impl(model: &Model) -> TokenStream {
         .key_fields
         .iter()
         .map(|&position| codec::insert_field(&model.name, &model.fields[position]));
-    let finish = if model.uses_templates() {
-        quote!(::dynorm::__private::entity_key(&<#ident as ::dynorm::__private::Model>::SCHEMA, &__item))
-    } else {
-        quote!(::core::result::Result::Ok(__item))
+    let fields = quote! {
+        let mut __item = ::dynorm::__private::Item::with_capacity(#count);
+        #(#inserts)*
     };
+    if !model.uses_templates() {
+        return model_key_impl(
+            model,
+            quote! {
+                #fields
+                ::core::result::Result::Ok(__item)
+            },
+            TokenStream::new(),
+        );
+    }
+    // A template key is rendered from its fields, which are stored attributes too.
     model_key_impl(
         model,
         quote! {
-            let mut __item = ::dynorm::__private::Item::with_capacity(#count);
-            #(#inserts)*
-            #finish
+            #fields
+            ::dynorm::__private::entity_key(&<#ident as ::dynorm::__private::Model>::SCHEMA, &__item)
+        },
+        quote! {
+            fn __stored_sources(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+                #fields
+                ::core::result::Result::Ok(__item)
+            }
         },
     )
 }

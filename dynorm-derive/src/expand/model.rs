@@ -60,6 +60,15 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         }
     });
     let key_signature = key_signature(model, primary);
+    let version_max = model.version.map(|position| {
+        let ty = model.fields[position].present;
+        quote! {
+            const __VERSION_MAX: u64 = {
+                let max = <#ty>::MAX;
+                if max as u128 > u64::MAX as u128 { u64::MAX } else { max as u64 }
+            };
+        }
+    });
 
     quote! {
         #[automatically_derived]
@@ -67,6 +76,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             type Key = #key_ident;
 
             const SCHEMA: ::dynorm::__private::Schema = #schema;
+            #version_max
 
             fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);

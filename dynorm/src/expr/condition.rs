@@ -309,6 +309,11 @@ impl Conjunction {
         self.errors.extend(errors);
     }
 
+    /// Adds one node that dynorm itself places.
+    pub(crate) fn push_expr(&mut self, expr: Expr) {
+        self.parts.push(expr);
+    }
+
     /// The first error a value raised, if any.
     pub(crate) fn first_error(&self) -> Option<&Error> {
         self.errors.first()

@@ -333,14 +333,20 @@ impl<M: Model> Update<M> {
         self.push(attr.name(), action)
     }
 
-    /// The value the update gives `attribute`: `Some(Some(v))` for a plain `set`,
-    /// `Some(None)` for a `remove`, and `None` when the update leaves it unknown (not
-    /// touched, or changed relative to its stored value).
-    fn known_value(&self, attribute: &str) -> Option<Option<&AttributeValue>> {
+    /// The value `attribute` has after the update, where it is known: `Some(Some(v))`
+    /// for a plain `set` or a source of the table key (which never changes), `Some(None)`
+    /// for a `remove`, and `None` when the update leaves it unknown (not touched, or
+    /// changed relative to its stored value).
+    fn known_value<'a>(
+        &'a self,
+        attribute: &str,
+        fixed: &'a Item,
+    ) -> Option<Option<&'a AttributeValue>> {
         match self.actions.iter().find(|(name, _)| *name == attribute) {
             Some((_, Action::Set(value))) => Some(Some(value)),
             Some((_, Action::Remove)) => Some(None),
-            _ => None,
+            Some(_) => None,
+            None => fixed.get(attribute).map(Some),
         }
     }
 
@@ -355,15 +361,27 @@ impl<M: Model> Update<M> {
     fn managed_actions(
         &self,
         schema: &Schema,
+        fixed: &Item,
         upsert: bool,
     ) -> Result<Vec<(&'static str, Action)>> {
-        let mut out = self.rebuilt_combines(schema)?;
-        out.extend(self.rebuilt_index_keys(schema)?);
+        let mut out = self.rebuilt_combines(schema, fixed)?;
+        out.extend(self.rebuilt_index_keys(schema, fixed, upsert)?);
         if let Some(entity) = schema.entity {
             out.push((
                 entity.attribute,
                 Action::Set(AttributeValue::S(entity.name.to_owned())),
             ));
+            if upsert {
+                // The fields a template key is rendered from are stored attributes too.
+                for (name, value) in fixed {
+                    let Some(attribute) = schema.attributes.iter().find(|a| **a == name) else {
+                        continue;
+                    };
+                    if !schema.is_table_key(attribute) && !self.touches(attribute) {
+                        out.push((attribute, Action::SetIfNotExists(value.clone())));
+                    }
+                }
+            }
         }
         if upsert {
             for default in schema.defaults {
@@ -390,7 +408,11 @@ impl<M: Model> Update<M> {
     }
 
     /// `#[combine]` attributes whose sources the update sets, rebuilt; or the refusal.
-    fn rebuilt_combines(&self, schema: &Schema) -> Result<Vec<(&'static str, Action)>> {
+    fn rebuilt_combines(
+        &self,
+        schema: &Schema,
+        fixed: &Item,
+    ) -> Result<Vec<(&'static str, Action)>> {
         let mut out = Vec::new();
         for combine in schema.combines {
             let Some(first) = combine.sources.iter().copied().find(|s| self.touches(s)) else {
@@ -406,7 +428,7 @@ impl<M: Model> Update<M> {
             }
             let mut sources = Item::new();
             for source in combine.sources {
-                match self.known_value(source) {
+                match self.known_value(source, fixed) {
                     Some(Some(value)) => {
                         sources.insert((*source).to_owned(), value.clone());
                     }
@@ -436,7 +458,12 @@ impl<M: Model> Update<M> {
     /// removed (the item leaves that sparse index). An index key can be rebuilt only when
     /// the update gives every source of that index's keys; otherwise the update is refused,
     /// naming the key and the sources it lacks. A table key's sources never change in place.
-    fn rebuilt_index_keys(&self, schema: &Schema) -> Result<Vec<(&'static str, Action)>> {
+    fn rebuilt_index_keys(
+        &self,
+        schema: &Schema,
+        fixed: &Item,
+        upsert: bool,
+    ) -> Result<Vec<(&'static str, Action)>> {
         let Some(entity) = schema.entity else {
             return Ok(Vec::new());
         };
@@ -453,8 +480,12 @@ impl<M: Model> Update<M> {
                 .collect();
             let sources: Vec<&'static str> =
                 index_templates.iter().flat_map(|k| k.fields()).collect();
-            let Some(changed) = sources.iter().copied().find(|s| self.touches(s)) else {
-                continue;
+            let all_known = sources.iter().all(|s| self.known_value(s, fixed).is_some());
+            let changed = match sources.iter().copied().find(|s| self.touches(s)) {
+                Some(changed) => changed,
+                // An upsert may create the item: it writes every index key it can render.
+                None if upsert && all_known && template.index.is_some() => "",
+                None => continue,
             };
             done.push(template.index);
             let Some(index) = template.index else {
@@ -468,7 +499,7 @@ impl<M: Model> Update<M> {
             let missing: Vec<&str> = sources
                 .iter()
                 .copied()
-                .filter(|s| self.known_value(s).is_none())
+                .filter(|s| self.known_value(s, fixed).is_none())
                 .collect();
             if !missing.is_empty() {
                 let keys: Vec<&str> = index_templates.iter().map(|k| k.attribute).collect();
@@ -488,7 +519,7 @@ impl<M: Model> Update<M> {
             }
             let mut values = Item::new();
             for source in &sources {
-                if let Some(Some(value)) = self.known_value(source) {
+                if let Some(Some(value)) = self.known_value(source, fixed) {
                     values.insert((*source).to_owned(), value.clone());
                 }
             }
@@ -519,14 +550,20 @@ impl<M: Model> Update<M> {
 
     /// The update expression text with its placeholders, the caller's actions first, then
     /// the ones dynorm manages. Every error found while building it comes first.
-    pub(crate) fn render(&self, placeholders: &mut Placeholders, upsert: bool) -> Result<String> {
+    /// `fixed` holds the stored attributes the table key is made of, which never change.
+    pub(crate) fn render(
+        &self,
+        placeholders: &mut Placeholders,
+        fixed: &Item,
+        upsert: bool,
+    ) -> Result<String> {
         if let Some(error) = self.errors.first() {
             return Err(error.clone());
         }
         if self.actions.is_empty() {
             return Err(Error::validation("an update needs at least one action"));
         }
-        let managed = self.managed_actions(&M::SCHEMA, upsert)?;
+        let managed = self.managed_actions(&M::SCHEMA, fixed, upsert)?;
         let mut clauses: [(&str, Vec<String>); 4] = [
             ("SET", Vec::new()),
             ("REMOVE", Vec::new()),
@@ -599,7 +636,9 @@ mod tests {
             .remove(Order::NOTE)
             .append(Order::TAGS, vec!["a".into()]);
         let mut placeholders = Placeholders::default();
-        let text = update.render(&mut placeholders, false).unwrap();
+        let text = update
+            .render(&mut placeholders, &Item::new(), false)
+            .unwrap();
         assert_eq!(
             text,
             "SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1) + :v2, #n3 = list_append(if_not_exists(#n3, :v3), :v4), \
@@ -614,13 +653,17 @@ mod tests {
             .set(Order::TOTAL, 1.0)
             .set(Order::TOTAL, 2.0);
         let error = twice
-            .render(&mut Placeholders::default(), false)
+            .render(&mut Placeholders::default(), &Item::new(), false)
             .unwrap_err();
         assert!(error.message().contains("twice"), "{error}");
         let empty = Update::<Order>::new();
-        assert!(empty.render(&mut Placeholders::default(), false).is_err());
+        assert!(empty
+            .render(&mut Placeholders::default(), &Item::new(), false)
+            .is_err());
         let nan = Update::<Order>::new().set(Order::TOTAL, f64::NAN);
-        assert!(nan.render(&mut Placeholders::default(), false).is_err());
+        assert!(nan
+            .render(&mut Placeholders::default(), &Item::new(), false)
+            .is_err());
     }
 
     #[test]
@@ -630,7 +673,7 @@ mod tests {
         assert_eq!(
             a.clone()
                 .merge(b)
-                .render(&mut Placeholders::default(), false)
+                .render(&mut Placeholders::default(), &Item::new(), false)
                 .unwrap_err()
                 .attribute(),
             Some("total")

@@ -48,7 +48,7 @@ fn put_spec<M: Model>(
     }
     let mut stored = stored_item(item, write, operation)?;
     let creating = key_must_be_new == KeyMustBeNew::Yes;
-    let version = write_request::next_version(&M::SCHEMA, &mut stored, creating)
+    let version = write_request::next_version(&M::SCHEMA, &mut stored, creating, M::__VERSION_MAX)
         .map_err(|e| e.with_operation(operation))?;
     let checks = Checks {
         absent: creating || (M::SCHEMA.version.is_some() && version.is_none()),

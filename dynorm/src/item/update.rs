@@ -12,11 +12,12 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{
-    Attr, Condition, Conjunction, Numeric, Optional, Placeholders, SetLike, Update, Writable,
+    Attr, Comparison, Condition, Conjunction, Expr, Numeric, Optional, Placeholders, SetLike,
+    Update, Writable,
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
-use crate::schema::Model;
+use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 
 const OPERATION: &str = "update";
@@ -50,6 +51,8 @@ impl Client {
 pub struct UpdateItem<M: Model> {
     client: Client,
     key: Result<Item>,
+    /// The stored attributes the key is made of, which an update never changes.
+    key_sources: Result<Item>,
     update: Update<M>,
     condition: Conjunction,
     upsert: bool,
@@ -63,6 +66,9 @@ impl<M: Model> UpdateItem<M> {
         Self {
             client: client.clone(),
             key: item::typed_key::<M>(&key, OPERATION),
+            key_sources: key
+                .__stored_sources()
+                .map_err(|e| e.with_operation(OPERATION)),
             update: Update::new(),
             condition: Conjunction::default(),
             upsert: false,
@@ -174,12 +180,13 @@ impl<M: Model> UpdateItem<M> {
         self
     }
 
-    pub(crate) fn spec(self) -> Result<WriteSpec> {
+    pub(crate) fn spec(mut self) -> Result<WriteSpec> {
         let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
         let mut placeholders = Placeholders::default();
+        let key_sources = self.key_sources?;
         let expression = self
             .update
-            .render(&mut placeholders, self.upsert)
+            .render(&mut placeholders, &key_sources, self.upsert)
             .map_err(fail)?;
         let key = self.key?;
         let mut checks = Checks {
@@ -187,10 +194,28 @@ impl<M: Model> UpdateItem<M> {
             ..Checks::default()
         };
         match (M::SCHEMA.version, self.expected_version, self.ignore_version) {
-            (Some(_), Some(version), _) => {
+            (Some(attribute), Some(version), _) => {
+                if version >= M::__VERSION_MAX {
+                    return Err(fail(
+                        Error::validation(format!(
+                            "the version is {version}, its maximum, so it cannot be increased"
+                        ))
+                        .with_attribute(attribute),
+                    ));
+                }
                 checks.version = Some(AttributeValue::N(version.to_string()))
             }
-            (Some(_), None, true) => {}
+            (Some(attribute), None, true) => {
+                // Whatever the stored version is, it must be below the maximum.
+                self.condition.push_expr(Expr::Or(vec![
+                    Expr::NotExists(attribute),
+                    Expr::Compare(
+                        attribute,
+                        Comparison::Lt,
+                        AttributeValue::N(M::__VERSION_MAX.to_string()),
+                    ),
+                ]));
+            }
             (Some(attribute), None, false) => {
                 return Err(fail(
                     Error::validation(

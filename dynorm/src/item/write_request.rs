@@ -266,6 +266,7 @@ pub(crate) fn next_version(
     schema: &Schema,
     item: &mut Item,
     creating: bool,
+    max: u64,
 ) -> Result<Option<AttributeValue>> {
     let Some(attribute) = schema.version else {
         return Ok(None);
@@ -281,13 +282,16 @@ pub(crate) fn next_version(
     let (next, expected) = if creating {
         (1, None)
     } else {
-        let next = current.checked_add(1).ok_or_else(|| {
-            Error::validation(format!(
-                "the version is {current}, its maximum, so it cannot be increased"
-            ))
-            .with_model(schema.model)
-            .with_attribute(attribute)
-        })?;
+        let next = current
+            .checked_add(1)
+            .filter(|next| *next <= max)
+            .ok_or_else(|| {
+                Error::validation(format!(
+                    "the version is {current}, its maximum, so it cannot be increased"
+                ))
+                .with_model(schema.model)
+                .with_attribute(attribute)
+            })?;
         (next, Some(current))
     };
     item.insert(attribute.to_owned(), AttributeValue::N(next.to_string()));

@@ -1,13 +1,17 @@
 //! Reading a collection: its whole partition in one query, decoded into its enum.
 
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
-use crate::schema::{Collection, Entity, Index, Model};
+use crate::schema::{entity_name, Collection, Entity, Index, Model};
 use crate::value::Item;
 
 /// The items of a collection's partition.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct CollectionItems<C> {
     /// The items of the collection's entities, in range key order.
     pub items: Vec<C>,
@@ -17,11 +21,45 @@ pub struct CollectionItems<C> {
 
 impl Client {
     /// Reads a collection's whole partition with one query (more only if it spans pages),
-    /// decoding each item as the enum variant its entity name says.
-    pub async fn collection<C: Collection>(
+    /// decoding each item as the enum variant its entity name says. Await it, or set
+    /// [`include_expired`](CollectionQuery::include_expired) first.
+    pub fn collection<C: Collection>(
         &self,
         hash: impl Into<<C::Anchor as Index>::HashKey>,
-    ) -> Result<CollectionItems<C>> {
+    ) -> CollectionQuery<C> {
+        CollectionQuery {
+            client: self.clone(),
+            hash: hash.into(),
+            include_expired: false,
+        }
+    }
+}
+
+/// A pending read of a collection's partition. Build it with [`Client::collection`], then
+/// `.await` it.
+#[must_use = "a collection read does nothing until it is awaited"]
+pub struct CollectionQuery<C: Collection> {
+    client: Client,
+    hash: <C::Anchor as Index>::HashKey,
+    include_expired: bool,
+}
+
+impl<C: Collection> CollectionQuery<C> {
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+    /// default they read as absent, as everywhere else.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
+    /// Sends the query, page after page.
+    pub async fn send(self) -> Result<CollectionItems<C>> {
+        let CollectionQuery {
+            client,
+            hash,
+            include_expired,
+        } = self;
+        let this = &client;
         const OPERATION: &str = "collection";
         let schema = &<C::Anchor as Model>::SCHEMA;
         let fail = |e: Error| e.with_model(schema.model).with_operation(OPERATION);
@@ -30,7 +68,7 @@ impl Client {
                 "a collection's entities need #[key(...)] templates",
             ))
         })?;
-        let values = <C::Anchor as Index>::hash_values(&hash.into()).map_err(fail)?;
+        let values = <C::Anchor as Index>::hash_values(&hash).map_err(fail)?;
         let mut placeholders = Placeholders::default();
         let conditions: Vec<Expr> = values
             .into_iter()
@@ -38,14 +76,14 @@ impl Client {
             .collect();
         let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
         let (names, values) = (placeholders.take_names(), placeholders.take_values());
-        let table = self.table_name::<C::Anchor>();
+        let table = this.table_name::<C::Anchor>();
         let mut start: Option<Item> = None;
         let mut out = CollectionItems {
             items: Vec::new(),
             skipped: 0,
         };
         loop {
-            let output = self
+            let output = this
                 .sdk()
                 .query()
                 .table_name(&table)
@@ -58,6 +96,16 @@ impl Client {
                 .map_err(|e| sdk_error(e, schema.model, OPERATION, &table))?;
             for item in output.items.unwrap_or_default() {
                 let entity = Entity::of(attribute, &item);
+                let expired = !include_expired
+                    && entity.as_deref().is_some_and(|name| {
+                        C::__ENTITIES
+                            .iter()
+                            .find(|schema| entity_name(schema) == name)
+                            .is_some_and(|schema| schema.is_expired(&item))
+                    });
+                if expired {
+                    continue;
+                }
                 match entity.and_then(|name| C::decode(&name, item)) {
                     Some(decoded) => out
                         .items
@@ -70,5 +118,17 @@ impl Client {
                 None => return Ok(out),
             }
         }
+    }
+}
+
+impl<C: Collection> IntoFuture for CollectionQuery<C>
+where
+    <C::Anchor as Index>::HashKey: Send,
+{
+    type Output = Result<CollectionItems<C>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
     }
 }

@@ -7,7 +7,7 @@ mod page;
 mod scan;
 
 pub use crate::expr::Plan;
-pub use collection::CollectionItems;
+pub use collection::{CollectionItems, CollectionQuery};
 pub use page::{ItemStream, Page};
 pub use scan::Scan;
 

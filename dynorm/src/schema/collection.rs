@@ -32,6 +32,10 @@ pub trait Collection: Sized + Send + 'static {
     /// The entity whose hash key names the partition.
     type Anchor: Model + Index<Model = Self::Anchor>;
 
+    /// The schema of each entity, in variant order.
+    #[doc(hidden)]
+    const __ENTITIES: &'static [&'static Schema] = &[];
+
     /// Decodes an item of entity `entity`, or `None` for an entity not in the collection.
     fn decode(entity: &str, item: Item) -> Option<Result<Self>>;
 }

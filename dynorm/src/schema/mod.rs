@@ -16,6 +16,7 @@ pub(crate) mod shared_table;
 pub(crate) mod table_definition;
 mod table_schema;
 
+pub(crate) use collection::entity_name;
 pub use collection::Collection;
 pub use combine::Combine;
 pub use entity::{Entity, KeyTemplate, TemplatePart};

@@ -42,6 +42,10 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The base table name, before any prefix or suffix.
     const TABLE_NAME: &'static str = Self::SCHEMA.table;
 
+    /// The largest value the `#[version]` field's type holds.
+    #[doc(hidden)]
+    const __VERSION_MAX: u64 = u64::MAX;
+
     /// Converts the model into an item.
     fn to_item(&self) -> Result<Item>;
 
@@ -89,6 +93,13 @@ pub trait ModelKey: Send + Sync {
 
     /// The key as DynamoDB key attributes, each in its field's storage.
     fn to_key_item(&self) -> Result<Item>;
+
+    /// The stored attributes the key is made of: for a key built from templates, the
+    /// fields it is rendered from; otherwise the key attributes themselves.
+    #[doc(hidden)]
+    fn __stored_sources(&self) -> Result<Item> {
+        self.to_key_item()
+    }
 }
 
 impl Error {
