@@ -63,9 +63,13 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let version_max = model.version.map(|position| {
         let ty = model.fields[position].present;
         quote! {
-            const __VERSION_MAX: u64 = {
+            const __VERSION_MAX: ::core::primitive::u64 = {
                 let max = <#ty>::MAX;
-                if max as u128 > u64::MAX as u128 { u64::MAX } else { max as u64 }
+                if max as ::core::primitive::u128 > ::core::primitive::u64::MAX as ::core::primitive::u128 {
+                    ::core::primitive::u64::MAX
+                } else {
+                    max as ::core::primitive::u64
+                }
             };
         }
     });
