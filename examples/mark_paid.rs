@@ -104,6 +104,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(e) => println!("paying again: {e}"),
         Ok(_) => return Err("paid twice".into()),
     }
-    db.delete_table::<Order>().await?;
+    println!(
+        "\ntable {} is left with the one paid order {}",
+        db.table_name::<Order>(),
+        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
+    );
     Ok(())
 }

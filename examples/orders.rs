@@ -176,6 +176,10 @@ async fn main() -> Result<(), dynorm::Error> {
         no_hash.plan().unwrap_err()
     );
 
-    db.delete_table::<Order>().await?;
+    println!(
+        "\ntable {} is left in place {}",
+        db.table_name::<Order>(),
+        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
+    );
     Ok(())
 }

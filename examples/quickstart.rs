@@ -149,8 +149,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(found) => return Err(format!("expected a validation error, got {found:?}").into()),
     }
 
-    db.delete_table::<User>().await?;
-    db.delete_table::<Message>().await?;
-    println!("\ndone: tables deleted");
+    println!(
+        "\ndone: tables {} and {} are left in place {}",
+        db.table_name::<User>(),
+        db.table_name::<Message>(),
+        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
+    );
     Ok(())
 }

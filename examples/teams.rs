@@ -103,7 +103,7 @@ fn text(item: &dynorm::Item, name: &str) -> String {
 async fn main() -> Result<(), dynorm::Error> {
     let db = dynorm::local::client()
         .await?
-        .with_table_prefix(format!("{}_", Utc::now().format("%Y%m%d%H%M%S%3f")));
+        .with_table_prefix(format!("teams_{}_", Utc::now().timestamp_millis()));
     db.create_shared_table::<TeamsApp>().await?;
     println!(
         "table {} (pk, sk, GSI1 on gsi1pk/gsi1sk)",
@@ -206,6 +206,10 @@ async fn main() -> Result<(), dynorm::Error> {
     .await?;
     let left = db.query_by::<Membership>("t_eng").all().await?;
     println!("AP5 removed u_bob; t_eng now has {} member(s)", left.len());
-    println!("\nthe table {} is left in place", db.table_name::<Team>());
+    println!(
+        "\ntable {} is left in place {}",
+        db.table_name::<Team>(),
+        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
+    );
     Ok(())
 }

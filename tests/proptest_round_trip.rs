@@ -27,13 +27,38 @@ struct Sample {
     at: DateTime<Utc>,
 }
 
-/// Finite doubles within DynamoDB's number range (magnitude 1e-130 to 1e125).
+/// Finite doubles within DynamoDB's number range: zero, or a magnitude from 1e-130 to
+/// 9.99e125. A mantissa below 2.2e9 times 10^115 stays under 2.2e124.
 fn dynamo_f64() -> impl Strategy<Value = f64> {
     prop_oneof![
         Just(0.0),
         (-1e15f64..1e15f64),
-        (any::<i32>(), -120i32..120).prop_map(|(mantissa, exp)| mantissa as f64 * 10f64.powi(exp)),
+        (any::<i32>(), -120i32..=115).prop_map(|(mantissa, exp)| mantissa as f64 * 10f64.powi(exp)),
+        Just(9.9e125),
+        Just(-1e-130),
     ]
+}
+
+/// Finite doubles outside DynamoDB's number range, which every write must refuse.
+fn out_of_range_f64() -> impl Strategy<Value = f64> {
+    let sign = prop_oneof![Just(1.0), Just(-1.0)];
+    let magnitude = prop_oneof![
+        (1.0f64..10.0, 126i32..=307).prop_map(|(m, e)| m * 10f64.powi(e)),
+        (1.0f64..10.0, -300i32..=-131).prop_map(|(m, e)| m * 10f64.powi(e)),
+        Just(f64::MAX),
+        Just(f64::MIN_POSITIVE),
+    ];
+    (sign, magnitude).prop_map(|(sign, magnitude)| sign * magnitude)
+}
+
+/// A model with the number types whose values can fall outside DynamoDB's range.
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Measure {
+    #[hash_key]
+    id: String,
+    float: f64,
+    big: u128,
+    readings: BTreeMap<String, f64>,
 }
 
 fn sample() -> impl Strategy<Value = Sample> {
@@ -89,6 +114,57 @@ proptest! {
         });
         prop_assert_eq!(back, Some(value));
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    /// An out-of-range number is refused before sending on every write path, with the
+    /// attribute (and the path inside it) named.
+    #[test]
+    fn out_of_range_numbers_are_refused_on_every_write_path(
+        bad in out_of_range_f64(),
+        big_digits in 39usize..40,
+        where_ in 0usize..3,
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let db = shared_measure_db().await;
+            let mut measure = Measure { id: "m".into(), float: 1.5, big: 7, readings: BTreeMap::new() };
+            let attribute = match where_ {
+                0 => { measure.float = bad; "float" }
+                1 => { measure.readings.insert("t".into(), bad); "readings.t" }
+                _ => {
+                    measure.big = "9".repeat(big_digits).parse::<u128>().unwrap_or(u128::MAX);
+                    "big"
+                }
+            };
+            let refused = |result: dynorm::Result<()>, path: &str| {
+                let error = result.expect_err(path);
+                assert!(error.is_validation() || error.is_conversion(), "{path}: {error}");
+                assert_eq!(error.attribute(), Some(attribute), "{path}: {error}");
+            };
+            refused(db.put(&measure).send().await, "put");
+            refused(db.create(&measure).send().await, "create");
+            refused(db.batch_write().put(&measure).send().await.map(drop), "batch");
+            refused(db.transaction().write(db.put(&measure)).send().await, "transaction");
+            if where_ == 0 {
+                refused(db.update::<Measure>("m").set(Measure::FLOAT, bad).upsert().send().await, "update");
+                refused(
+                    db.query_by::<Measure>("m").filter(Measure::FLOAT.gt(bad)).all().await.map(drop),
+                    "filter",
+                );
+            }
+            assert_eq!(db.get::<Measure>("m").send().await.unwrap(), None, "nothing was written");
+        });
+    }
+}
+
+/// One table for the refusal property test.
+async fn shared_measure_db() -> dynorm::Client {
+    static DB: tokio::sync::OnceCell<dynorm::Client> = tokio::sync::OnceCell::const_new();
+    DB.get_or_init(|| common::db_with::<Measure>("proptest_refused"))
+        .await
+        .clone()
 }
 
 /// One table for every case of the server property test.

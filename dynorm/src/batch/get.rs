@@ -37,6 +37,7 @@ pub struct BatchGet {
     seen: HashMap<(usize, Vec<u8>), usize>,
     errors: Vec<Error>,
     consistent_read: bool,
+    include_expired: bool,
     options: BatchOptions,
 }
 
@@ -49,6 +50,7 @@ impl BatchGet {
             seen: HashMap::new(),
             errors: Vec::new(),
             consistent_read: false,
+            include_expired: false,
             options: BatchOptions::default(),
         }
     }
@@ -88,6 +90,13 @@ impl BatchGet {
         self
     }
 
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+    /// default they read as absent, as with `get`.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
     /// Sets concurrency, attempts and delays.
     pub fn options(mut self, options: BatchOptions) -> Self {
         self.options = options;
@@ -104,6 +113,7 @@ impl BatchGet {
             keys,
             errors,
             consistent_read,
+            include_expired,
             options,
             ..
         } = self;
@@ -144,6 +154,7 @@ impl BatchGet {
         Ok(BatchGetItems {
             models: tables.models,
             items,
+            include_expired,
         })
     }
 }
@@ -239,11 +250,13 @@ pub struct BatchGetItems {
     /// Each model of the batch with the position of its table in `items`.
     models: Vec<(TypeId, usize)>,
     items: Vec<Vec<Item>>,
+    include_expired: bool,
 }
 
 impl BatchGetItems {
     /// The items of model `M` that exist. In a shared table, only the items of `M`'s
-    /// entity are `M`'s, whatever other entities the batch read.
+    /// entity are `M`'s, whatever other entities the batch read. Expired items are left
+    /// out unless the batch asked for them.
     pub fn items<M: Model>(&self) -> Result<Vec<M>> {
         let model = TypeId::of::<M>();
         let Some(&(_, table)) = self.models.iter().find(|(m, _)| *m == model) else {
@@ -253,6 +266,7 @@ impl BatchGetItems {
         self.items[table]
             .iter()
             .filter(|item| entity.is_none_or(|e| e.holds(item)))
+            .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item))
             .map(|item| M::from_item(item.clone()).map_err(|e| e.with_operation(OPERATION)))
             .collect()
     }

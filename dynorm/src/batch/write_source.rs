@@ -1,17 +1,16 @@
 //! What a batch write is made from, and how it is made: the item converted (or the key to
 //! delete), as a `WriteRequest`, with its size.
 
-use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 
 use crate::error::{Error, Result};
 use crate::item::whole_item::{stored_item, WholeItemWrite};
 use crate::schema::key_signature::{self, KeySignature};
 use crate::schema::{Model, Schema};
+use crate::value::limits::item_size;
 use crate::value::Item;
 
 pub(super) const OPERATION: &str = "batch_write";
-/// DynamoDB's limit on the size of one item.
-const MAX_ITEM_BYTES: usize = 400 * 1024;
 
 /// What a write is made from: a borrowed model to put, or a key to delete. A write is
 /// made just before it is sent, and made again if a request that held it fails.
@@ -59,13 +58,6 @@ impl Source<'_> {
             Source::Put(model) => {
                 let item = model.put_item().map_err(|e| e.with_model(model.model()))?;
                 let size = item_size(&item);
-                if size > MAX_ITEM_BYTES {
-                    return Err(Error::validation(format!(
-                        "the item is about {size} bytes; DynamoDB's limit for an item is 400 KB"
-                    ))
-                    .with_model(model.model())
-                    .with_operation(OPERATION));
-                }
                 let put = PutRequest::builder()
                     .set_item(Some(item))
                     .build()
@@ -82,27 +74,4 @@ impl Source<'_> {
             }
         }
     }
-}
-
-/// An estimate of an item's size as DynamoDB counts it: names plus values.
-pub(super) fn item_size(item: &Item) -> usize {
-    fn value_size(value: &AttributeValue) -> usize {
-        match value {
-            AttributeValue::S(s) | AttributeValue::N(s) => s.len(),
-            AttributeValue::B(b) => b.as_ref().len(),
-            AttributeValue::Ss(v) | AttributeValue::Ns(v) => v.iter().map(String::len).sum(),
-            AttributeValue::Bs(v) => v.iter().map(|b| b.as_ref().len()).sum(),
-            AttributeValue::L(v) => 3 + v.iter().map(|e| 1 + value_size(e)).sum::<usize>(),
-            AttributeValue::M(m) => {
-                3 + m
-                    .iter()
-                    .map(|(k, v)| 1 + k.len() + value_size(v))
-                    .sum::<usize>()
-            }
-            _ => 1,
-        }
-    }
-    item.iter()
-        .map(|(name, value)| name.len() + value_size(value))
-        .sum()
 }

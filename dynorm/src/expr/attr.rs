@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::expr::condition::{AttributeType, Comparison, Condition, Expr};
-use crate::value::AttrError;
+use crate::value::{limits, AttrError};
 
 /// The encoder of one field's values, in the field's storage.
 pub type Encoder<T> = fn(&T) -> Result<Option<AttributeValue>, AttrError>;
@@ -72,11 +72,25 @@ impl<M, T, O, W> Attr<M, T, O, W> {
 
     /// Encodes a value of the field in its storage.
     pub(crate) fn value(&self, value: &T) -> Result<AttributeValue, Error> {
-        match (self.encode)(value) {
-            Ok(Some(value)) => Ok(value),
-            Ok(None) => Err(Error::validation("an empty set cannot be compared")
+        match self.value_or_omitted(value)? {
+            Some(value) => Ok(value),
+            None => Err(Error::validation("an empty set cannot be compared")
                 .with_model(self.model)
                 .with_attribute(self.name)),
+        }
+    }
+
+    /// Encodes a value of the field in its storage, `None` for a value left out of an
+    /// item (an empty set). Every number in it is checked against DynamoDB's limits.
+    pub(crate) fn value_or_omitted(&self, value: &T) -> Result<Option<AttributeValue>, Error> {
+        match (self.encode)(value) {
+            Ok(Some(value)) => match limits::check_value(&value) {
+                Ok(()) => Ok(Some(value)),
+                Err(e) => Err(Error::validation(e.message().to_owned())
+                    .with_model(self.model)
+                    .with_attribute(e.render_path(self.name))),
+            },
+            Ok(None) => Ok(None),
             Err(e) => Err(Error::conversion(self.model, self.name, e)),
         }
     }

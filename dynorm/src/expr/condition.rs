@@ -149,6 +149,20 @@ impl Expr {
         }
     }
 
+    /// Every attribute the tree tests, in order, with repeats.
+    pub(crate) fn tested_attributes(&self) -> Vec<&'static str> {
+        fn walk(expr: &Expr, out: &mut Vec<&'static str>) {
+            match expr {
+                Expr::And(parts) | Expr::Or(parts) => parts.iter().for_each(|p| walk(p, out)),
+                Expr::Not(inner) => walk(inner, out),
+                leaf => out.extend(leaf.attribute()),
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
+
     /// Whether DynamoDB accepts this node on a range key in a key condition.
     pub(crate) fn is_range_key_condition(&self) -> bool {
         matches!(
@@ -293,11 +307,6 @@ impl Conjunction {
         let (parts, errors) = condition.into_conjuncts();
         self.parts.extend(parts);
         self.errors.extend(errors);
-    }
-
-    /// Adds one node that dynorm itself places.
-    pub(crate) fn push_expr(&mut self, expr: Expr) {
-        self.parts.push(expr);
     }
 
     /// The first error a value raised, if any.

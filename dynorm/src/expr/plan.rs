@@ -31,6 +31,9 @@ pub(crate) struct Conditions {
     pub range: Vec<Expr>,
     /// Conditions that always go to the filter.
     pub filter: Vec<Expr>,
+    /// Filters dynorm adds itself (hide expired items, keep one entity): kept only where
+    /// the index projects the attributes they test.
+    pub managed: Vec<Expr>,
     /// The hash key values, when the index was named with them.
     pub hash: Option<Vec<(&'static str, AttributeValue)>>,
 }
@@ -136,15 +139,6 @@ fn hash_keys_served(schema: &Schema) -> String {
         .map(|(name, users)| format!("`{name}` ({})", users.join(", ")))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Every attribute a condition tree tests.
-fn attributes(expr: &Expr, out: &mut Vec<&'static str>) {
-    match expr {
-        Expr::And(parts) | Expr::Or(parts) => parts.iter().for_each(|p| attributes(p, out)),
-        Expr::Not(inner) => attributes(inner, out),
-        leaf => out.extend(leaf.attribute()),
-    }
 }
 
 /// Takes the first top-level condition matching `pick` out of `conditions`.
@@ -301,8 +295,23 @@ pub(crate) fn plan_query(
     // Everything else filters. DynamoDB refuses key attributes in a query's filter.
     let mut filter = std::mem::take(&mut conditions.matching);
     filter.append(&mut conditions.filter);
-    let mut tested = Vec::new();
-    filter.iter().for_each(|c| attributes(c, &mut tested));
+    let tested: Vec<&str> = filter.iter().flat_map(Expr::tested_attributes).collect();
+    if let Some(hidden) = tested.iter().find(|a| !index.projects(schema, a)) {
+        return fail(format!(
+            "the filter tests `{hidden}`, which index `{}` does not project, so it would match nothing; \
+             project it into the index or query another index",
+            index.label()
+        ));
+    }
+    for managed in std::mem::take(&mut conditions.managed) {
+        if managed
+            .tested_attributes()
+            .iter()
+            .all(|a| index.projects(schema, a))
+        {
+            filter.push(managed);
+        }
+    }
     if let Some(key_attribute) = tested.iter().find(|a| index.has_key(a)) {
         return fail(format!(
             "`{key_attribute}` is a key attribute of `{}`; a query can only test it in the key condition \

@@ -228,18 +228,33 @@ impl<M: Model> Update<M> {
         } else if self.actions.iter().any(|(t, _)| *t == name) {
             Some(refuse(format!("`{name}` is updated twice in one request")))
         } else {
-            None
+            empty_index_key(schema, name, &action).map(|index| {
+                refuse(format!(
+                    "`{name}` is a key of index `{index}`, and a key value cannot be empty; \
+                     `remove` it (for an `Option` field) to take the item out of the index"
+                ))
+            })
         };
         match (problem, action) {
-            (Some(error), _) | (None, Err(error)) => self.errors.push(error),
+            (Some(error), _) => self.errors.push(error),
+            (None, Err(error)) if error.attribute().is_none() => {
+                self.errors.push(error.with_attribute(name))
+            }
+            (None, Err(error)) => self.errors.push(error),
             (None, Ok(action)) => self.actions.push((name, action)),
         }
         self
     }
 
-    /// `SET attribute = value`
+    /// `SET attribute = value`. An empty set is stored as no attribute, so setting one
+    /// is `REMOVE attribute`.
     pub fn set<T, O>(self, attr: Attr<M, T, O, Writable>, value: impl Into<T>) -> Self {
-        let action = attr.value(&value.into()).map(Action::Set);
+        let action = attr
+            .value_or_omitted(&value.into())
+            .map(|value| match value {
+                Some(value) => Action::Set(value),
+                None => Action::Remove,
+            });
         self.push(attr.name(), action)
     }
 
@@ -292,34 +307,93 @@ impl<M: Model> Update<M> {
         self.push(attr.name(), action)
     }
 
-    /// `ADD attribute elements`: adds elements to a set.
+    /// `ADD attribute elements`: adds elements to a set. Adding no elements is refused,
+    /// since DynamoDB has no empty set.
     pub fn add_to_set<T: SetLike, O>(self, attr: Attr<M, T, O, Writable>, elements: T) -> Self {
-        let action = attr.value(&elements).map(Action::Add);
+        let action = attr.value_or_omitted(&elements).and_then(|value| {
+            value
+                .map(Action::Add)
+                .ok_or_else(|| Error::validation("`add_to_set` needs at least one element"))
+        });
         self.push(attr.name(), action)
     }
 
-    /// `DELETE attribute elements`: deletes elements from a set.
+    /// `DELETE attribute elements`: deletes elements from a set. Deleting no elements is
+    /// refused, since DynamoDB has no empty set.
     pub fn delete_from_set<T: SetLike, O>(
         self,
         attr: Attr<M, T, O, Writable>,
         elements: T,
     ) -> Self {
-        let action = attr.value(&elements).map(Action::DeleteFromSet);
+        let action = attr.value_or_omitted(&elements).and_then(|value| {
+            value
+                .map(Action::DeleteFromSet)
+                .ok_or_else(|| Error::validation("`delete_from_set` needs at least one element"))
+        });
         self.push(attr.name(), action)
     }
 
-    /// The actions dynorm adds to the caller's: rebuilt `#[combine]` attributes, the
-    /// `updated_at` time and the `#[version]` increment.
-    fn managed_actions(&self, schema: &Schema) -> Result<Vec<(&'static str, Action)>> {
+    /// The value the update gives `attribute`: `Some(Some(v))` for a plain `set`,
+    /// `Some(None)` for a `remove`, and `None` when the update leaves it unknown (not
+    /// touched, or changed relative to its stored value).
+    fn known_value(&self, attribute: &str) -> Option<Option<&AttributeValue>> {
+        match self.actions.iter().find(|(name, _)| *name == attribute) {
+            Some((_, Action::Set(value))) => Some(Some(value)),
+            Some((_, Action::Remove)) => Some(None),
+            _ => None,
+        }
+    }
+
+    /// Whether the update writes `attribute` at all.
+    fn touches(&self, attribute: &str) -> bool {
+        self.actions.iter().any(|(name, _)| *name == attribute)
+    }
+
+    /// The actions dynorm adds to the caller's: rebuilt `#[combine]` attributes and index
+    /// keys, the entity name, `default`s on an upsert, the `updated_at` time and the
+    /// `#[version]` increment.
+    fn managed_actions(
+        &self,
+        schema: &Schema,
+        upsert: bool,
+    ) -> Result<Vec<(&'static str, Action)>> {
+        let mut out = self.rebuilt_combines(schema)?;
+        out.extend(self.rebuilt_index_keys(schema)?);
+        if let Some(entity) = schema.entity {
+            out.push((
+                entity.attribute,
+                Action::Set(AttributeValue::S(entity.name.to_owned())),
+            ));
+        }
+        if upsert {
+            for default in schema.defaults {
+                if !self.touches(default.attribute) {
+                    out.push((
+                        default.attribute,
+                        Action::SetIfNotExists(default.value.generate()),
+                    ));
+                }
+            }
+        }
+        if let Some(updated) = schema.updated_at {
+            if !self.touches(updated.attribute) {
+                out.push((updated.attribute, Action::Set(updated.value.generate())));
+            }
+        }
+        if let Some(version) = schema.version {
+            out.push((
+                version,
+                Action::Arithmetic(Sign::Plus, AttributeValue::N("1".into())),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// `#[combine]` attributes whose sources the update sets, rebuilt; or the refusal.
+    fn rebuilt_combines(&self, schema: &Schema) -> Result<Vec<(&'static str, Action)>> {
         let mut out = Vec::new();
         for combine in schema.combines {
-            let touched: Vec<&str> = combine
-                .sources
-                .iter()
-                .copied()
-                .filter(|s| self.actions.iter().any(|(t, _)| t == s))
-                .collect();
-            let Some(first) = touched.first().copied() else {
+            let Some(first) = combine.sources.iter().copied().find(|s| self.touches(s)) else {
                 continue;
             };
             let attribute = combine.attribute;
@@ -332,8 +406,8 @@ impl<M: Model> Update<M> {
             }
             let mut sources = Item::new();
             for source in combine.sources {
-                match self.actions.iter().find(|(t, _)| t == source) {
-                    Some((_, Action::Set(value))) => {
+                match self.known_value(source) {
+                    Some(Some(value)) => {
                         sources.insert((*source).to_owned(), value.clone());
                     }
                     _ => {
@@ -354,30 +428,105 @@ impl<M: Model> Update<M> {
             )?;
             out.push((attribute, Action::Set(AttributeValue::S(text))));
         }
-        if let Some(updated) = schema.updated_at {
-            if self.actions.iter().all(|(t, _)| *t != updated.attribute) {
-                out.push((updated.attribute, Action::Set(updated.value.generate())));
+        Ok(out)
+    }
+
+    /// The key attributes of every index built from templates whose sources the update
+    /// changes, rendered again from the update's values, or removed when a source is
+    /// removed (the item leaves that sparse index). An index key can be rebuilt only when
+    /// the update gives every source of that index's keys; otherwise the update is refused,
+    /// naming the key and the sources it lacks. A table key's sources never change in place.
+    fn rebuilt_index_keys(&self, schema: &Schema) -> Result<Vec<(&'static str, Action)>> {
+        let Some(entity) = schema.entity else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        let mut done: Vec<Option<&str>> = Vec::new();
+        for template in entity.keys {
+            if done.contains(&template.index) {
+                continue;
             }
-        }
-        if let Some(version) = schema.version {
-            out.push((
-                version,
-                Action::Arithmetic(Sign::Plus, AttributeValue::N("1".into())),
-            ));
+            let index_templates: Vec<_> = entity
+                .keys
+                .iter()
+                .filter(|k| k.index == template.index)
+                .collect();
+            let sources: Vec<&'static str> =
+                index_templates.iter().flat_map(|k| k.fields()).collect();
+            let Some(changed) = sources.iter().copied().find(|s| self.touches(s)) else {
+                continue;
+            };
+            done.push(template.index);
+            let Some(index) = template.index else {
+                return Err(Error::validation(format!(
+                    "`{changed}` is a source of the table key `{}`, so an update cannot change it; \
+                     write the item at its new key and delete the old one in one transaction",
+                    template.attribute
+                ))
+                .with_attribute(changed));
+            };
+            let missing: Vec<&str> = sources
+                .iter()
+                .copied()
+                .filter(|s| self.known_value(s).is_none())
+                .collect();
+            if !missing.is_empty() {
+                let keys: Vec<&str> = index_templates.iter().map(|k| k.attribute).collect();
+                return Err(Error::validation(format!(
+                    "the update changes `{changed}`, a source of the key{} `{}` of index `{index}`, \
+                     but does not `set` or `remove` {}; give every source so that the index key \
+                     can be rebuilt, or it would go stale",
+                    if keys.len() > 1 { "s" } else { "" },
+                    keys.join("`, `"),
+                    missing
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .with_attribute(missing[0]));
+            }
+            let mut values = Item::new();
+            for source in &sources {
+                if let Some(Some(value)) = self.known_value(source) {
+                    values.insert((*source).to_owned(), value.clone());
+                }
+            }
+            let mut rendered = Vec::new();
+            for key in &index_templates {
+                match key.render(schema.model, &values)? {
+                    Some(text) => {
+                        rendered.push((key.attribute, Action::Set(AttributeValue::S(text))))
+                    }
+                    None => {
+                        rendered.clear();
+                        break;
+                    }
+                }
+            }
+            if rendered.is_empty() {
+                out.extend(
+                    index_templates
+                        .iter()
+                        .map(|k| (k.attribute, Action::Remove)),
+                );
+            } else {
+                out.extend(rendered);
+            }
         }
         Ok(out)
     }
 
     /// The update expression text with its placeholders, the caller's actions first, then
     /// the ones dynorm manages. Every error found while building it comes first.
-    pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
+    pub(crate) fn render(&self, placeholders: &mut Placeholders, upsert: bool) -> Result<String> {
         if let Some(error) = self.errors.first() {
             return Err(error.clone());
         }
         if self.actions.is_empty() {
             return Err(Error::validation("an update needs at least one action"));
         }
-        let managed = self.managed_actions(&M::SCHEMA)?;
+        let managed = self.managed_actions(&M::SCHEMA, upsert)?;
         let mut clauses: [(&str, Vec<String>); 4] = [
             ("SET", Vec::new()),
             ("REMOVE", Vec::new()),
@@ -396,6 +545,32 @@ impl<M: Model> Update<M> {
             .collect::<Vec<_>>()
             .join(" "))
     }
+}
+
+/// The index of which `attribute` is a key, when the action sets it to an empty string
+/// or binary, which DynamoDB refuses for a key.
+fn empty_index_key(
+    schema: &Schema,
+    attribute: &str,
+    action: &Result<Action>,
+) -> Option<&'static str> {
+    let empty = match action {
+        Ok(Action::Set(AttributeValue::S(s)) | Action::SetIfNotExists(AttributeValue::S(s))) => {
+            s.is_empty()
+        }
+        Ok(Action::Set(AttributeValue::B(b)) | Action::SetIfNotExists(AttributeValue::B(b))) => {
+            b.as_ref().is_empty()
+        }
+        _ => false,
+    };
+    if !empty {
+        return None;
+    }
+    schema
+        .indexes
+        .iter()
+        .find(|index| index.has_key(attribute))
+        .map(|index| index.name)
 }
 
 #[cfg(test)]
@@ -424,7 +599,7 @@ mod tests {
             .remove(Order::NOTE)
             .append(Order::TAGS, vec!["a".into()]);
         let mut placeholders = Placeholders::default();
-        let text = update.render(&mut placeholders).unwrap();
+        let text = update.render(&mut placeholders, false).unwrap();
         assert_eq!(
             text,
             "SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1) + :v2, #n3 = list_append(if_not_exists(#n3, :v3), :v4), \
@@ -438,12 +613,14 @@ mod tests {
         let twice = Update::<Order>::new()
             .set(Order::TOTAL, 1.0)
             .set(Order::TOTAL, 2.0);
-        let error = twice.render(&mut Placeholders::default()).unwrap_err();
+        let error = twice
+            .render(&mut Placeholders::default(), false)
+            .unwrap_err();
         assert!(error.message().contains("twice"), "{error}");
         let empty = Update::<Order>::new();
-        assert!(empty.render(&mut Placeholders::default()).is_err());
+        assert!(empty.render(&mut Placeholders::default(), false).is_err());
         let nan = Update::<Order>::new().set(Order::TOTAL, f64::NAN);
-        assert!(nan.render(&mut Placeholders::default()).is_err());
+        assert!(nan.render(&mut Placeholders::default(), false).is_err());
     }
 
     #[test]
@@ -453,7 +630,7 @@ mod tests {
         assert_eq!(
             a.clone()
                 .merge(b)
-                .render(&mut Placeholders::default())
+                .render(&mut Placeholders::default(), false)
                 .unwrap_err()
                 .attribute(),
             Some("total")

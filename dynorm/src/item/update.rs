@@ -177,7 +177,10 @@ impl<M: Model> UpdateItem<M> {
     pub(crate) fn spec(self) -> Result<WriteSpec> {
         let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
         let mut placeholders = Placeholders::default();
-        let expression = self.update.render(&mut placeholders).map_err(fail)?;
+        let expression = self
+            .update
+            .render(&mut placeholders, self.upsert)
+            .map_err(fail)?;
         let key = self.key?;
         let mut checks = Checks {
             present: !self.upsert,

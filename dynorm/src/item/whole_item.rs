@@ -16,7 +16,8 @@ pub(crate) enum WholeItemWrite {
 
 /// The item as it will be stored: converted, with defaults on create, `updated_at` set,
 /// and every template key and the entity name rendered again, strictly, since defaults
-/// can be key parts (a generated id).
+/// can be key parts (a generated id). It is then checked against DynamoDB's limits, so
+/// that every path refuses the same items before sending.
 pub(crate) fn stored_item<M: Model>(
     model: &M,
     write: WholeItemWrite,
@@ -31,5 +32,6 @@ pub(crate) fn stored_item<M: Model>(
         entity::write_entity_keys(&M::SCHEMA, &mut item, true)
             .map_err(|e| e.with_operation(operation))?;
     }
+    M::SCHEMA.check_item(&item, operation)?;
     Ok(item)
 }

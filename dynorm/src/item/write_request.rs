@@ -83,15 +83,29 @@ pub(crate) struct Checks {
 }
 
 impl Checks {
-    /// The condition nodes these checks add.
+    /// The condition nodes these checks add. An item whose `#[ttl]` has passed counts as
+    /// absent: DynamoDB deletes expired items only eventually.
     pub fn exprs(&self, schema: &'static Schema) -> Vec<Expr> {
         let mut out = Vec::new();
         let hash = schema.hash_key.name;
+        let now = || AttributeValue::N(chrono::Utc::now().timestamp().to_string());
         if self.absent {
-            out.push(Expr::NotExists(hash));
+            out.push(match schema.ttl {
+                Some(ttl) => Expr::Or(vec![
+                    Expr::NotExists(hash),
+                    Expr::Compare(ttl, Comparison::Le, now()),
+                ]),
+                None => Expr::NotExists(hash),
+            });
         }
         if self.present {
             out.push(Expr::Exists(hash));
+            if let Some(ttl) = schema.ttl {
+                out.push(Expr::Or(vec![
+                    Expr::NotExists(ttl),
+                    Expr::Compare(ttl, Comparison::Gt, now()),
+                ]));
+            }
         }
         if let (Some(version), Some(attribute)) = (&self.version, schema.version) {
             out.push(Expr::Compare(attribute, Comparison::Eq, version.clone()));
@@ -117,11 +131,15 @@ impl WriteSpec {
     /// The error for a failed condition, given the item DynamoDB returned with it.
     pub fn condition_failed(&self, current: Option<Item>) -> Error {
         let current = current.filter(|item| !item.is_empty());
+        // An expired item is absent, as the condition itself counts it.
+        let live = current
+            .as_ref()
+            .filter(|item| !self.schema.is_expired(item));
         let stored_version = self
             .schema
             .version
-            .and_then(|attribute| current.as_ref().and_then(|item| item.get(attribute)));
-        let (kind, message) = match (&current, &self.checks) {
+            .and_then(|attribute| live.and_then(|item| item.get(attribute)));
+        let (kind, message) = match (&live, &self.checks) {
             (None, checks) if checks.present => {
                 (ErrorKind::NotFound, "no item has this key".to_owned())
             }
@@ -262,7 +280,14 @@ pub(crate) fn next_version(
     let (next, expected) = if creating {
         (1, None)
     } else {
-        (current + 1, Some(current))
+        let next = current.checked_add(1).ok_or_else(|| {
+            Error::validation(format!(
+                "the version is {current}, its maximum, so it cannot be increased"
+            ))
+            .with_model(schema.model)
+            .with_attribute(attribute)
+        })?;
+        (next, Some(current))
     };
     item.insert(attribute.to_owned(), AttributeValue::N(next.to_string()));
     Ok(expected

@@ -197,11 +197,12 @@ impl<M: Model, R: FromItem> Query<M, R> {
             range: self.range.parts().to_vec(),
             filter: self.filter.parts().to_vec(),
             hash: self.hash.clone(),
+            managed: Vec::new(),
         };
         if !self.include_expired {
-            conditions.filter.extend(filters::unexpired(&M::SCHEMA));
+            conditions.managed.extend(filters::unexpired(&M::SCHEMA));
         }
-        conditions.filter.extend(filters::entity(&M::SCHEMA));
+        conditions.managed.extend(filters::entity(&M::SCHEMA));
         let plan = plan::plan_query(&M::SCHEMA, self.named, conditions)
             .map_err(|e| e.with_operation(OPERATION))?;
         if self.consistent_read && plan.index.kind == IndexKind::Global {

@@ -7,7 +7,7 @@ use futures::stream::{self, StreamExt, TryStreamExt};
 
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
-use crate::expr::{filters, Condition, Conjunction, Placeholders};
+use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::query::page::{self, Fetched, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model};
 use crate::value::Item;
@@ -100,19 +100,31 @@ impl<I: Index> Scan<I> {
                 I::INDEX.name
             )));
         }
-        let mut filter = self.filter;
-        if !self.include_expired {
-            filters::unexpired(schema)
-                .into_iter()
-                .for_each(|e| filter.push_expr(e));
-        }
-        filters::entity(schema)
-            .into_iter()
-            .for_each(|e| filter.push_expr(e));
-        let parts = match filter.into_parts() {
+        let mut parts = match self.filter.into_parts() {
             Ok(parts) => parts,
             Err(e) => return fail(e),
         };
+        if let Some(hidden) = parts
+            .iter()
+            .flat_map(Expr::tested_attributes)
+            .find(|a| !I::INDEX.projects(schema, a))
+        {
+            return fail(Error::validation(format!(
+                "the filter tests `{hidden}`, which index `{}` does not project, so it would match nothing; \
+                 project it into the index or scan another index",
+                I::INDEX.label()
+            )));
+        }
+        let managed = (!self.include_expired)
+            .then(|| filters::unexpired(schema))
+            .flatten()
+            .into_iter()
+            .chain(filters::entity(schema));
+        parts.extend(managed.filter(|expr| {
+            expr.tested_attributes()
+                .iter()
+                .all(|a| I::INDEX.projects(schema, a))
+        }));
         let mut placeholders = Placeholders::default();
         let filter = placeholders.render_all(&parts);
         Ok(Prepared {

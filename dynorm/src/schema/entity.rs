@@ -30,6 +30,14 @@ pub struct KeyTemplate {
 }
 
 impl KeyTemplate {
+    /// The attributes the template is built from, in order.
+    pub fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.parts.iter().filter_map(|part| match part {
+            TemplatePart::Field(name) => Some(*name),
+            TemplatePart::Static(_) => None,
+        })
+    }
+
     /// The text every value starts with.
     pub const fn static_prefix(&self) -> &'static str {
         match self.parts.first() {

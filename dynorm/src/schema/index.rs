@@ -83,6 +83,18 @@ impl IndexSchema {
         }
     }
 
+    /// Whether the index holds `attribute` of the model: a key of the table or the index,
+    /// or a projected attribute.
+    pub fn projects(&self, schema: &Schema, attribute: &str) -> bool {
+        match self.projection {
+            Projection::All => true,
+            Projection::KeysOnly => self.is_key_of(schema, attribute),
+            Projection::Include(names) => {
+                self.is_key_of(schema, attribute) || names.contains(&attribute)
+            }
+        }
+    }
+
     /// The attribute names a `LastEvaluatedKey` from this index has.
     pub fn cursor_attributes<'a>(&'a self, schema: &'a Schema) -> Vec<&'a KeyAttribute> {
         let mut out: Vec<&KeyAttribute> = schema.key_attributes().collect();

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::schema::entity::Entity;
 use crate::schema::index::{IndexKind, IndexSchema, Projection};
 use crate::schema::{Combine, Generated};
-use crate::value::{Item, ScalarType};
+use crate::value::{limits, AttrError, Item, ScalarType};
 
 /// One key attribute: its name and type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +117,45 @@ impl Schema {
             .with_model(self.model)
             .with_operation(operation)
             .with_attribute(extra.as_str()));
+        }
+        Ok(())
+    }
+
+    /// Checks a whole item against DynamoDB's limits before it is written, on every path
+    /// that writes one: every number in range and precision, no set with an element twice,
+    /// every table key present, every table and index key of the right type and not
+    /// empty, and the item at most 400 KB. The error names the attribute (and the path
+    /// inside it).
+    pub(crate) fn check_item(&self, item: &Item, operation: &'static str) -> Result<()> {
+        let fail = |attribute: &str, error: AttrError| {
+            Error::validation(error.message().to_owned())
+                .with_model(self.model)
+                .with_operation(operation)
+                .with_attribute(error.render_path(attribute))
+        };
+        for (name, value) in item {
+            limits::check_value(value).map_err(|e| fail(name, e))?;
+        }
+        for attribute in self.key_attributes() {
+            self.check_key_value(attribute, item.get(attribute.name), operation)?;
+        }
+        for index in self.indexes {
+            for attribute in index.hash_key.iter().chain(index.range_key) {
+                if let Some(value) = item.get(attribute.name) {
+                    self.check_key_value(attribute, Some(value), operation)
+                        .map_err(|e| {
+                            e.with_context(&format!("it is a key of index `{}`", index.name))
+                        })?;
+                }
+            }
+        }
+        let size = limits::item_size(item);
+        if size > limits::MAX_ITEM_BYTES {
+            return Err(Error::validation(format!(
+                "the item is about {size} bytes; DynamoDB's limit for an item is 400 KB"
+            ))
+            .with_model(self.model)
+            .with_operation(operation));
         }
         Ok(())
     }

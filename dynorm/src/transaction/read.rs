@@ -22,6 +22,7 @@ impl Client {
 pub struct GetTransaction {
     client: Client,
     gets: Vec<Result<(&'static str, TransactGetItem)>>,
+    include_expired: bool,
 }
 
 impl GetTransaction {
@@ -29,6 +30,7 @@ impl GetTransaction {
         Self {
             client: client.clone(),
             gets: Vec::new(),
+            include_expired: false,
         }
     }
 
@@ -43,6 +45,13 @@ impl GetTransaction {
             Ok((M::SCHEMA.model, TransactGetItem::builder().get(get).build()))
         });
         self.gets.push(get);
+        self
+    }
+
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+    /// default they read as absent, as with `get`.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
         self
     }
 
@@ -83,7 +92,10 @@ impl GetTransaction {
                 )
             })
             .collect();
-        Ok(GetTransactionItems { items })
+        Ok(GetTransactionItems {
+            items,
+            include_expired: self.include_expired,
+        })
     }
 }
 
@@ -91,6 +103,7 @@ impl GetTransaction {
 #[derive(Debug, Clone)]
 pub struct GetTransactionItems {
     items: Vec<(&'static str, Option<Item>)>,
+    include_expired: bool,
 }
 
 impl GetTransactionItems {
@@ -100,6 +113,7 @@ impl GetTransactionItems {
         match self.items.get(index) {
             Some((model, item)) if *model == M::SCHEMA.model => item
                 .clone()
+                .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item))
                 .map(M::from_item)
                 .transpose()
                 .map_err(|e| e.with_operation("transact_get")),

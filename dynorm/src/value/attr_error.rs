@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 /// One step of a path inside an attribute: a map key or a list index.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PathSegment {
     /// A key of an M value.
     Key(String),

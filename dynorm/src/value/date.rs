@@ -10,6 +10,7 @@ use super::{AttrError, AttrValue, KeyScalar, ScalarType};
 
 /// How a `DateTime` field is stored, chosen with `#[dynorm(date = "...")]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum DateStorage {
     /// `2026-11-06T09:30:00.000Z`: a string (S). The default.
     #[default]

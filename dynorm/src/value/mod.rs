@@ -9,6 +9,7 @@ mod attr_error;
 mod containers;
 pub(crate) mod date;
 pub(crate) mod field_codec;
+pub(crate) mod limits;
 pub(crate) mod scalar;
 mod set;
 mod unit_variant;

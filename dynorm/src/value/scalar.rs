@@ -53,7 +53,12 @@ macro_rules! integers {
         impl AttrValue for $ty {
             #[inline]
             fn to_attr(&self) -> Result<AttributeValue, AttrError> {
-                Ok(AttributeValue::N(itoa::Buffer::new().format(*self).to_owned()))
+                let text = itoa::Buffer::new().format(*self).to_owned();
+                // Only 128-bit integers can exceed DynamoDB's 38 digits.
+                if std::mem::size_of::<$ty>() > 8 {
+                    super::limits::check_number(&text)?;
+                }
+                Ok(AttributeValue::N(text))
             }
 
             #[inline]
@@ -84,6 +89,12 @@ macro_rules! floats {
                 if !self.is_finite() {
                     return Err(AttrError::new(format!(
                         "{self} cannot be stored: a DynamoDB number must be finite"
+                    )));
+                }
+                let magnitude = self.abs();
+                if magnitude != 0.0 && !(1e-130..1e126).contains(&(magnitude as f64)) {
+                    return Err(AttrError::new(format!(
+                        "{self:e} cannot be stored: a DynamoDB number is zero or between 1E-130 and 9.99E+125 in magnitude"
                     )));
                 }
                 Ok(AttributeValue::N(ryu::Buffer::new().format_finite(*self).to_owned()))

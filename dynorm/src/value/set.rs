@@ -13,6 +13,7 @@ use super::{AttrError, AttrValue};
 
 /// The kind of set an element type builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SetKind {
     /// SS
     String,

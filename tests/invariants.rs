@@ -1,0 +1,320 @@
+//! The invariants every write path keeps, and the limits every path checks before
+//! sending, against a real server: index keys never go stale, expired means absent on
+//! every read path, versions never overflow, and out-of-range values are refused with
+//! the attribute named.
+
+mod common;
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use chrono::{DateTime, Duration, Utc};
+use dynorm::{Item, Model};
+
+/// A single-table entity whose GSI keys are built from two updatable fields.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Tickets", entity = "ticket", rename_all = "camelCase")]
+#[key(pk = "TICKET#{id}", sk = "#META")]
+#[key(index = "GSI1", gsi1pk = "STATUS#{status}", gsi1sk = "PRIO#{priority}")]
+struct Ticket {
+    id: String,
+    status: String,
+    priority: String,
+    title: String,
+    note: Option<String>,
+    #[ttl]
+    expires: Option<DateTime<Utc>>,
+}
+
+/// A model with an attribute-keyed GSI that projects keys only, and a version.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(rename_all = "camelCase")]
+struct Order {
+    #[hash_key]
+    id: String,
+    #[index(name = "byStatus", project = false)]
+    status: String,
+    note: String,
+    #[version]
+    version: u64,
+}
+
+/// A model with an attribute-keyed GSI and no version, for batches.
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Plain {
+    #[hash_key]
+    id: String,
+    #[index(name = "byStatus")]
+    status: String,
+}
+
+fn ticket(id: &str, status: &str, priority: &str) -> Ticket {
+    Ticket {
+        id: id.into(),
+        status: status.into(),
+        priority: priority.into(),
+        title: "printer on fire".into(),
+        note: None,
+        expires: None,
+    }
+}
+
+/// The item as stored, read raw.
+async fn raw(db: &dynorm::Client, key: Item) -> HashMap<String, AttributeValue> {
+    db.sdk()
+        .get_item()
+        .table_name(db.table_name::<Ticket>())
+        .set_key(Some(key))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap_or_default()
+}
+
+fn s(item: &HashMap<String, AttributeValue>, name: &str) -> Option<String> {
+    item.get(name).and_then(|v| v.as_s().ok()).cloned()
+}
+
+#[tokio::test]
+async fn an_update_rebuilds_every_index_key_it_feeds() {
+    use dynorm::schema::ModelKey;
+    let db = common::db_with::<Ticket>("inv_gsi").await;
+    let t = ticket("t1", "open", "p2");
+    db.create(&t).send().await.unwrap();
+    db.update::<Ticket>(t.key())
+        .set(Ticket::STATUS, "closed")
+        .set(Ticket::PRIORITY, "p1")
+        .send()
+        .await
+        .unwrap();
+    let stored = raw(&db, t.key().to_key_item().unwrap()).await;
+    assert_eq!(s(&stored, "gsi1pk").as_deref(), Some("STATUS#closed"));
+    assert_eq!(s(&stored, "gsi1sk").as_deref(), Some("PRIO#p1"));
+    assert_eq!(s(&stored, "__entity").as_deref(), Some("ticket"));
+    let closed = db.query_by::<TicketGSI1>("closed").all().await.unwrap();
+    assert_eq!(closed.len(), 1);
+    assert!(db
+        .query_by::<TicketGSI1>("open")
+        .all()
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn an_update_that_cannot_rebuild_an_index_key_is_refused_before_sending() {
+    let db = common::db_with::<Ticket>("inv_gsi_refused").await;
+    let t = ticket("t1", "open", "p2");
+    db.create(&t).send().await.unwrap();
+    let error = db
+        .update::<Ticket>(t.key())
+        .set(Ticket::STATUS, "closed")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    assert_eq!(error.attribute(), Some("priority"));
+    assert!(error.message().contains("gsi1pk"), "{error}");
+    assert_eq!(db.get::<Ticket>(t.key()).send().await.unwrap(), Some(t));
+}
+
+#[tokio::test]
+async fn expired_items_are_absent_on_every_read_path_unless_asked_for() {
+    let db = common::db_with::<Ticket>("inv_ttl").await;
+    let mut t = ticket("t1", "open", "p2");
+    t.expires = DateTime::from_timestamp((Utc::now() - Duration::hours(1)).timestamp(), 0);
+    db.put(&t).send().await.unwrap();
+
+    assert_eq!(db.get::<Ticket>(t.key()).send().await.unwrap(), None);
+    assert!(db
+        .get_many::<Ticket, _>([t.key()])
+        .await
+        .unwrap()
+        .is_empty());
+    let batch = db
+        .batch_get()
+        .get::<Ticket>(t.key())
+        .include_expired(true)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(batch.items::<Ticket>().unwrap(), vec![t.clone()]);
+    let read = db
+        .transact_get()
+        .get::<Ticket>(t.key())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.get::<Ticket>(0).unwrap(), None);
+    let read = db
+        .transact_get()
+        .get::<Ticket>(t.key())
+        .include_expired(true)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.get::<Ticket>(0).unwrap(), Some(t.clone()));
+    assert!(db
+        .query_by::<TicketGSI1>("open")
+        .all()
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(db.scan::<Ticket>().all().await.unwrap().is_empty());
+
+    // An update treats it as absent too.
+    let error = db
+        .update::<Ticket>(t.key())
+        .set(Ticket::TITLE, "again")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_not_found(), "{error}");
+
+    // And `create` over it succeeds: the expired item is gone as far as dynorm is concerned.
+    let fresh = ticket("t1", "new", "p3");
+    db.create(&fresh).send().await.unwrap();
+    assert_eq!(
+        db.get::<Ticket>(fresh.key()).send().await.unwrap(),
+        Some(fresh)
+    );
+}
+
+#[tokio::test]
+async fn a_version_at_its_maximum_is_refused_not_wrapped() {
+    let db = common::db_with::<Order>("inv_version").await;
+    let order = Order {
+        id: "o1".into(),
+        status: "open".into(),
+        note: "n".into(),
+        version: u64::MAX,
+    };
+    let error = db.put(&order).send().await.unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    assert_eq!(error.attribute(), Some("version"));
+    assert_eq!(error.operation(), Some("put"));
+    let error = db
+        .transaction()
+        .write(db.put(&order))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+}
+
+#[tokio::test]
+async fn an_empty_index_key_is_refused_on_every_write_path() {
+    let db = common::db_with::<Order>("inv_empty_key").await;
+    let order = Order {
+        id: "o1".into(),
+        status: String::new(),
+        note: "n".into(),
+        version: 0,
+    };
+    let check = |result: dynorm::Result<()>, path: &str| {
+        let error = result.expect_err(path);
+        assert!(error.is_validation(), "{path}: {error}");
+        assert_eq!(error.attribute(), Some("status"), "{path}: {error}");
+    };
+    check(db.put(&order).send().await, "put");
+    check(db.create(&order).send().await, "create");
+    check(
+        db.transaction().write(db.create(&order)).send().await,
+        "transaction",
+    );
+    // Batches take no versioned models, so the batch path is checked on one without.
+    let plain = Plain {
+        id: "p1".into(),
+        status: String::new(),
+    };
+    let db_plain = common::db_with::<Plain>("inv_empty_key_batch").await;
+    check(
+        db_plain.batch_write().put(&plain).send().await.map(drop),
+        "batch",
+    );
+    let ok = Order {
+        status: "open".into(),
+        ..order.clone()
+    };
+    db.create(&ok).send().await.unwrap();
+    check(
+        db.update::<Order>("o1")
+            .set(Order::STATUS, "")
+            .ignore_version()
+            .send()
+            .await,
+        "update",
+    );
+}
+
+#[tokio::test]
+async fn a_filter_on_an_attribute_the_index_does_not_project_is_refused() {
+    let db = common::db_with::<Order>("inv_projection").await;
+    let error = db
+        .query_by::<OrderByStatus>("open")
+        .filter(Order::NOTE.eq("n"))
+        .all()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    assert!(error.message().contains("`note`"), "{error}");
+    let error = db
+        .scan::<OrderByStatus>()
+        .filter(Order::NOTE.eq("n"))
+        .all()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+}
+
+#[tokio::test]
+async fn an_item_over_400_kb_is_refused_on_every_write_path() {
+    let db = common::db_with::<Ticket>("inv_size").await;
+    let mut t = ticket("t1", "open", "p2");
+    t.title = "x".repeat(400 * 1024);
+    let check = |result: dynorm::Result<()>, path: &str| {
+        let error = result.expect_err(path);
+        assert!(error.is_validation(), "{path}: {error}");
+        assert!(error.message().contains("400 KB"), "{path}: {error}");
+    };
+    check(db.put(&t).send().await, "put");
+    check(db.create(&t).send().await, "create");
+    check(db.batch_write().put(&t).send().await.map(drop), "batch");
+    check(
+        db.transaction().write(db.put(&t)).send().await,
+        "transaction",
+    );
+}
+
+#[tokio::test]
+async fn setting_an_empty_set_removes_the_attribute() {
+    #[derive(Model, Debug, Clone, PartialEq)]
+    struct Tagged {
+        #[hash_key]
+        id: String,
+        tags: std::collections::BTreeSet<String>,
+    }
+    let db = common::db_with::<Tagged>("inv_empty_set").await;
+    let item = Tagged {
+        id: "a".into(),
+        tags: ["x".to_owned()].into(),
+    };
+    db.put(&item).send().await.unwrap();
+    let after = db
+        .update::<Tagged>("a")
+        .set(Tagged::TAGS, std::collections::BTreeSet::new())
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert!(after.tags.is_empty());
+    let error = db
+        .update::<Tagged>("a")
+        .add_to_set(Tagged::TAGS, std::collections::BTreeSet::new())
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    assert_eq!(error.attribute(), Some("tags"));
+}
