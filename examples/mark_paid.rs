@@ -105,9 +105,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(_) => return Err("paid twice".into()),
     }
     println!(
-        "\ntable {} is left with the one paid order {}",
+        "\ntable {} is left with the one paid order (on the embedded server they go when the process ends; see the README: Examples and their tables)",
         db.table_name::<Order>(),
-        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
     );
     Ok(())
 }

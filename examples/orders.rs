@@ -177,9 +177,8 @@ async fn main() -> Result<(), dynorm::Error> {
     );
 
     println!(
-        "\ntable {} is left in place {}",
+        "\ntable {} is left in place (on the embedded server they go when the process ends; see the README: Examples and their tables)",
         db.table_name::<Order>(),
-        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
     );
     Ok(())
 }

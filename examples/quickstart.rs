@@ -150,10 +150,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     println!(
-        "\ndone: tables {} and {} are left in place {}",
+        "\ndone: tables {} and {} are left in place (on the embedded server they go when the process ends; see the README: Examples and their tables)",
         db.table_name::<User>(),
         db.table_name::<Message>(),
-        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
     );
     Ok(())
 }

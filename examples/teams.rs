@@ -207,9 +207,8 @@ async fn main() -> Result<(), dynorm::Error> {
     let left = db.query_by::<Membership>("t_eng").all().await?;
     println!("AP5 removed u_bob; t_eng now has {} member(s)", left.len());
     println!(
-        "\ntable {} is left in place {}",
+        "\ntable {} is left in place (on the embedded server they go when the process ends; see the README: Examples and their tables)",
         db.table_name::<Team>(),
-        "(on the embedded server they go when the process ends; see the README: Examples and their tables)"
     );
     Ok(())
 }

@@ -349,11 +349,12 @@ async fn an_unreadable_item_is_a_conversion_error_naming_the_attribute() {
 }
 
 #[tokio::test]
-async fn a_missing_table_is_a_service_error_with_the_sdk_error_as_source() {
+async fn a_missing_table_is_named_with_the_sdk_error_as_source() {
     let db = common::db("crud_service").await;
     let error = db.get::<User>("u1").send().await.unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Service);
+    assert_eq!(error.kind(), ErrorKind::TableNotFound);
     assert_eq!(error.model(), Some("User"));
+    assert_eq!(error.table(), Some(db.table_name::<User>().as_str()));
     assert!(error.source().is_some());
     assert!(
         error.to_string().contains("ResourceNotFoundException"),

@@ -98,7 +98,7 @@ pub mod local;
 
 pub use client::Client;
 pub use dynorm_derive::{Collection, Model};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Result, ThrottlingReason};
 pub use expr::{Attr, Condition, Update};
 pub use schema::{Collection, Item, Model};
 

@@ -1,9 +1,15 @@
-//! Fault injection between the SDK client and the server, as an SDK interceptor: it
-//! takes writes out of `BatchWriteItem` requests and hands them back as
-//! `UnprocessedItems`, and turns responses into throttling errors.
+//! Fault injection between the SDK client and the server, as SDK interceptors.
+//!
+//! [`Faults`] injects at random rates into `BatchWriteItem`: it takes writes out of
+//! requests and hands them back as `UnprocessedItems`, and turns responses into throttling
+//! errors. [`Script`] injects deterministically into any one operation: throttling, server
+//! errors (before or after the server applied the request) and timeouts, on chosen attempts,
+//! and counts every attempt.
 
+use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::config::interceptors::{
     BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
@@ -163,6 +169,209 @@ impl Intercept for Shared {
             (200, json!({ "UnprocessedItems": dropped }))
         };
         let bytes = serde_json::to_vec(&body)?;
+        *response.status_mut() = status.try_into()?;
+        response.headers_mut().remove("x-amz-crc32");
+        response
+            .headers_mut()
+            .insert("content-length", bytes.len().to_string());
+        *response.body_mut() = SdkBody::from(bytes);
+        Ok(())
+    }
+}
+
+/// A fault that one attempt of a request gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// A 400 `ProvisionedThroughputExceededException`. The request does not reach the
+    /// server (it is turned into a `ListTables`), as DynamoDB applies nothing it throttles.
+    Throttle,
+    /// A 500 `InternalServerError`; the request does not reach the server.
+    ServerError,
+    /// A 500 `InternalServerError` after the server has applied the request: the response
+    /// is lost on the way back, so the client cannot know the write was made.
+    ServerErrorAfterApplying,
+    /// No answer: the request goes to a listener that accepts connections and never
+    /// responds, so the client's `operation_attempt_timeout` ([`ATTEMPT_TIMEOUT`]) fires.
+    Timeout,
+}
+
+/// The attempt timeout of a [`Script`] client.
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Fails every attempt, however many there are.
+pub const ALWAYS: usize = usize::MAX;
+
+/// Deterministic faults on one operation: its first `skip` attempts pass, the next `fail`
+/// get the fault, and the rest pass. Attempts of other operations are left alone.
+#[derive(Debug)]
+pub struct Script {
+    target: String,
+    fault: Fault,
+    skip: usize,
+    fail: usize,
+    attempts: AtomicUsize,
+    injected: AtomicUsize,
+}
+
+/// Whether the current attempt gets a fault, and which.
+#[derive(Debug, Clone)]
+struct Injected(Option<Fault>);
+
+impl Storable for Injected {
+    type Storer = StoreReplace<Self>;
+}
+
+impl Script {
+    /// Faults for `operation` (`GetItem`, `Query`, `TransactWriteItems`, ...).
+    pub fn new(operation: &str, fault: Fault, skip: usize, fail: usize) -> Arc<Self> {
+        Arc::new(Self {
+            target: format!("DynamoDB_20120810.{operation}"),
+            fault,
+            skip,
+            fail,
+            attempts: AtomicUsize::new(0),
+            injected: AtomicUsize::new(0),
+        })
+    }
+
+    /// Attempts of the operation so far, faulted or not.
+    pub fn attempts(&self) -> usize {
+        self.attempts.load(Ordering::SeqCst)
+    }
+
+    /// Attempts that got the fault.
+    pub fn injected(&self) -> usize {
+        self.injected.load(Ordering::SeqCst)
+    }
+
+    /// A client on the same server and tables as `db`, with these faults in its path and
+    /// the SDK's standard retries set explicitly: `max_attempts` attempts per request, the
+    /// first included, with millisecond backoff, a retry quota of its own that never runs
+    /// out (so that other tests' retries cannot change the count), and an attempt timeout
+    /// of [`ATTEMPT_TIMEOUT`].
+    pub fn client(self: &Arc<Self>, db: &dynorm::Client, max_attempts: u32) -> dynorm::Client {
+        use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
+        use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
+        let config = db
+            .sdk()
+            .config()
+            .to_builder()
+            .retry_config(
+                RetryConfig::standard()
+                    .with_max_attempts(max_attempts)
+                    .with_initial_backoff(Duration::from_millis(1))
+                    .with_max_backoff(Duration::from_millis(5)),
+            )
+            .retry_partition(
+                RetryPartition::custom("dynorm-test-faults")
+                    .token_bucket(TokenBucket::unlimited())
+                    .build(),
+            )
+            .timeout_config(
+                TimeoutConfig::builder()
+                    .operation_attempt_timeout(ATTEMPT_TIMEOUT)
+                    .build(),
+            )
+            .interceptor(Scripted(self.clone()))
+            .build();
+        db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config))
+    }
+
+    /// Counts an attempt of the operation, and says whether it gets the fault.
+    fn next(&self) -> Option<Fault> {
+        let attempt = self.attempts.fetch_add(1, Ordering::SeqCst);
+        let faulted = attempt >= self.skip && attempt - self.skip < self.fail;
+        faulted.then(|| {
+            self.injected.fetch_add(1, Ordering::SeqCst);
+            self.fault
+        })
+    }
+}
+
+/// The address of a listener that accepts connections, holds them open and never
+/// answers: a server too slow for any timeout.
+fn black_hole() -> SocketAddr {
+    static ADDRESS: OnceLock<SocketAddr> = OnceLock::new();
+    *ADDRESS.get_or_init(|| {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let address = listener.local_addr().expect("its address");
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for stream in listener.incoming().flatten() {
+                held.push(stream);
+            }
+        });
+        address
+    })
+}
+
+#[derive(Debug)]
+struct Scripted(Arc<Script>);
+
+impl Intercept for Scripted {
+    fn name(&self) -> &'static str {
+        "dynorm-test-scripted-faults"
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut BeforeTransmitInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let request = context.request_mut();
+        let fault = if request.headers().get("x-amz-target") == Some(self.0.target.as_str()) {
+            self.0.next()
+        } else {
+            None
+        };
+        match fault {
+            Some(Fault::Throttle | Fault::ServerError) => {
+                // Something harmless instead, whose answer is replaced.
+                request
+                    .headers_mut()
+                    .insert("x-amz-target", "DynamoDB_20120810.ListTables");
+                request.headers_mut().insert("content-length", "2");
+                *request.body_mut() = SdkBody::from("{}");
+            }
+            Some(Fault::Timeout) => {
+                request.set_uri(format!("http://{}/", black_hole()))?;
+            }
+            Some(Fault::ServerErrorAfterApplying) | None => {}
+        }
+        cfg.interceptor_state().store_put(Injected(fault));
+        Ok(())
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let (status, body) = match cfg.load::<Injected>().and_then(|i| i.0) {
+            Some(Fault::Throttle) => (
+                400,
+                json!({
+                    "__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+                    "message": "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
+                    "ThrottlingReasons": [{
+                        "reason": "TableReadProvisionedThroughputExceeded",
+                        "resource": "arn:aws:dynamodb:us-east-1:000000000000:table/injected"
+                    }]
+                }),
+            ),
+            Some(Fault::ServerError | Fault::ServerErrorAfterApplying) => (
+                500,
+                json!({
+                    "__type": "com.amazon.coral.availability#InternalServerError",
+                    "message": "Internal server error"
+                }),
+            ),
+            Some(Fault::Timeout) | None => return Ok(()),
+        };
+        let bytes = serde_json::to_vec(&body)?;
+        let response = context.response_mut();
         *response.status_mut() = status.try_into()?;
         response.headers_mut().remove("x-amz-crc32");
         response

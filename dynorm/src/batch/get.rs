@@ -227,7 +227,7 @@ async fn read_chunk(
                 }
             }
             Err(e) => {
-                if let AfterFailure::GiveUp(error) = retry.failed(e, OPERATION) {
+                if let AfterFailure::GiveUp(error) = retry.failed(e, OPERATION, tables) {
                     return ReadOutcome {
                         found,
                         left: pending,

@@ -106,14 +106,21 @@ impl Default for BatchOptions {
 /// [`Error::unprocessed`]) and the last failure.
 fn incomplete(
     operation: &'static str,
-    summary: String,
+    mut summary: String,
     left: Unprocessed,
     source: Option<Error>,
 ) -> Error {
+    if let Some(source) = &source {
+        summary.push_str("; the last failure: ");
+        summary.push_str(source.code().unwrap_or(source.message()));
+    }
     let mut error = Error::new(ErrorKind::BatchIncomplete, summary)
         .with_operation(operation)
         .with_unprocessed(left);
     if let Some(source) = source {
+        if let Some(table) = source.table() {
+            error = error.with_table(table.to_owned());
+        }
         error = error.with_source(source);
     }
     error

@@ -1,13 +1,15 @@
 //! The one retry policy of every batch request: bounded attempts, exponential backoff
-//! with full jitter, and retrying only what throttling or a passing fault explains.
+//! with full jitter, and retrying only what throttling or a passing fault explains, as
+//! [`Error::is_retryable`] says.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use super::BatchOptions;
-use crate::error::Error;
+use crate::error::{from_sdk, Error};
 
 /// The attempts of one chunk: how many are left, how long to wait before the next, and
 /// the last failure.
@@ -48,20 +50,23 @@ impl Retry {
         true
     }
 
-    /// Records a failed request: it is retried when throttling or a passing fault
-    /// explains it, and ends the chunk otherwise.
-    pub(super) fn failed<E, R>(
+    /// Records a failed request of a batch on `tables`: it is retried when throttling or
+    /// a passing fault explains it, and ends the chunk otherwise. The error names the
+    /// table when the batch has only one.
+    pub(super) fn failed<E>(
         &mut self,
-        error: SdkError<E, R>,
+        error: SdkError<E, HttpResponse>,
         operation: &'static str,
+        tables: &[String],
     ) -> AfterFailure
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-        R: std::fmt::Debug + Send + Sync + 'static,
     {
-        let retryable = is_retryable(&error);
-        let error = Error::service(error).with_operation(operation);
-        if retryable {
+        let mut error = from_sdk(error).with_operation(operation);
+        if let [table] = tables {
+            error = error.with_table(table.as_str());
+        }
+        if error.is_retryable() {
             self.last_error = Some(error);
             AfterFailure::Retry
         } else {
@@ -92,26 +97,6 @@ fn backoff(options: &BatchOptions, attempt: u32) -> Duration {
         .min(options.max_delay);
     let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX).max(1);
     Duration::from_nanos(x % nanos)
-}
-
-/// Whether an error means "slow down and try again".
-fn is_retryable<E: ProvideErrorMetadata, R>(error: &SdkError<E, R>) -> bool {
-    match error {
-        SdkError::ServiceError(e) => matches!(
-            e.err().code(),
-            Some(
-                "ProvisionedThroughputExceededException"
-                    | "ThrottlingException"
-                    | "RequestLimitExceeded"
-                    | "InternalServerError"
-                    | "ServiceUnavailable"
-            )
-        ),
-        SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {
-            true
-        }
-        _ => false,
-    }
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ pub(super) async fn send_chunk(
                 }
             }
             Err(e) => {
-                let after = retry.failed(e, OPERATION);
+                let after = retry.failed(e, OPERATION, tables);
                 requests = match copy {
                     Some(copy) => copy,
                     None => match remake(tables, &sources) {

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::TableStatus;
 
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{from_sdk, sdk_error, Error, Result};
 use crate::schema::{table_definition, Model, SharedTable};
 
 impl Client {
@@ -30,6 +30,7 @@ impl Client {
 
     /// Sends a `CreateTable` input.
     async fn send_create_table(&self, input: CreateTableInput) -> Result<()> {
+        let name = input.table_name.clone();
         self.sdk
             .create_table()
             .set_table_name(input.table_name)
@@ -40,7 +41,13 @@ impl Client {
             .set_local_secondary_indexes(input.local_secondary_indexes)
             .send()
             .await
-            .map_err(|e| Error::service(e).with_operation("create_table"))?;
+            .map_err(|e| {
+                let error = from_sdk(e).with_operation("create_table");
+                match &name {
+                    Some(name) => error.with_table(name),
+                    None => error,
+                }
+            })?;
         Ok(())
     }
 
@@ -87,7 +94,11 @@ impl Client {
                 .table_name(name)
                 .send()
                 .await
-                .map_err(|e| Error::service(e).with_operation("wait_until_active"))?;
+                .map_err(|e| {
+                    from_sdk(e)
+                        .with_operation("wait_until_active")
+                        .with_table(name)
+                })?;
             if output.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
                 return Ok(());
             }
@@ -113,11 +124,7 @@ impl Client {
             .table_name(&name)
             .send()
             .await
-            .map_err(|e| {
-                Error::service(e)
-                    .with_model(M::SCHEMA.model)
-                    .with_operation("verify_table")
-            })?;
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, "verify_table", &name))?;
         let table = output.table().ok_or_else(|| {
             Error::config(format!("DescribeTable returned no description of `{name}`"))
         })?;
@@ -137,44 +144,31 @@ impl Client {
             .attribute_name(attribute)
             .build()
             .map_err(|e| Error::config(e.to_string()).with_model(M::SCHEMA.model))?;
+        let table = self.table_name::<M>();
         self.sdk
             .update_time_to_live()
-            .table_name(self.table_name::<M>())
+            .table_name(&table)
             .time_to_live_specification(specification)
             .send()
             .await
-            .map_err(|e| {
-                Error::service(e)
-                    .with_model(M::SCHEMA.model)
-                    .with_operation("enable_ttl")
-            })?;
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_ttl", &table))?;
         Ok(())
     }
 
     /// Deletes `M`'s table.
     pub async fn delete_table<M: Model>(&self) -> Result<()> {
+        let table = self.table_name::<M>();
         self.sdk
             .delete_table()
-            .table_name(self.table_name::<M>())
+            .table_name(&table)
             .send()
             .await
-            .map_err(|e| {
-                Error::service(e)
-                    .with_model(M::SCHEMA.model)
-                    .with_operation("delete_table")
-            })?;
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, "delete_table", &table))?;
         Ok(())
     }
 }
 
 /// Whether a `create_table` error says the table already exists.
 fn is_resource_in_use(error: &Error) -> bool {
-    use aws_sdk_dynamodb::error::SdkError;
-    use aws_sdk_dynamodb::operation::create_table::CreateTableError;
-    std::error::Error::source(error)
-        .and_then(|source| {
-            source.downcast_ref::<SdkError<CreateTableError, aws_sdk_dynamodb::config::http::HttpResponse>>()
-        })
-        .and_then(|e| e.as_service_error())
-        .is_some_and(CreateTableError::is_resource_in_use_exception)
+    error.code() == Some("ResourceInUseException")
 }

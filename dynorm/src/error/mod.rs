@@ -1,18 +1,28 @@
 //! dynorm's one public error type, and the plain data some errors carry.
 //!
+//! Every error has a kind. Errors DynamoDB returns get theirs from its error code, in
+//! `service.rs`: `Validation`, `TableNotFound`, `Throttled`, `TransactionConflict`,
+//! `TransactionCanceled`, `ItemCollectionTooLarge`, `IdempotencyMismatch`, and `Service` for
+//! server faults, timeouts and the rest; [`Error::is_retryable`] says whether retrying could
+//! help. Messages are one line; the SDK error stays the `source()`.
+//!
 //! This is a leaf of the crate: it knows values, and nothing above them. Helpers that
 //! decode an error's item as a model live with the model traits, in `schema`.
 
 mod cancellation;
 mod service;
+mod throttling;
 mod unprocessed;
 
 pub use cancellation::CancellationReason;
-pub(crate) use service::sdk_error;
+pub(crate) use service::{from_sdk, sdk_error};
+pub use throttling::ThrottlingReason;
 pub use unprocessed::Unprocessed;
 
 use std::error::Error as StdError;
 use std::fmt;
+
+use aws_sdk_dynamodb::config::http::HttpResponse;
 
 use crate::value::{AttrError, Item};
 
@@ -32,13 +42,32 @@ pub enum ErrorKind {
     TransactionCanceled,
     /// A batch ran out of attempts; [`Error::unprocessed`] holds what was not done.
     BatchIncomplete,
-    /// The request is invalid; found before sending, or reported by DynamoDB.
+    /// The request is invalid; found before sending, or reported by DynamoDB
+    /// (`ValidationException`).
     Validation,
+    /// The table does not exist, or is not active yet (`ResourceNotFoundException`);
+    /// [`Error::table`] names it.
+    TableNotFound,
+    /// DynamoDB throttled the request (`ProvisionedThroughputExceededException`,
+    /// `ThrottlingException`, `RequestLimitExceeded`), after the SDK's own retries;
+    /// [`Error::throttling_reasons`] says why, when DynamoDB did.
+    Throttled,
+    /// Another transaction was changing the item at the same time
+    /// (`TransactionConflictException`); retrying can succeed.
+    TransactionConflict,
+    /// An item collection (the items of one partition key value, with its local secondary
+    /// indexes) would exceed 10 GB (`ItemCollectionSizeLimitExceededException`).
+    ItemCollectionTooLarge,
+    /// A transaction's client request token was used before for a different request
+    /// (`IdempotentParameterMismatchException`).
+    IdempotencyMismatch,
     /// An item could not be converted to or from the model.
     Conversion,
     /// The model, the client or the table is set up wrongly.
     Config,
-    /// DynamoDB or the transport failed; [`source()`](StdError::source) is the SDK error.
+    /// DynamoDB or the transport failed otherwise: a server fault (HTTP 5xx), a timeout, a
+    /// connection that failed, or an error code dynorm gives no kind of its own;
+    /// [`source()`](StdError::source) is the SDK error.
     Service,
 }
 
@@ -52,6 +81,11 @@ impl ErrorKind {
             Self::TransactionCanceled => "transaction canceled",
             Self::BatchIncomplete => "batch incomplete",
             Self::Validation => "validation error",
+            Self::TableNotFound => "table not found",
+            Self::Throttled => "throttled",
+            Self::TransactionConflict => "transaction conflict",
+            Self::ItemCollectionTooLarge => "item collection too large",
+            Self::IdempotencyMismatch => "idempotency mismatch",
             Self::Conversion => "conversion error",
             Self::Config => "configuration error",
             Self::Service => "service error",
@@ -59,8 +93,11 @@ impl ErrorKind {
     }
 }
 
-/// An error from dynorm. Its message names the model, the operation and the attribute
-/// where they are known.
+/// An error from dynorm. Its message is one line, and names the model, the operation, the
+/// table and the attribute where they are known; for an error DynamoDB returned, also
+/// DynamoDB's error code and message. Such an error's [`kind`](Error::kind) comes from
+/// DynamoDB's error code, and [`is_retryable`](Error::is_retryable) says whether sending
+/// the request again could help.
 ///
 /// ```
 /// # async fn demo(db: &dynorm::Client, user: &impl dynorm::Model) -> Result<(), dynorm::Error> {
@@ -81,10 +118,15 @@ struct Inner {
     kind: ErrorKind,
     model: Option<&'static str>,
     operation: Option<&'static str>,
+    table: Option<String>,
     attribute: Option<String>,
+    code: Option<String>,
     message: String,
     item: Option<Item>,
     reasons: Vec<CancellationReason>,
+    throttling: Vec<ThrottlingReason>,
+    /// For a `Service` error: whether the failure may pass (a server fault, a timeout).
+    transient: bool,
     unprocessed: Option<Box<Unprocessed>>,
     source: Option<std::sync::Arc<dyn StdError + Send + Sync + 'static>>,
 }
@@ -97,10 +139,14 @@ impl Error {
                 kind,
                 model: None,
                 operation: None,
+                table: None,
                 attribute: None,
+                code: None,
                 message: message.into(),
                 item: None,
                 reasons: Vec::new(),
+                throttling: Vec::new(),
+                transient: false,
                 unprocessed: None,
                 source: None,
             }),
@@ -124,12 +170,14 @@ impl Error {
             .with_attribute(error.render_path(attribute))
     }
 
-    /// A service error, keeping the SDK error as its source.
-    pub fn service<E: StdError + Send + Sync + 'static>(source: E) -> Self {
-        let message = aws_sdk_dynamodb::error::DisplayErrorContext(&source).to_string();
-        let mut error = Self::new(ErrorKind::Service, message);
-        error.inner.source = Some(std::sync::Arc::new(source));
-        error
+    /// An error from an SDK error, for requests sent with [`Client::sdk`](crate::Client::sdk):
+    /// its kind from DynamoDB's error code, as for dynorm's own requests, and the SDK error
+    /// as its source.
+    pub fn service<E>(error: aws_sdk_dynamodb::error::SdkError<E, HttpResponse>) -> Self
+    where
+        E: aws_sdk_dynamodb::error::ProvideErrorMetadata + StdError + Send + Sync + 'static,
+    {
+        from_sdk(error)
     }
 
     /// Sets the model the error concerns.
@@ -141,6 +189,29 @@ impl Error {
     /// Sets the operation, unless one is already known.
     pub(crate) fn with_operation(mut self, operation: &'static str) -> Self {
         self.inner.operation.get_or_insert(operation);
+        self
+    }
+
+    /// Sets the full name of the table the error concerns.
+    pub(crate) fn with_table(mut self, table: impl Into<String>) -> Self {
+        self.inner.table = Some(table.into());
+        self
+    }
+
+    /// Sets DynamoDB's error code.
+    pub(crate) fn with_code(mut self, code: Option<String>) -> Self {
+        self.inner.code = code;
+        self
+    }
+
+    /// Sets whether a `Service` failure may pass.
+    pub(crate) fn with_transient(mut self, transient: bool) -> Self {
+        self.inner.transient = transient;
+        self
+    }
+
+    pub(crate) fn with_throttling_reasons(mut self, reasons: Vec<ThrottlingReason>) -> Self {
+        self.inner.throttling = reasons;
         self
     }
 
@@ -171,12 +242,23 @@ impl Error {
         self.inner.operation
     }
 
+    /// The full name of the table, when the error concerns one.
+    pub fn table(&self) -> Option<&str> {
+        self.inner.table.as_deref()
+    }
+
+    /// DynamoDB's error code, such as `ProvisionedThroughputExceededException`, for an
+    /// error DynamoDB returned.
+    pub fn code(&self) -> Option<&str> {
+        self.inner.code.as_deref()
+    }
+
     /// The attribute, or the path inside one (`tags[2]`, `address.city`).
     pub fn attribute(&self) -> Option<&str> {
         self.inner.attribute.as_deref()
     }
 
-    /// The bare message, without the model, operation and attribute.
+    /// The bare message, without the model, operation, table, attribute and code.
     pub fn message(&self) -> &str {
         &self.inner.message
     }
@@ -209,6 +291,12 @@ impl Error {
     /// Why each operation of a cancelled transaction failed, in request order.
     pub fn cancellation_reasons(&self) -> &[CancellationReason] {
         &self.inner.reasons
+    }
+
+    /// Why DynamoDB throttled the request, for a [`Throttled`](ErrorKind::Throttled) error
+    /// whose response said.
+    pub fn throttling_reasons(&self) -> &[ThrottlingReason] {
+        &self.inner.throttling
     }
 
     /// What a batch could not do before its attempts ran out.
@@ -262,6 +350,54 @@ impl Error {
     pub fn is_service(&self) -> bool {
         self.kind() == ErrorKind::Service
     }
+
+    /// Whether the table does not exist.
+    pub fn is_table_not_found(&self) -> bool {
+        self.kind() == ErrorKind::TableNotFound
+    }
+
+    /// Whether DynamoDB throttled the request.
+    pub fn is_throttled(&self) -> bool {
+        self.kind() == ErrorKind::Throttled
+    }
+
+    /// Whether another transaction was changing the item at the same time.
+    pub fn is_transaction_conflict(&self) -> bool {
+        self.kind() == ErrorKind::TransactionConflict
+    }
+
+    /// Whether sending the same request again, later, could succeed: yes for throttling, a
+    /// transaction conflict, a server fault (HTTP 5xx), a timeout or a failed connection, a
+    /// transaction cancelled only by conflicts or throttling, and a batch left incomplete
+    /// by such failures; no for a validation error, a missing table, a failed condition or
+    /// a version conflict, which fail again until something else changes.
+    pub fn is_retryable(&self) -> bool {
+        match self.kind() {
+            ErrorKind::Throttled | ErrorKind::TransactionConflict => true,
+            ErrorKind::Service => self.inner.transient,
+            ErrorKind::TransactionCanceled => {
+                let mut failures = self.inner.reasons.iter().filter(|r| r.is_failure());
+                let mut any = false;
+                let passing = failures.all(|r| {
+                    any = true;
+                    matches!(
+                        r.code.as_str(),
+                        "TransactionConflict" | "ThrottlingError" | "ProvisionedThroughputExceeded"
+                    )
+                });
+                any && passing
+            }
+            // What a batch hands back was left by throttling, unless its last failure
+            // says otherwise.
+            ErrorKind::BatchIncomplete => self
+                .inner
+                .source
+                .as_deref()
+                .and_then(|s| (s as &(dyn StdError + 'static)).downcast_ref::<Error>())
+                .is_none_or(Error::is_retryable),
+            _ => false,
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -274,25 +410,71 @@ impl fmt::Display for Error {
         if let Some(model) = inner.model {
             write!(f, " on model `{model}`")?;
         }
+        if let Some(table) = &inner.table {
+            write!(f, ", table `{table}`")?;
+        }
         if let Some(attribute) = &inner.attribute {
             write!(f, ", attribute `{attribute}`")?;
         }
-        write!(f, ": {}", inner.message)
+        f.write_str(": ")?;
+        if let Some(code) = &inner.code {
+            write!(f, "{code}: ")?;
+        }
+        f.write_str(&inner.message)
     }
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let inner = &self.inner;
-        f.debug_struct("Error")
+        let mut debug = f.debug_struct("Error");
+        debug
             .field("kind", &inner.kind)
             .field("model", &inner.model)
             .field("operation", &inner.operation)
+            .field("table", &inner.table)
             .field("attribute", &inner.attribute)
+            .field("code", &inner.code)
             .field("message", &inner.message)
-            .field("has_item", &inner.item.is_some())
-            .field("source", &inner.source)
+            .field("retryable", &self.is_retryable())
+            .field("has_item", &inner.item.is_some());
+        if !inner.reasons.is_empty() {
+            debug.field("cancellation_reasons", &inner.reasons);
+        }
+        if !inner.throttling.is_empty() {
+            debug.field("throttling_reasons", &inner.throttling);
+        }
+        if let Some(unprocessed) = &inner.unprocessed {
+            debug.field("unprocessed", &unprocessed.len());
+        }
+        // The source's Display, not its Debug: an SDK error's Debug is the whole HTTP
+        // exchange.
+        debug
+            .field("source", &inner.source.as_ref().map(|s| Shown(&**s)))
             .finish()
+    }
+}
+
+/// A source error, shown by the Display of it and of its own sources, as in
+/// `"service error: ResourceNotFoundException: Requested resource not found"`.
+struct Shown<'a>(&'a (dyn StdError + Send + Sync + 'static));
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut shown = self.0.to_string();
+        let mut last = shown.clone();
+        let mut cause = self.0.source();
+        while let Some(error) = cause {
+            let text = error.to_string();
+            // Wrappers often repeat their cause's words; say each once.
+            if !last.contains(&text) {
+                shown.push_str(": ");
+                shown.push_str(&text);
+            }
+            last = text;
+            cause = error.source();
+        }
+        fmt::Debug::fmt(&shown, f)
     }
 }
 
@@ -307,3 +489,103 @@ impl StdError for Error {
 
 /// dynorm's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(index: usize, code: &str) -> CancellationReason {
+        CancellationReason {
+            index,
+            operation: "update",
+            model: "Account",
+            code: code.to_owned(),
+            message: None,
+            kind: None,
+            item: None,
+        }
+    }
+
+    fn canceled(codes: &[&str]) -> Error {
+        Error::new(ErrorKind::TransactionCanceled, "cancelled").with_reasons(
+            codes
+                .iter()
+                .enumerate()
+                .map(|(i, code)| reason(i, code))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn failures_that_fail_again_are_not_retryable() {
+        for kind in [
+            ErrorKind::NotFound,
+            ErrorKind::AlreadyExists,
+            ErrorKind::ConditionFailed,
+            ErrorKind::VersionConflict,
+            ErrorKind::Validation,
+            ErrorKind::TableNotFound,
+            ErrorKind::Conversion,
+            ErrorKind::Config,
+            ErrorKind::ItemCollectionTooLarge,
+            ErrorKind::IdempotencyMismatch,
+            ErrorKind::Service,
+        ] {
+            assert!(!Error::new(kind, "x").is_retryable(), "{kind:?}");
+        }
+        assert!(Error::new(ErrorKind::Service, "x")
+            .with_transient(true)
+            .is_retryable());
+        assert!(Error::new(ErrorKind::Throttled, "x").is_retryable());
+        assert!(Error::new(ErrorKind::TransactionConflict, "x").is_retryable());
+    }
+
+    #[test]
+    fn a_cancelled_transaction_is_retryable_only_when_every_failure_may_pass() {
+        assert!(canceled(&["None", "TransactionConflict"]).is_retryable());
+        assert!(canceled(&["ThrottlingError", "ProvisionedThroughputExceeded"]).is_retryable());
+        assert!(!canceled(&["ConditionalCheckFailed", "TransactionConflict"]).is_retryable());
+        assert!(!canceled(&["None", "ValidationError"]).is_retryable());
+        assert!(!canceled(&[]).is_retryable());
+    }
+
+    #[test]
+    fn an_incomplete_batch_is_as_retryable_as_its_last_failure() {
+        let incomplete = || Error::new(ErrorKind::BatchIncomplete, "3 keys were not read");
+        assert!(incomplete().is_retryable(), "only unprocessed items");
+        assert!(incomplete()
+            .with_source(Error::new(ErrorKind::Throttled, "slow down"))
+            .is_retryable());
+        assert!(!incomplete()
+            .with_source(Error::validation("bad request"))
+            .is_retryable());
+    }
+
+    #[test]
+    fn display_is_one_line_with_table_and_code_and_debug_shows_the_fields() {
+        let error = Error::new(ErrorKind::Throttled, "The level was exceeded")
+            .with_model("User")
+            .with_operation("query")
+            .with_table("dev_User")
+            .with_code(Some("ProvisionedThroughputExceededException".into()))
+            .with_throttling_reasons(vec![ThrottlingReason {
+                reason: "TableReadProvisionedThroughputExceeded".into(),
+                resource: None,
+            }]);
+        assert_eq!(
+            error.to_string(),
+            "throttled in `query` on model `User`, table `dev_User`: \
+             ProvisionedThroughputExceededException: The level was exceeded"
+        );
+        let debug = format!("{error:?}");
+        for part in [
+            "Throttled",
+            "dev_User",
+            "ProvisionedThroughputExceededException",
+            "retryable: true",
+            "TableReadProvisionedThroughputExceeded",
+        ] {
+            assert!(debug.contains(part), "{part} in {debug}");
+        }
+    }
+}

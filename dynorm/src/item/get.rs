@@ -69,16 +69,17 @@ impl<M: Model> GetItem<M> {
     /// Sends the request. `Ok(None)` when there is no such item, or it has expired.
     pub async fn send(self) -> Result<Option<M>> {
         let key = self.key?;
+        let table = self.client.table_name::<M>();
         let output = self
             .client
             .sdk()
             .get_item()
-            .table_name(self.client.table_name::<M>())
+            .table_name(&table)
             .set_key(Some(key))
             .consistent_read(self.consistent_read)
             .send()
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION))?;
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION, &table))?;
         let item = output
             .item
             .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item));

@@ -42,6 +42,7 @@ macro_rules! send_write {
                     e,
                     spec.schema.model,
                     spec.operation,
+                    &spec.table,
                 )),
             },
         }

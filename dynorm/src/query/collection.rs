@@ -38,6 +38,7 @@ impl Client {
             .collect();
         let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
         let (names, values) = (placeholders.take_names(), placeholders.take_values());
+        let table = self.table_name::<C::Anchor>();
         let mut start: Option<Item> = None;
         let mut out = CollectionItems {
             items: Vec::new(),
@@ -47,14 +48,14 @@ impl Client {
             let output = self
                 .sdk()
                 .query()
-                .table_name(self.table_name::<C::Anchor>())
+                .table_name(&table)
                 .key_condition_expression(&key_condition)
                 .set_expression_attribute_names(names.clone())
                 .set_expression_attribute_values(values.clone())
                 .set_exclusive_start_key(start.take())
                 .send()
                 .await
-                .map_err(|e| sdk_error(e, schema.model, OPERATION))?;
+                .map_err(|e| sdk_error(e, schema.model, OPERATION, &table))?;
             for item in output.items.unwrap_or_default() {
                 let entity = Entity::of(attribute, &item);
                 match entity.and_then(|name| C::decode(&name, item)) {

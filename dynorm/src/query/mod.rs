@@ -343,12 +343,12 @@ impl Prepared {
             .set_projection_expression(self.projection.clone())
             .set_select(select)
             .set_exclusive_start_key(start);
-        let model = self.model;
+        let (model, table) = (self.model, self.table.clone());
         async move {
             let output = request
                 .send()
                 .await
-                .map_err(|e| sdk_error(e, model, OPERATION))?;
+                .map_err(|e| sdk_error(e, model, OPERATION, &table))?;
             Ok(Fetched {
                 count: usize::try_from(output.count).unwrap_or(0),
                 items: output.items.unwrap_or_default(),

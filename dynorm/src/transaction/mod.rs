@@ -8,13 +8,53 @@ pub use crate::error::CancellationReason;
 pub use read::{GetTransaction, GetTransactionItems};
 pub use write::{ConditionCheckItem, WriteTransaction};
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::item::write_request::WriteSpec;
 use crate::item::{CreateItem, DeleteItem, PutItem, UpdateItem};
 use crate::schema::Model;
 
 /// DynamoDB's limit on the operations of one transaction.
 pub const MAX_TRANSACTION_ITEMS: usize = 100;
+
+/// The error of a transaction DynamoDB cancelled: one reason per operation, and a
+/// message that lists the operations that failed.
+fn canceled<S>(operation: &'static str, reasons: Vec<CancellationReason>, source: S) -> Error
+where
+    S: std::error::Error + Send + Sync + 'static,
+{
+    let summary = reasons
+        .iter()
+        .filter(|r| r.is_failure())
+        .map(|r| {
+            format!(
+                "operation {} ({} on `{}`): {}",
+                r.index, r.operation, r.model, r.code
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    Error::new(
+        ErrorKind::TransactionCanceled,
+        format!("the transaction was cancelled: {summary}"),
+    )
+    .with_operation(operation)
+    .with_reasons(reasons)
+    .with_source(source)
+}
+
+/// The table every operation of a transaction touches, when they all touch one.
+fn single_table<'a>(mut tables: impl Iterator<Item = &'a str>) -> Option<String> {
+    let first = tables.next()?;
+    tables.all(|t| t == first).then(|| first.to_owned())
+}
+
+/// Names the transaction's table, when it has one, on an error of the whole request.
+fn with_table(error: Error, table: Option<String>) -> Error {
+    match table {
+        Some(table) => error.with_table(table),
+        None => error,
+    }
+}
 
 /// A write that can be part of a transaction: `create`, `put`, `update`, `delete` and
 /// `condition_check` builders.

@@ -1,13 +1,17 @@
 //! Read transactions: a consistent snapshot of up to 100 items across models.
 
+use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
 use aws_sdk_dynamodb::types::{Get, TransactGetItem};
 
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::item;
 use crate::schema::Model;
-use crate::transaction::MAX_TRANSACTION_ITEMS;
+use crate::transaction::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::value::Item;
+
+/// The operation a read transaction's errors name.
+const OPERATION: &str = "transact_get";
 
 impl Client {
     /// A read transaction: a consistent snapshot of up to 100 items across models.
@@ -36,7 +40,7 @@ impl GetTransaction {
 
     /// Reads the item of `M` with this key; its result has the position of this call.
     pub fn get<M: Model>(mut self, key: impl Into<M::Key>) -> Self {
-        let get = item::typed_key::<M>(&key.into(), "transact_get").and_then(|key| {
+        let get = item::typed_key::<M>(&key.into(), OPERATION).and_then(|key| {
             let get = Get::builder()
                 .table_name(self.client.table_name::<M>())
                 .set_key(Some(key))
@@ -62,7 +66,7 @@ impl GetTransaction {
             return Err(Error::validation(format!(
                 "a transaction has 1 to {MAX_TRANSACTION_ITEMS} operations, not {count}"
             ))
-            .with_operation("transact_get"));
+            .with_operation(OPERATION));
         }
         let (models, items): (Vec<_>, Vec<_>) = self
             .gets
@@ -70,14 +74,46 @@ impl GetTransaction {
             .collect::<Result<Vec<_>>>()?
             .into_iter()
             .unzip();
-        let output = self
+        let table = single_table(items.iter().filter_map(|i| i.get()).map(Get::table_name));
+        let result = self
             .client
             .sdk()
             .transact_get_items()
             .set_transact_items(Some(items))
             .send()
-            .await
-            .map_err(|e| Error::service(e).with_operation("transact_get"))?;
+            .await;
+        let output = match result {
+            Ok(output) => output,
+            Err(e) => {
+                return Err(match e.as_service_error() {
+                    Some(TransactGetItemsError::TransactionCanceledException(cancelled)) => {
+                        let reasons = models
+                            .iter()
+                            .enumerate()
+                            .map(|(index, model)| {
+                                let reason = cancelled.cancellation_reasons().get(index);
+                                CancellationReason {
+                                    index,
+                                    operation: OPERATION,
+                                    model,
+                                    code: reason
+                                        .and_then(|r| r.code())
+                                        .unwrap_or("None")
+                                        .to_owned(),
+                                    message: reason.and_then(|r| r.message()).map(str::to_owned),
+                                    kind: None,
+                                    item: reason
+                                        .and_then(|r| r.item().cloned())
+                                        .filter(|i| !i.is_empty()),
+                                }
+                            })
+                            .collect();
+                        canceled(OPERATION, reasons, e)
+                    }
+                    _ => with_table(from_sdk(e).with_operation(OPERATION), table),
+                })
+            }
+        };
         let responses = output.responses.unwrap_or_default();
         let items = models
             .into_iter()
@@ -116,7 +152,7 @@ impl GetTransactionItems {
                 .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item))
                 .map(M::from_item)
                 .transpose()
-                .map_err(|e| e.with_operation("transact_get")),
+                .map_err(|e| e.with_operation(OPERATION)),
             Some((model, _)) => Err(Error::validation(format!(
                 "read {index} is of model `{model}`, not `{}`",
                 M::SCHEMA.model

@@ -5,13 +5,18 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 
 use crate::client::Client;
-use crate::error::{CancellationReason, Error, ErrorKind, Result};
+use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
 use crate::schema::Model;
-use crate::transaction::{private, TransactionWrite, MAX_TRANSACTION_ITEMS};
+use crate::transaction::{
+    canceled, private, single_table, with_table, TransactionWrite, MAX_TRANSACTION_ITEMS,
+};
 use crate::value::Item;
+
+/// The operation a write transaction's errors name.
+const OPERATION: &str = "transaction";
 
 impl Client {
     /// A write transaction: up to 100 `create`, `put`, `update`, `delete` and
@@ -127,7 +132,7 @@ impl WriteTransaction {
 
     /// Checks everything that can be checked before sending.
     fn specs(self) -> Result<(Client, Vec<WriteSpec>, Option<String>)> {
-        let operation = "transaction";
+        let operation = OPERATION;
         let count = self.writes.len();
         if count == 0 || count > MAX_TRANSACTION_ITEMS {
             return Err(Error::validation(format!(
@@ -164,7 +169,7 @@ impl WriteTransaction {
     }
 
     /// Sends the transaction. When DynamoDB cancels it, the error is
-    /// [`ErrorKind::TransactionCanceled`] with one [`CancellationReason`] per operation.
+    /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind::TransactionCanceled) with one [`CancellationReason`] per operation.
     pub async fn send(self) -> Result<()> {
         let (client, specs, token) = self.specs()?;
         let items = specs
@@ -205,26 +210,12 @@ impl WriteTransaction {
                             }
                         })
                         .collect();
-                    let summary = reasons
-                        .iter()
-                        .filter(|r| r.is_failure())
-                        .map(|r| {
-                            format!(
-                                "operation {} ({} on `{}`): {}",
-                                r.index, r.operation, r.model, r.code
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join("; ");
-                    Err(Error::new(
-                        ErrorKind::TransactionCanceled,
-                        format!("the transaction was cancelled: {summary}"),
-                    )
-                    .with_operation("transaction")
-                    .with_reasons(reasons)
-                    .with_source(e))
+                    Err(canceled(OPERATION, reasons, e))
                 }
-                _ => Err(Error::service(e).with_operation("transaction")),
+                _ => {
+                    let table = single_table(specs.iter().map(|s| s.table.as_str()));
+                    Err(with_table(from_sdk(e).with_operation(OPERATION), table))
+                }
             },
         }
     }
