@@ -1,5 +1,6 @@
-//! Compile-fail tests for `#[derive(Model)]`: each file in `tests/ui/` must fail to
-//! compile with the diagnostic recorded in the `.stderr` file beside it.
+//! Tests for the derives' diagnostics: each file in `tests/ui/` must fail to compile with
+//! the diagnostic recorded in the `.stderr` file beside it, and each file in
+//! `tests/ui/pass/` must compile and run.
 //!
 //! Regenerate the expected output with `TRYBUILD=overwrite cargo test --test ui`.
 
@@ -7,4 +8,5 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    t.pass("tests/ui/pass/*.rs");
 }

@@ -2,15 +2,15 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{Data, DeriveInput, Fields};
+use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::ctxt::Ctxt;
+use crate::internals::Ctxt;
 
 /// Parses, checks and expands one `#[derive(Collection)]`.
-pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
+pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::default();
     let ident = &input.ident;
-    let mut variants = Vec::new();
+    let mut variants: Vec<(&Ident, &Type)> = Vec::new();
     match &input.data {
         Data::Enum(data) => {
             if data.variants.is_empty() {
@@ -18,8 +18,9 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
             }
             for variant in &data.variants {
                 match &variant.fields {
+                    // Member(Membership)
                     Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
-                        variants.push((&variant.ident, &fields.unnamed[0].ty));
+                        variants.extend(fields.unnamed.first().map(|f| (&variant.ident, &f.ty)));
                     }
                     _ => cx.error_spanned_by(
                         variant,
@@ -36,28 +37,57 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, syn::Error> {
             "a collection cannot have generic parameters",
         );
     }
-    cx.check()?;
-    let anchor = variants[0].1;
-    let arms = variants.iter().map(|(variant, ty)| {
-        quote! {
-            if __entity == ::dynorm::__private::entity_name(&<#ty as ::dynorm::__private::Model>::SCHEMA) {
-                return ::core::option::Option::Some(
-                    <#ty as ::dynorm::__private::Model>::from_item(__item).map(Self::#variant),
-                );
-            }
-        }
-    });
-    Ok(quote! {
-        impl ::dynorm::__private::Collection for #ident {
-            type Anchor = #anchor;
+    let errors = cx.check().err();
+    let Some(&(_, anchor)) = variants.first() else {
+        return errors.map_or_else(TokenStream::new, |e| e.to_compile_error());
+    };
+    let body = match errors {
+        // The errors, and a stub impl so that uses of the collection add none.
+        Some(errors) if input.generics.params.is_empty() => {
+            let errors = errors.to_compile_error();
+            return quote! {
+                #errors
+                #[automatically_derived]
+                impl ::dynorm::__private::Collection for #ident {
+                    type Anchor = #anchor;
 
-            fn decode(
-                __entity: &str,
-                __item: ::dynorm::__private::Item,
-            ) -> ::core::option::Option<::core::result::Result<Self, ::dynorm::__private::Error>> {
+                    fn decode(
+                        _: &::core::primitive::str,
+                        _: ::dynorm::__private::Item,
+                    ) -> ::core::option::Option<::core::result::Result<Self, ::dynorm::__private::Error>> {
+                        ::core::unreachable!()
+                    }
+                }
+            };
+        }
+        Some(errors) => return errors.to_compile_error(),
+        None => {
+            let arms = variants.iter().map(|(variant, ty)| {
+                quote! {
+                    if __entity == ::dynorm::__private::entity_name(&<#ty as ::dynorm::__private::Model>::SCHEMA) {
+                        return ::core::option::Option::Some(
+                            <#ty as ::dynorm::__private::Model>::from_item(__item).map(Self::#variant),
+                        );
+                    }
+                }
+            });
+            quote! {
                 #(#arms)*
                 ::core::option::Option::None
             }
         }
-    })
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::dynorm::__private::Collection for #ident {
+            type Anchor = #anchor;
+
+            fn decode(
+                __entity: &::core::primitive::str,
+                __item: ::dynorm::__private::Item,
+            ) -> ::core::option::Option<::core::result::Result<Self, ::dynorm::__private::Error>> {
+                #body
+            }
+        }
+    }
 }

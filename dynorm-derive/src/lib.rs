@@ -1,24 +1,27 @@
-//! The derive macro behind [`dynorm`](https://docs.rs/dynorm): `#[derive(Model)]`.
+//! The derive macros behind [`dynorm`](https://docs.rs/dynorm): `#[derive(Model)]` and
+//! `#[derive(Collection)]`.
 //!
-//! Use it through the `dynorm` crate, which re-exports it: `use dynorm::Model;`.
-//! The macro runs in three stages: parse the struct and its attributes ([`ast`], [`attr`]),
-//! validate the rules that span fields ([`check`]), and expand ([`expand`]). Errors are
-//! collected with exact spans, so one compile shows every problem.
+//! Use them through the `dynorm` crate, which re-exports them: `use dynorm::Model;`.
+//!
+//! `#[derive(Model)]` runs in stages, as serde_derive does: parse the struct and its
+//! attributes (`internals::ast`, `internals::attr`), resolve every name they mention into
+//! facts once (`internals::resolve`), validate the rules that span fields
+//! (`internals::check`), and print the code (`expand`). Errors are collected with exact
+//! spans, so one compile shows every problem; after an error, `fallback` prints stubs of
+//! the generated items so that code using the model reports nothing more.
 
-mod ast;
-mod attr;
-mod case;
-mod check;
+#![warn(missing_docs)]
+
 mod collection;
-mod ctxt;
 mod expand;
-mod index;
-mod symbol;
-mod template;
-mod types;
+mod fallback;
+mod internals;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
+
+use internals::ast::Container;
+use internals::{check, resolve, Ctxt};
 
 /// Derives `dynorm::Model` for a struct with named fields.
 ///
@@ -29,9 +32,7 @@ use syn::{parse_macro_input, DeriveInput};
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input)
-        .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
+    model(&input).into()
 }
 
 /// Derives `dynorm::Collection` for an enum of single-table entities that share a
@@ -39,7 +40,23 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Collection)]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    collection::derive(&input)
-        .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
+    collection::derive(&input).into()
+}
+
+/// Parses, resolves, checks and expands one `#[derive(Model)]`.
+fn model(input: &DeriveInput) -> proc_macro2::TokenStream {
+    let cx = Ctxt::default();
+    let Some(container) = Container::from_ast(&cx, input) else {
+        // Not a struct with named fields: nothing to stub.
+        return cx.check().map_or_else(
+            |e| e.to_compile_error(),
+            |()| proc_macro2::TokenStream::new(),
+        );
+    };
+    let model = resolve::resolve(&cx, &container);
+    check::check(&cx, &container, &model);
+    match (cx.check(), &model.primary) {
+        (Ok(()), Some(primary)) => expand::derive(&model, primary),
+        (result, _) => fallback::model(input, &model, result.err()),
+    }
 }

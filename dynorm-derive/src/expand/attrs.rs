@@ -1,47 +1,53 @@
-//! One typed attribute handle per field: `Order::STATUS: Attr<Order, Status>`.
+//! One typed attribute handle per field: `Order::STATUS: Attr<Order, Status, ..>`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use crate::ast::Container;
 use crate::expand::codec;
-use crate::types;
+use crate::internals::resolve::{Field, Model};
 
-/// The associated constants, in an inherent impl of the model.
-pub fn attr_consts(cont: &Container) -> TokenStream {
-    let model = cont.ident;
-    let model_name = model.to_string();
-    let vis = cont.vis;
-    let consts = cont.fields.iter().map(|field| {
-        let raw = field.ident.to_string();
-        let constant = format_ident!("{}", raw.trim_start_matches("r#").to_ascii_uppercase());
+/// The `Attr` constants, in an inherent impl of the model. `encoder` gives the encoding
+/// function of a field's values.
+pub fn attr_consts_with(model: &Model, encoder: impl Fn(&Field) -> TokenStream) -> TokenStream {
+    let ident = model.ident;
+    let model_name = &model.name;
+    let vis = model.vis;
+    let consts = model.fields.iter().map(|field| {
+        let constant = &field.constant;
         let name = &field.name;
-        let present = types::option_inner(field.ty).unwrap_or(field.ty);
-        let encode = codec::encode_present(field, &quote!(__value));
-        let optionality = if types::option_inner(field.ty).is_some() {
+        let present = field.present;
+        let optionality = if field.optional {
             quote!(::dynorm::__private::Optional)
         } else {
             quote!(::dynorm::__private::Required)
         };
-        let template_key = cont.primary_key().is_some_and(|key| {
-            std::iter::once(&key.hash).chain(&key.range).any(|t| t.fields().any(|f| f.ident == *field.ident))
-        });
-        let writable = if field.attrs.read_only.is_some() || template_key {
-            quote!(::dynorm::__private::ReadOnly)
-        } else {
+        let writable = if field.writable {
             quote!(::dynorm::__private::Writable)
+        } else {
+            quote!(::dynorm::__private::ReadOnly)
         };
-        let doc = format!("The `{name}` attribute, for conditions: `{model}::{constant}.eq(...)`.");
+        let doc = format!("The `{name}` attribute, for conditions: `{model_name}::{constant}.eq(...)`.");
+        let encoder = encoder(field);
         quote! {
             #[doc = #doc]
-            #vis const #constant: ::dynorm::__private::Attr<#model, #present, #optionality, #writable> =
-                ::dynorm::__private::Attr::new(#model_name, #name, |__value: &#present| #encode);
+            #vis const #constant: ::dynorm::__private::Attr<#ident, #present, #optionality, #writable> =
+                ::dynorm::__private::Attr::new(#model_name, #name, #encoder);
         }
     });
     quote! {
+        #[automatically_derived]
         #[allow(clippy::all)]
-        impl #model {
+        impl #ident {
             #(#consts)*
         }
     }
+}
+
+/// The `Attr` constants, each encoding values in its field's storage.
+pub fn attr_consts(model: &Model) -> TokenStream {
+    attr_consts_with(model, |field| {
+        let present = field.present;
+        let encode = codec::encode_present(field, &quote!(__value));
+        quote!(|__value: &#present| #encode)
+    })
 }

@@ -1,281 +1,258 @@
-//! The `Index` impls: the model itself for its table, and one marker type per index with
-//! the item type its projection holds.
+//! The `Index` impls: the model itself for its table, and one marker type per secondary
+//! index, with the item type its projection holds. Every schema comes from
+//! `Model::SCHEMA`; nothing here repeats it.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::ast::{Container, Field};
-use crate::check::{Projected, ResolvedIndex};
-use crate::expand::{codec, key};
-use crate::types;
+use crate::expand::{codec, schema};
+use crate::internals::resolve::{Index, IndexKeys, Model, PrimaryKey, Projection, Template};
 
-/// `byStatus` to `ByStatus`.
-pub fn upper_camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = true;
-    for ch in name.chars() {
-        if ch.is_ascii_alphanumeric() {
-            if upper {
-                out.extend(ch.to_uppercase());
-            } else {
-                out.push(ch);
-            }
-            upper = false;
-        } else {
-            upper = true;
+/// `type HashKey` and `fn hash_values` with `body` (which sees the key as `__key`), for a
+/// partition key made of the fields at `hash`.
+pub fn hash_key_items_with(model: &Model, hash: &[usize], body: TokenStream) -> TokenStream {
+    let types = hash.iter().map(|&p| model.fields[p].present);
+    let hash_type = match hash {
+        [one] => {
+            let ty = model.fields[*one].present;
+            quote!(#ty)
         }
-    }
-    out
-}
-
-/// The type of a present value of a field: the inner type of an `Option`.
-fn present<'a>(field: &Field<'a>) -> &'a syn::Type {
-    types::option_inner(field.ty).unwrap_or(field.ty)
-}
-
-/// `&[KeyAttribute { .. }, ..]` for the given fields.
-fn key_attributes(cont: &Container, positions: &[usize]) -> TokenStream {
-    let attributes = positions
-        .iter()
-        .map(|&p| super::model::key_attribute(&cont.fields[p]));
-    quote!(&[#(#attributes),*])
-}
-
-/// The runtime `Projection` of an index.
-fn projection(cont: &Container, index: &ResolvedIndex) -> TokenStream {
-    match &index.projected {
-        Projected::All => quote!(::dynorm::__private::Projection::All),
-        Projected::KeysOnly => quote!(::dynorm::__private::Projection::KeysOnly),
-        Projected::Include(fields) => {
-            let keys = key_positions(cont, index);
-            let names = fields
-                .iter()
-                .filter(|p| !keys.contains(p))
-                .map(|&p| &cont.fields[p].name);
-            quote!(::dynorm::__private::Projection::Include(&[#(#names),*]))
-        }
-    }
-}
-
-/// The table's key fields and the index's key fields.
-fn key_positions(cont: &Container, index: &ResolvedIndex) -> Vec<usize> {
-    let table = key::key_fields(cont)
-        .into_iter()
-        .filter_map(|f| cont.field_position(f.ident));
-    let mut out: Vec<usize> = Vec::new();
-    for position in table
-        .chain(index.hash.iter().copied())
-        .chain(index.range.iter().copied())
-    {
-        if !out.contains(&position) {
-            out.push(position);
-        }
-    }
-    out
-}
-
-/// The `IndexSchema` constant of one index.
-pub fn index_schema(cont: &Container, index: &ResolvedIndex) -> TokenStream {
-    let name = &index.name;
-    let kind = if index.local {
-        quote!(::dynorm::__private::IndexKind::Local)
-    } else {
-        quote!(::dynorm::__private::IndexKind::Global)
-    };
-    let hash = key_attributes(cont, &index.hash);
-    let range = key_attributes(cont, &index.range);
-    let projection = projection(cont, index);
-    quote! {
-        ::dynorm::__private::IndexSchema {
-            name: #name,
-            kind: #kind,
-            hash_key: #hash,
-            range_key: #range,
-            projection: #projection,
-            range_prefix: ::core::option::Option::None,
-        }
-    }
-}
-
-/// `type HashKey` and `fn hash_values` for the given hash fields.
-fn hash_key_items(cont: &Container, hash: &[usize]) -> TokenStream {
-    let model_name = cont.ident.to_string();
-    let fields: Vec<&Field> = hash.iter().map(|&p| &cont.fields[p]).collect();
-    let types = fields.iter().map(|f| present(f));
-    let bindings: Vec<_> = (0..fields.len()).map(|i| format_ident!("__k{i}")).collect();
-    let values = fields.iter().zip(&bindings).map(|(field, binding)| {
-        let name = &field.name;
-        let encode = codec::encode_present(field, &quote!(#binding));
-        quote!((#name, ::dynorm::__private::key_value(#model_name, #name, #encode)?))
-    });
-    let (hash_type, destructure) = if fields.len() == 1 {
-        let ty = present(fields[0]);
-        (quote!(#ty), quote!(let __k0 = __key;))
-    } else {
-        (quote!((#(#types,)*)), quote!(let (#(#bindings,)*) = __key;))
+        _ => quote!((#(#types,)*)),
     };
     quote! {
         type HashKey = #hash_type;
 
         fn hash_values(
             __key: &Self::HashKey,
-        ) -> ::core::result::Result<::std::vec::Vec<(&'static str, ::dynorm::__private::AttributeValue)>, ::dynorm::__private::Error> {
-            #destructure
-            ::core::result::Result::Ok(::std::vec![#(#values),*])
+        ) -> ::core::result::Result<
+            ::std::vec::Vec<(&'static ::core::primitive::str, ::dynorm::__private::AttributeValue)>,
+            ::dynorm::__private::Error,
+        > {
+            #body
         }
     }
 }
 
+/// `let __k0 = __key;` or `let (__k0, __k1,) = __key;`, and the bindings.
+fn destructure(count: usize) -> (TokenStream, Vec<proc_macro2::Ident>) {
+    let bindings: Vec<_> = (0..count).map(|i| format_ident!("__k{}", i)).collect();
+    let statement = match &bindings[..] {
+        [one] => quote!(let #one = __key;),
+        many => quote!(let (#(#many,)*) = __key;),
+    };
+    (statement, bindings)
+}
+
+/// The partition key of an index keyed by fields: each value encoded as a key.
+fn field_hash_items(model: &Model, hash: &[usize]) -> TokenStream {
+    let model_name = &model.name;
+    let (destructure, bindings) = destructure(hash.len());
+    let values = hash.iter().zip(&bindings).map(|(&p, binding)| {
+        let field = &model.fields[p];
+        let name = &field.name;
+        let encode = codec::encode_present(field, &quote!(#binding));
+        quote!((#name, ::dynorm::__private::key_value(#model_name, #name, #encode)?))
+    });
+    let body = quote! {
+        #destructure
+        ::core::result::Result::Ok(::std::vec![#(#values),*])
+    };
+    hash_key_items_with(model, hash, body)
+}
+
+/// The partition key of a templated index (or table): the template's fields, rendered by
+/// the runtime.
+fn template_hash_items(model: &Model, hash: &Template, index: Option<&str>) -> TokenStream {
+    let ident = model.ident;
+    let model_name = &model.name;
+    let fields = hash.distinct_fields();
+    let (destructure, bindings) = destructure(fields.len());
+    let inserts = fields.iter().zip(&bindings).map(|(&p, binding)| {
+        let field = &model.fields[p];
+        let name = &field.name;
+        let encode = codec::encode_present(field, &quote!(#binding));
+        quote!(::dynorm::__private::insert(&mut __item, #model_name, #name, #encode)?;)
+    });
+    let index = match index {
+        Some(index) => quote!(::core::option::Option::Some(#index)),
+        None => quote!(::core::option::Option::None),
+    };
+    let body = quote! {
+        #destructure
+        let mut __item = ::dynorm::__private::Item::new();
+        #(#inserts)*
+        ::dynorm::__private::template_hash_values(&<#ident as ::dynorm::__private::Model>::SCHEMA, #index, &__item)
+    };
+    hash_key_items_with(model, &fields, body)
+}
+
 /// `impl Index for Model`: the table itself.
-pub fn table_index(cont: &Container) -> TokenStream {
-    let model = cont.ident;
-    let table = cont.table_name();
-    if let Some(primary) = cont.primary_key() {
-        let (hash, _, _) = super::entity::table_keys(cont);
-        let range = primary.range.iter().map(super::entity::string_key);
-        let range = quote!(&[#(#range),*]);
-        let prefix = super::entity::range_prefix(primary);
-        let hash_items = super::entity::hash_key_items(cont, primary);
-        return quote! {
-            impl ::dynorm::__private::Index for #model {
-                type Model = #model;
-                type Item = #model;
-                const INDEX: ::dynorm::__private::IndexSchema = ::dynorm::__private::IndexSchema {
-                    name: #table,
-                    kind: ::dynorm::__private::IndexKind::Table,
-                    hash_key: &[#hash],
-                    range_key: #range,
-                    projection: ::dynorm::__private::Projection::All,
-                    range_prefix: #prefix,
-                };
-                #hash_items
-            }
-        };
-    }
-    let keys: Vec<usize> = key::key_fields(cont)
-        .into_iter()
-        .filter_map(|f| cont.field_position(f.ident))
-        .collect();
-    let hash = key_attributes(cont, &keys[..1.min(keys.len())]);
-    let range = key_attributes(cont, &keys[1.min(keys.len())..]);
-    let hash_items = hash_key_items(cont, &keys[..1.min(keys.len())]);
+pub fn table_index(model: &Model, primary: &PrimaryKey) -> TokenStream {
+    let ident = model.ident;
+    let (hash_items, range) = match primary {
+        PrimaryKey::Fields { hash, .. } => (field_hash_items(model, &[*hash]), None),
+        PrimaryKey::Templates { hash, range } => {
+            (template_hash_items(model, hash, None), range.as_ref())
+        }
+    };
+    let prefix = schema::range_prefix(range);
     quote! {
-        impl ::dynorm::__private::Index for #model {
-            type Model = #model;
-            type Item = #model;
+        #[automatically_derived]
+        impl ::dynorm::__private::Index for #ident {
+            type Model = #ident;
+            type Item = #ident;
             const INDEX: ::dynorm::__private::IndexSchema = ::dynorm::__private::IndexSchema {
-                name: #table,
+                name: <#ident as ::dynorm::__private::Model>::SCHEMA.table,
                 kind: ::dynorm::__private::IndexKind::Table,
-                hash_key: #hash,
-                range_key: #range,
+                hash_key: <#ident as ::dynorm::__private::Model>::SCHEMA.keys.split_at(1).0,
+                range_key: <#ident as ::dynorm::__private::Model>::SCHEMA.keys.split_at(1).1,
                 projection: ::dynorm::__private::Projection::All,
-                range_prefix: ::core::option::Option::None,
+                range_prefix: #prefix,
             };
             #hash_items
         }
     }
 }
 
-/// The marker type, the item type and their impls for one index.
-pub fn index_types(cont: &Container, index: &ResolvedIndex) -> TokenStream {
-    let model = cont.ident;
-    let model_name = model.to_string();
-    let vis = cont.vis;
-    let marker = format_ident!("{}{}", model, upper_camel(&index.name));
-    let kind = if index.local { "local" } else { "global" };
-    let hash_names: Vec<String> = index
-        .hash
+/// The fields of an index's item type: the table keys, the index keys and the projected
+/// fields, in field order. `None` for an index that projects every attribute.
+fn item_fields(model: &Model, index: &Index) -> Option<Vec<usize>> {
+    let projected: &[usize] = match &index.projection {
+        Projection::All => return None,
+        Projection::KeysOnly => &[],
+        Projection::Include(fields) => fields,
+    };
+    let mut fields: Vec<usize> = model
+        .key_fields
         .iter()
-        .map(|&p| cont.fields[p].ident.to_string())
+        .chain(&index.key_fields())
+        .chain(projected)
+        .copied()
         .collect();
-    let hash_args = if hash_names.len() == 1 {
-        hash_names.join("")
-    } else {
-        format!("({})", hash_names.join(", "))
-    };
-    let marker_doc = format!(
-        "The `{}` {kind} index of [`{model}`]. Query it with `db.query_by::<{marker}>({hash_args})`.",
-        index.name
-    );
-    let schema = index_schema(cont, index);
-    let hash_items = hash_key_items(cont, &index.hash);
+    fields.sort_unstable();
+    fields.dedup();
+    Some(fields)
+}
 
-    let (item_type, item_definition) = match &index.projected {
-        Projected::All => (quote!(#model), TokenStream::new()),
-        Projected::KeysOnly | Projected::Include(_) => {
-            let item = format_ident!("{marker}Item");
-            let keys = key_positions(cont, index);
-            let mut included = keys.clone();
-            if let Projected::Include(fields) = &index.projected {
-                included.extend(fields.iter().filter(|p| !keys.contains(p)));
-            }
-            included.sort_unstable();
-            included.dedup();
-            let index_keys: Vec<usize> = index.hash.iter().chain(&index.range).copied().collect();
-            let fields = included.iter().map(|&p| {
-                let field = &cont.fields[p];
-                let (member, field_vis) = (field.ident, &field.vis);
-                let ty = if index_keys.contains(&p) {
-                    present(field)
-                } else {
-                    field.ty
-                };
-                quote!(#field_vis #member: #ty)
-            });
-            let reads = included.iter().map(|&p| {
-                let field = &cont.fields[p];
-                let member = field.ident;
-                let read = if index_keys.contains(&p) {
-                    codec::read_present(&model_name, field)
-                } else {
-                    codec::read_field(&model_name, field)
-                };
-                quote!(#member: #read)
-            });
-            let doc = format!(
-                "An item of the `{}` index of [`{model}`]: the table keys, the index keys and the projected attributes.",
-                index.name
-            );
-            let definition = quote! {
-                #[doc = #doc]
-                #[derive(::core::fmt::Debug, ::core::clone::Clone)]
-                #[allow(dead_code)]
-                #vis struct #item {
-                    #(#fields,)*
-                }
-
-                const _: () = {
-                    #[allow(unused_imports)]
-                    use ::dynorm::__private::{DecodeNative as _, DecodeSerde as _};
-                    impl ::dynorm::__private::FromItem for #item {
-                        fn from_item(
-                            mut __item: ::dynorm::__private::Item,
-                        ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
-                            ::core::result::Result::Ok(Self { #(#reads,)* })
-                        }
-                    }
-                };
+/// The marker type and, for a partial projection, the item type of one index: the items
+/// that user code names.
+pub fn index_types(model: &Model, index: &Index) -> TokenStream {
+    let ident = model.ident;
+    let vis = model.vis;
+    let marker = &index.marker;
+    let kind = if index.local { "local" } else { "global" };
+    let marker_doc = match &index.keys {
+        IndexKeys::Fields { hash, .. } => {
+            let names: Vec<String> = hash
+                .iter()
+                .map(|&p| model.fields[p].member.to_string())
+                .collect();
+            let args = match &names[..] {
+                [one] => one.clone(),
+                many => format!("({})", many.join(", ")),
             };
-            (quote!(#item), definition)
+            format!(
+                "The `{}` {kind} index of [`{ident}`]. Query it with `db.query_by::<{marker}>({args})`.",
+                index.name
+            )
         }
+        IndexKeys::Templates { .. } => format!(
+            "The `{}` index of [`{ident}`], keyed by its templates.",
+            index.name
+        ),
     };
-
+    let item = item_fields(model, index).map(|fields| {
+        let item = format_ident!("{}Item", marker);
+        let index_keys = index.key_fields();
+        let fields = fields.iter().map(|&p| {
+            let field = &model.fields[p];
+            let (member, field_vis) = (field.member, field.ast.vis);
+            let ty = if index_keys.contains(&p) {
+                field.present
+            } else {
+                field.ty
+            };
+            quote!(#field_vis #member: #ty)
+        });
+        let doc = format!(
+            "An item of the `{}` index of [`{ident}`]: the table keys, the index keys and the projected attributes.",
+            index.name
+        );
+        quote! {
+            #[doc = #doc]
+            #[derive(::core::fmt::Debug, ::core::clone::Clone)]
+            #[allow(dead_code)]
+            #vis struct #item {
+                #(#fields,)*
+            }
+        }
+    });
     quote! {
         #[doc = #marker_doc]
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy)]
         #vis struct #marker;
 
-        #item_definition
+        #item
+    }
+}
 
-        const _: () = {
-            #[allow(unused_imports)]
-            use ::dynorm::__private::{EncodeNative as _, EncodeSerde as _};
-            impl ::dynorm::__private::Index for #marker {
-                type Model = #model;
-                type Item = #item_type;
-                const INDEX: ::dynorm::__private::IndexSchema = #schema;
-                #hash_items
+/// The item type of an index: the model, or the generated item struct.
+pub fn item_type(model: &Model, index: &Index) -> TokenStream {
+    match &index.projection {
+        Projection::All => {
+            let ident = model.ident;
+            quote!(#ident)
+        }
+        Projection::KeysOnly | Projection::Include(_) => {
+            let item = format_ident!("{}Item", index.marker);
+            quote!(#item)
+        }
+    }
+}
+
+/// `impl Index` for the marker of the index at `position` in `Schema::indexes`, and
+/// `FromItem` for its item type.
+pub fn index_impls(model: &Model, position: usize, index: &Index) -> TokenStream {
+    let ident = model.ident;
+    let model_name = &model.name;
+    let marker = &index.marker;
+    let item = item_type(model, index);
+    let hash_items = match &index.keys {
+        IndexKeys::Fields { hash, .. } => field_hash_items(model, hash),
+        IndexKeys::Templates { hash, .. } => template_hash_items(model, hash, Some(&index.name)),
+    };
+    let from_item = item_fields(model, index).map(|fields| {
+        let index_keys = index.key_fields();
+        let reads = fields.iter().map(|&p| {
+            let field = &model.fields[p];
+            let member = field.member;
+            let read = if index_keys.contains(&p) {
+                codec::read_present(model_name, field)
+            } else {
+                codec::read_field(model_name, field)
+            };
+            quote!(#member: #read)
+        });
+        quote! {
+            #[automatically_derived]
+            impl ::dynorm::__private::FromItem for #item {
+                fn from_item(
+                    mut __item: ::dynorm::__private::Item,
+                ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+                    ::core::result::Result::Ok(Self { #(#reads,)* })
+                }
             }
-        };
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl ::dynorm::__private::Index for #marker {
+            type Model = #ident;
+            type Item = #item;
+            const INDEX: ::dynorm::__private::IndexSchema =
+                <#ident as ::dynorm::__private::Model>::SCHEMA.indexes[#position];
+            #hash_items
+        }
+        #from_item
     }
 }

@@ -80,6 +80,7 @@ pub fn is_string(ty: &Type) -> bool {
         && p.path.segments.last().is_some_and(|s| s.ident == "String" && s.arguments.is_empty()))
 }
 
+/// Whether the type is `u8`.
 fn is_u8(ty: &Type) -> bool {
     last_segment(ty).is_some_and(|segment| segment.ident == "u8")
 }
@@ -93,10 +94,18 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// Whether the type is, or wraps in an `Option`, a `chrono::DateTime`.
-pub fn is_date_time_or_option(ty: &Type) -> bool {
-    let inner = option_inner(ty).unwrap_or(ty);
-    shape(inner) == Shape::DateTime
+/// Whether the type is a plain integer, such as `u64`.
+pub fn is_integer(ty: &Type) -> bool {
+    const INTEGERS: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+    ];
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .is_some_and(|ident| INTEGERS.iter().any(|i| ident == i)),
+        _ => false,
+    }
 }
 
 /// Why a type cannot be a key, when its syntax alone shows that.
@@ -136,9 +145,15 @@ mod tests {
     #[test]
     fn finds_option_inner_types() {
         let option = ty("Option<DateTime<Utc>>");
-        assert!(option_inner(&option).is_some());
-        assert!(is_date_time_or_option(&option));
-        assert!(!is_date_time_or_option(&ty("Option<String>")));
+        assert!(option_inner(&option).is_some_and(|inner| shape(inner) == Shape::DateTime));
+        assert!(option_inner(&ty("String")).is_none());
+    }
+
+    #[test]
+    fn recognises_integers() {
+        assert!(is_integer(&ty("u64")));
+        assert!(!is_integer(&ty("std::primitive::u64")));
+        assert!(!is_integer(&ty("String")));
     }
 
     #[test]

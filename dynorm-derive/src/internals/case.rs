@@ -3,13 +3,21 @@
 /// A naming convention accepted by `#[dynorm(rename_all = "...")]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenameRule {
+    /// `lowercase`: the field name as written.
     Lower,
+    /// `UPPERCASE`
     Upper,
+    /// `PascalCase`
     Pascal,
+    /// `camelCase`
     Camel,
+    /// `snake_case`: the field name as written.
     Snake,
+    /// `SCREAMING_SNAKE_CASE`
     ScreamingSnake,
+    /// `kebab-case`
     Kebab,
+    /// `SCREAMING-KEBAB-CASE`
     ScreamingKebab,
 }
 

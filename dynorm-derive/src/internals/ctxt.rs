@@ -3,12 +3,12 @@
 use std::cell::RefCell;
 use std::fmt::Display;
 
-use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-/// The error sink shared by the parse and validate stages.
+/// The error sink shared by the parse, resolve and check stages.
 #[derive(Default)]
 pub struct Ctxt {
+    /// Every error so far, in the order found.
     errors: RefCell<Vec<syn::Error>>,
 }
 
@@ -36,9 +36,4 @@ impl Ctxt {
         }
         Err(combined)
     }
-}
-
-/// Turns a combined error into `compile_error!` invocations.
-pub fn to_compile_errors(error: syn::Error) -> TokenStream {
-    error.to_compile_error()
 }

@@ -1,0 +1,212 @@
+//! `Model::SCHEMA`: the model's names, keys, indexes, templates and generated values, as
+//! one constant the runtime and the index impls read.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::expand::codec;
+use crate::internals::attr::DateStorage;
+use crate::internals::resolve::{
+    Entity, Field, Generated, GeneratedValue, Index, IndexKeys, Model, Part, PrimaryKey,
+    Projection, Template,
+};
+
+/// `Some(value)` or `None`, as tokens.
+fn option<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The `KeyAttribute` of a key field: its name and scalar type. An `Option` field (the key
+/// of a sparse index) has the type of its value.
+fn field_key(field: &Field) -> TokenStream {
+    let name = &field.name;
+    let present = field.present;
+    let scalar = match field.codec.date_storage() {
+        Some(DateStorage::Millis | DateStorage::Seconds) => {
+            quote!(::dynorm::__private::ScalarType::N)
+        }
+        _ => {
+            quote_spanned!(field.ty.span()=> <#present as ::dynorm::__private::KeyScalar>::SCALAR_TYPE)
+        }
+    };
+    quote!(::dynorm::__private::KeyAttribute { name: #name, scalar: #scalar })
+}
+
+/// The `KeyAttribute` of a templated key: always a string.
+fn template_key(template: &Template) -> TokenStream {
+    let name = &template.attribute;
+    quote!(::dynorm::__private::KeyAttribute { name: #name, scalar: ::dynorm::__private::ScalarType::S })
+}
+
+/// `&[KeyAttribute { .. }, ..]` for the fields at `positions`.
+fn field_keys(model: &Model, positions: &[usize]) -> TokenStream {
+    let keys = positions.iter().map(|&p| field_key(&model.fields[p]));
+    quote!(&[#(#keys),*])
+}
+
+/// The `KeyAttribute`s of the table: hash, then range.
+fn table_keys(model: &Model, primary: &PrimaryKey) -> Vec<TokenStream> {
+    match primary {
+        PrimaryKey::Fields { hash, range } => std::iter::once(hash)
+            .chain(range)
+            .map(|&p| field_key(&model.fields[p]))
+            .collect(),
+        PrimaryKey::Templates { hash, range } => std::iter::once(hash)
+            .chain(range)
+            .map(template_key)
+            .collect(),
+    }
+}
+
+/// The static prefix of a range template, for queries that read one entity.
+pub fn range_prefix(range: Option<&Template>) -> TokenStream {
+    option(range.map(Template::static_prefix))
+}
+
+/// The `IndexSchema` of one secondary index.
+fn index_schema(model: &Model, index: &Index) -> TokenStream {
+    let name = &index.name;
+    let kind = if index.local {
+        quote!(::dynorm::__private::IndexKind::Local)
+    } else {
+        quote!(::dynorm::__private::IndexKind::Global)
+    };
+    let (hash, range, prefix) = match &index.keys {
+        IndexKeys::Fields { hash, range } => (
+            field_keys(model, hash),
+            field_keys(model, range),
+            range_prefix(None),
+        ),
+        IndexKeys::Templates { hash, range } => {
+            let hash = template_key(hash);
+            let keys = range.iter().map(template_key);
+            (
+                quote!(&[#hash]),
+                quote!(&[#(#keys),*]),
+                range_prefix(range.as_ref()),
+            )
+        }
+    };
+    let projection = match &index.projection {
+        Projection::All => quote!(::dynorm::__private::Projection::All),
+        Projection::KeysOnly => quote!(::dynorm::__private::Projection::KeysOnly),
+        Projection::Include(fields) => {
+            let names = fields.iter().map(|&p| &model.fields[p].name);
+            quote!(::dynorm::__private::Projection::Include(&[#(#names),*]))
+        }
+    };
+    quote! {
+        ::dynorm::__private::IndexSchema {
+            name: #name,
+            kind: #kind,
+            hash_key: #hash,
+            range_key: #range,
+            projection: #projection,
+            range_prefix: #prefix,
+        }
+    }
+}
+
+/// `Some(Entity { .. })` for a single-table model.
+fn entity(model: &Model, entity: Option<&Entity>) -> TokenStream {
+    let Some(entity) = entity else {
+        return option(None::<TokenStream>);
+    };
+    let (name, attribute) = (&entity.name, &entity.attribute);
+    let keys = entity.keys.iter().flat_map(|key| {
+        let index = option(key.index.as_ref());
+        key.templates().enumerate().map(move |(i, template)| {
+            let attribute = &template.attribute;
+            let is_hash = i == 0;
+            let parts = template.parts.iter().map(|part| match part {
+                Part::Static(text) => quote!(::dynorm::__private::TemplatePart::Static(#text)),
+                Part::Field(position) => {
+                    let name = &model.fields[*position].name;
+                    quote!(::dynorm::__private::TemplatePart::Field(#name))
+                }
+            });
+            quote! {
+                ::dynorm::__private::KeyTemplate {
+                    index: #index,
+                    attribute: #attribute,
+                    is_hash: #is_hash,
+                    parts: &[#(#parts),*],
+                }
+            }
+        })
+    });
+    quote! {
+        ::core::option::Option::Some(::dynorm::__private::Entity {
+            name: #name,
+            attribute: #attribute,
+            keys: &[#(#keys),*],
+        })
+    }
+}
+
+/// A `Generated { .. }` value.
+fn generated(model: &Model, generated: &Generated) -> TokenStream {
+    let name = &model.fields[generated.field].name;
+    let value = match generated.value {
+        GeneratedValue::UuidV7 => quote!(::dynorm::__private::GeneratedValue::UuidV7),
+        GeneratedValue::Now(date) => {
+            let date = codec::storage(date);
+            quote!(::dynorm::__private::GeneratedValue::Now(#date))
+        }
+    };
+    quote!(::dynorm::__private::Generated { attribute: #name, value: #value })
+}
+
+/// The value of `Model::SCHEMA`.
+pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
+    let model_name = &model.name;
+    let table = &model.table;
+    let prefix = option(model.prefix.as_ref());
+    let suffix = option(model.suffix.as_ref());
+    let keys = table_keys(model, primary);
+    let range_key = if keys.len() > 1 {
+        quote!(::core::option::Option::Some(__DYNORM_KEYS[1]))
+    } else {
+        quote!(::core::option::Option::None)
+    };
+    let names = model.fields.iter().map(|f| &f.name);
+    let indexes = model.indexes.iter().map(|i| index_schema(model, i));
+    let name_of = |position: usize| &model.fields[position].name;
+    let version = option(model.version.map(name_of));
+    let ttl = option(model.ttl.map(name_of));
+    let combines = model.combines.iter().map(|combine| {
+        let name = name_of(combine.field);
+        let separator = &combine.separator;
+        let sources = combine.sources.iter().map(|s| name_of(s.field));
+        quote!(::dynorm::__private::Combine { attribute: #name, sources: &[#(#sources),*], separator: #separator })
+    });
+    let entity = entity(model, model.entity.as_ref());
+    let defaults = model.defaults.iter().map(|g| generated(model, g));
+    let updated_at = option(model.updated_at.as_ref().map(|g| generated(model, g)));
+    quote! {
+        {
+            const __DYNORM_KEYS: &[::dynorm::__private::KeyAttribute] = &[#(#keys),*];
+            ::dynorm::__private::Schema {
+                model: #model_name,
+                table: #table,
+                table_prefix: #prefix,
+                table_suffix: #suffix,
+                hash_key: __DYNORM_KEYS[0],
+                range_key: #range_key,
+                keys: __DYNORM_KEYS,
+                attributes: &[#(#names),*],
+                indexes: &[#(#indexes),*],
+                version: #version,
+                ttl: #ttl,
+                combines: &[#(#combines),*],
+                entity: #entity,
+                defaults: &[#(#defaults),*],
+                updated_at: #updated_at,
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! `#[dynorm(...)]` on the struct.
+
+use syn::{Attribute, LitStr};
+
+use super::{non_empty_string, set_once, unknown_key};
+use crate::internals::case::RenameRule;
+use crate::internals::symbol::{self, *};
+use crate::internals::Ctxt;
+
+/// The attributes on the struct itself.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `#[dynorm(table = "Orders")]`: the base table name.
+    pub table: Option<LitStr>,
+    /// `#[dynorm(entity = "team")]`: the entity name stored with each item.
+    pub entity: Option<LitStr>,
+    /// `#[dynorm(entity_attribute = "__entity")]`: where the entity name is stored.
+    pub entity_attribute: Option<LitStr>,
+    /// `#[dynorm(prefix = "prod_")]`: the model's own table name prefix.
+    pub prefix: Option<LitStr>,
+    /// `#[dynorm(suffix = "_v2")]`: the model's own table name suffix.
+    pub suffix: Option<LitStr>,
+    /// `#[dynorm(rename_all = "camelCase")]`: the naming convention of attributes.
+    pub rename_all: Option<RenameRule>,
+}
+
+/// Parses every `#[dynorm(...)]` attribute on the struct.
+pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path() == DYNORM) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path == TABLE {
+                // #[dynorm(table = "Orders")]
+                let value = non_empty_string(cx, &meta, "the table name")?;
+                set_once(cx, &mut out.table, value, &meta, TABLE);
+            } else if meta.path == ENTITY {
+                // #[dynorm(entity = "team")]
+                let value = non_empty_string(cx, &meta, "the entity name")?;
+                set_once(cx, &mut out.entity, value, &meta, ENTITY);
+            } else if meta.path == ENTITY_ATTRIBUTE {
+                // #[dynorm(entity_attribute = "__entity")]
+                let value = non_empty_string(cx, &meta, "the entity attribute name")?;
+                set_once(
+                    cx,
+                    &mut out.entity_attribute,
+                    value,
+                    &meta,
+                    ENTITY_ATTRIBUTE,
+                );
+            } else if meta.path == PREFIX {
+                // #[dynorm(prefix = "prod_")]
+                let value: LitStr = meta.value()?.parse()?;
+                set_once(cx, &mut out.prefix, value, &meta, PREFIX);
+            } else if meta.path == SUFFIX {
+                // #[dynorm(suffix = "_v2")]
+                let value: LitStr = meta.value()?.parse()?;
+                set_once(cx, &mut out.suffix, value, &meta, SUFFIX);
+            } else if meta.path == RENAME_ALL {
+                // #[dynorm(rename_all = "camelCase")]
+                let value: LitStr = meta.value()?.parse()?;
+                match RenameRule::from_name(&value.value()) {
+                    Some(rule) => set_once(cx, &mut out.rename_all, rule, &meta, RENAME_ALL),
+                    None => cx.error_spanned_by(
+                        &value,
+                        symbol::unknown_value_message(&value.value(), RenameRule::NAMES),
+                    ),
+                }
+            } else {
+                unknown_key(cx, &meta, CONTAINER_KEYS, "container")?;
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.syn_error(error);
+        }
+    }
+    out
+}

@@ -1,0 +1,78 @@
+//! `#[key(...)]` on the struct: the key templates of a single-table model.
+//!
+//! ```text
+//! #[key(pk = "TEAM#{team_id}", sk = "#METADATA")]                          // the table's keys
+//! #[key(index = "GSI1", gsi1pk = "USER#{user_id}", gsi1sk = "TEAM#{team_id}")]   // a global index's keys
+//! ```
+//!
+//! The first template is the hash key, the second (if any) the range key; each name is the
+//! physical attribute.
+
+use syn::{Attribute, LitStr};
+
+use super::{set_once, skip_value};
+use crate::internals::symbol::*;
+use crate::internals::template::Template;
+use crate::internals::Ctxt;
+
+/// One `#[key(...)]`: the table's keys, or an index's.
+pub struct KeyDecl {
+    /// The attribute, for errors about the whole declaration.
+    pub attr: Attribute,
+    /// The index name, or `None` for the table.
+    pub index: Option<LitStr>,
+    /// The hash key template.
+    pub hash: Template,
+    /// The range key template, if any.
+    pub range: Option<Template>,
+}
+
+/// Parses every `#[key(...)]` on the struct.
+pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path() == KEY) {
+        let mut index = None;
+        let mut templates = Vec::new();
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path == INDEX {
+                // #[key(index = "GSI1", ..)]
+                let value: LitStr = meta.value()?.parse()?;
+                set_once(cx, &mut index, value, &meta, INDEX);
+            } else if let Some(attribute) = meta.path.get_ident() {
+                // #[key(pk = "TEAM#{team_id}", ..)]
+                let literal: LitStr = meta.value()?.parse()?;
+                templates.push(Template::parse(cx, attribute.clone(), literal));
+            } else {
+                // #[key(a::b = ..)]: not an attribute name
+                cx.error_spanned_by(
+                    &meta.path,
+                    "expected `attribute = \"template\"` or `index = \"name\"`",
+                );
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.syn_error(error);
+            continue;
+        }
+        let count = templates.len();
+        let mut templates = templates.into_iter();
+        match (templates.next(), templates.next(), templates.next()) {
+            (Some(hash), range, None) => out.push(KeyDecl {
+                attr: attr.clone(),
+                index,
+                hash,
+                range,
+            }),
+            _ => cx.error_spanned_by(
+                attr,
+                format!(
+                    "#[key] takes the hash key template and, optionally, the range key template: \
+                     #[key(pk = \"TEAM#{{team_id}}\", sk = \"#METADATA\"), not {count} templates"
+                ),
+            ),
+        }
+    }
+    out
+}

@@ -1,0 +1,118 @@
+//! Parses the derive's attributes into plain values: `#[dynorm(...)]` on the struct
+//! (`container`) and on a field (`field`, with `#[combine]` and the key markers),
+//! `#[index(...)]` (`index`) and `#[key(...)]` (`key`).
+//!
+//! Every parser reports an unknown key through [`unknown_key`], so every misspelling gets
+//! the same message and suggestion.
+
+mod container;
+mod field;
+mod index;
+mod key;
+
+pub use container::{container, ContainerAttrs};
+pub use field::{field, DateStorage, DefaultValue, FieldAttrs};
+pub use index::{index, IndexDecl, ProjectDecl};
+pub use key::{key, KeyDecl};
+
+use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
+use syn::{Ident, LitStr};
+
+use crate::internals::symbol::{self, Symbol};
+use crate::internals::Ctxt;
+
+/// A reference to a field by its Rust name, kept for its span.
+#[derive(Clone)]
+pub struct FieldRef {
+    /// The name as written, with the span of where it was written.
+    pub ident: Ident,
+}
+
+/// Sets an attribute once, and reports a second occurrence at its own span.
+fn set_once<T>(cx: &Ctxt, slot: &mut Option<T>, value: T, meta: &ParseNestedMeta, key: Symbol) {
+    if slot.is_some() {
+        cx.error_spanned_by(&meta.path, format!("duplicate dynorm attribute `{key}`"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Consumes the value of an attribute key that was not recognised, so that parsing goes on.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|nested| skip_value(&nested))?;
+    }
+    Ok(())
+}
+
+/// Reports an unknown key of `#[{place}(...)]`, suggesting the closest known one, and
+/// skips its value.
+fn unknown_key(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    known: &[Symbol],
+    place: &str,
+) -> syn::Result<()> {
+    let path = &meta.path;
+    let name = match path.get_ident() {
+        Some(ident) => ident.to_string(),
+        None => quote::quote!(#path).to_string().replace(' ', ""),
+    };
+    cx.error_spanned_by(path, symbol::unknown_key_message(&name, known, place));
+    skip_value(meta)
+}
+
+/// A non-empty string value: `key = "text"`, reporting an empty one as `what` cannot be
+/// empty.
+fn non_empty_string(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) -> syn::Result<LitStr> {
+    let value: LitStr = meta.value()?.parse()?;
+    if value.value().is_empty() {
+        cx.error_spanned_by(&value, format!("{what} cannot be empty"));
+    }
+    Ok(value)
+}
+
+/// One field name after `=`: `"a"` or `a`.
+fn field_ref(meta: &ParseNestedMeta) -> syn::Result<FieldRef> {
+    field_ref_from(meta.value()?)
+}
+
+/// A list of field names after `=`: `[a, b]`, `["a", "b"]`, or one name.
+fn field_list(meta: &ParseNestedMeta) -> syn::Result<Vec<FieldRef>> {
+    let input = meta.value()?;
+    if input.peek(syn::token::Bracket) {
+        bracketed_fields(input)
+    } else {
+        Ok(vec![field_ref_from(input)?])
+    }
+}
+
+/// `[a, b]` or `["a", "b"]`.
+fn bracketed_fields(input: ParseStream) -> syn::Result<Vec<FieldRef>> {
+    let content;
+    syn::bracketed!(content in input);
+    let fields = content.parse_terminated(field_ref_from, syn::Token![,])?;
+    Ok(fields.into_iter().collect())
+}
+
+/// One field name: a string literal such as `"placed_at"` or `"r#type"`, or a bare
+/// identifier.
+fn field_ref_from(input: ParseStream) -> syn::Result<FieldRef> {
+    if !input.peek(LitStr) {
+        return Ok(FieldRef {
+            ident: input.parse()?,
+        });
+    }
+    let literal: LitStr = input.parse()?;
+    let mut ident = syn::parse_str::<Ident>(&literal.value()).map_err(|_| {
+        syn::Error::new(
+            literal.span(),
+            format!("{:?} is not a field name", literal.value()),
+        )
+    })?;
+    ident.set_span(literal.span());
+    Ok(FieldRef { ident })
+}

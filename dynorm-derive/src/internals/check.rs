@@ -1,0 +1,444 @@
+//! The check stage: rules that involve several fields or attributes, validated on the
+//! resolved facts. It only reports; it changes nothing.
+
+use std::collections::HashMap;
+
+use syn::ext::IdentExt;
+
+use crate::internals::ast::Container;
+use crate::internals::attr::{DateStorage, DefaultValue};
+use crate::internals::resolve::{Field, IndexKeys, Model, PrimaryKey, Template};
+use crate::internals::types::{self, Shape};
+use crate::internals::Ctxt;
+
+/// Runs every check, recording each problem found.
+pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
+    check_key_markers(cx, cont);
+    check_entity(cx, cont);
+    check_key_types(cx, model);
+    check_templates(cx, model);
+    check_date_storage(cx, model);
+    check_unique_names(cx, model);
+    check_version_and_ttl(cx, model);
+    check_combines(cx, model);
+    check_behaviours(cx, model);
+    check_index_declarations(cx, cont);
+    check_index_keys(cx, model);
+    check_index_counts(cx, model);
+    check_index_types(cx, model);
+}
+
+/// `#[hash_key]` and `#[range_key]`: at most one of each, never on the same field, and
+/// none on a model whose keys come from templates.
+fn check_key_markers(cx: &Ctxt, cont: &Container) {
+    if cont.uses_templates() {
+        for field in &cont.fields {
+            for attr in [&field.attrs.hash_key, &field.attrs.range_key]
+                .into_iter()
+                .flatten()
+            {
+                cx.error_spanned_by(
+                    attr,
+                    "this model builds its keys from #[key(...)] templates, so no field is the hash or range key itself",
+                );
+            }
+        }
+        return;
+    }
+    let hash_keys = cont.fields.iter().filter_map(|f| f.attrs.hash_key.as_ref());
+    for extra in hash_keys.skip(1) {
+        cx.error_spanned_by(
+            extra,
+            format!(
+                "model `{}` has more than one #[hash_key]: a table has exactly one hash key",
+                cont.ident
+            ),
+        );
+    }
+    let range_keys = cont
+        .fields
+        .iter()
+        .filter_map(|f| f.attrs.range_key.as_ref());
+    for extra in range_keys.skip(1) {
+        cx.error_spanned_by(
+            extra,
+            format!(
+                "model `{}` has more than one #[range_key]: a table has at most one range key",
+                cont.ident
+            ),
+        );
+    }
+    for field in &cont.fields {
+        if let (Some(_), Some(range)) = (&field.attrs.hash_key, &field.attrs.range_key) {
+            cx.error_spanned_by(
+                range,
+                "a field cannot be both the hash key and the range key",
+            );
+        }
+    }
+}
+
+/// An entity name only fits a single-table model, and its table keys are given once.
+fn check_entity(cx: &Ctxt, cont: &Container) {
+    if !cont.uses_templates() {
+        let entity = cont.attrs.entity.as_ref();
+        if let Some(entity) = entity.or(cont.attrs.entity_attribute.as_ref()) {
+            cx.error_spanned_by(
+                entity,
+                "an entity name is for single-table models, whose keys come from #[key(...)] templates",
+            );
+        }
+        return;
+    }
+    let primaries = cont.keys.iter().filter(|k| k.index.is_none());
+    for extra in primaries.skip(1) {
+        cx.error_spanned_by(
+            &extra.attr,
+            "the table's keys are given twice; add `index = \"...\"` for an index's keys",
+        );
+    }
+}
+
+/// A key field's type must be one S, N or B scalar. What syntax shows is reported here;
+/// other types are checked by the `KeyScalar` bound in the generated code.
+fn check_key_types(cx: &Ctxt, model: &Model) {
+    for field in model.fields.iter().filter(|f| f.ast.attrs.is_key()) {
+        if let Some(reason) = types::non_scalar_key_reason(field.ty) {
+            cx.error_spanned_by(
+                field.ty,
+                format!(
+                    "key attribute `{}` of model `{}` must be one S, N or B scalar type: {reason}",
+                    field.name, model.ident
+                ),
+            );
+        }
+    }
+}
+
+/// The fields of key templates: always present in the table's keys, and scalar.
+fn check_templates(cx: &Ctxt, model: &Model) {
+    let table = match &model.primary {
+        Some(PrimaryKey::Templates { hash, range }) => std::iter::once(hash).chain(range).collect(),
+        _ => Vec::new(),
+    };
+    let indexes = model.indexes.iter().flat_map(|index| match &index.keys {
+        IndexKeys::Templates { hash, range } => std::iter::once(hash).chain(range).collect(),
+        IndexKeys::Fields { .. } => Vec::new(),
+    });
+    let templates = table
+        .into_iter()
+        .map(|t| (t, true))
+        .chain(indexes.map(|t| (t, false)));
+    for (template, primary) in templates {
+        check_template(cx, model, template, primary);
+    }
+}
+
+/// The fields of one template; `primary` for the table's keys.
+fn check_template(cx: &Ctxt, model: &Model, template: &Template, primary: bool) {
+    for position in template.fields() {
+        let field = &model.fields[position];
+        if field.optional && primary {
+            cx.error_spanned_by(
+                template.literal,
+                format!(
+                    "`{}` is an `Option`, and the table's keys are always present",
+                    field.member
+                ),
+            );
+            continue;
+        }
+        if let Some(reason) = types::non_scalar_key_reason(field.present) {
+            cx.error_spanned_by(
+                template.literal,
+                format!("`{}` cannot be part of a key: {reason}", field.member),
+            );
+        }
+    }
+}
+
+/// Whether the field holds, or holds in an `Option`, a `DateTime`.
+fn is_date(field: &Field) -> bool {
+    field.shape == Shape::DateTime
+}
+
+/// `#[dynorm(date = ...)]` only applies to `DateTime` fields.
+fn check_date_storage(cx: &Ctxt, model: &Model) {
+    for field in &model.fields {
+        if let Some((_, literal)) = &field.ast.attrs.date {
+            if !is_date(field) {
+                let ty = field.ty;
+                cx.error_spanned_by(
+                    literal,
+                    format!(
+                        "`date` storage applies to `DateTime<Utc>` or `Option<DateTime<Utc>>` fields, and field `{}` has type `{}`",
+                        field.member,
+                        quote::quote!(#ty).to_string().replace(' ', "")
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// No two fields map to the same attribute name.
+fn check_unique_names(cx: &Ctxt, model: &Model) {
+    let mut seen: HashMap<&str, &syn::Ident> = HashMap::new();
+    for field in &model.fields {
+        if let Some(first) = seen.insert(field.name.as_str(), field.member) {
+            let written = match &field.ast.attrs.rename {
+                Some(rename) => quote::ToTokens::to_token_stream(rename),
+                None => quote::ToTokens::to_token_stream(field.member),
+            };
+            cx.error_spanned_by(
+                written,
+                format!(
+                    "fields `{first}` and `{}` of model `{}` both map to attribute `{}`",
+                    field.member, model.ident, field.name
+                ),
+            );
+            seen.insert(field.name.as_str(), first);
+        }
+    }
+}
+
+/// `#[version]` on one integer field, `#[ttl]` on one date field, neither on a key.
+fn check_version_and_ttl(cx: &Ctxt, model: &Model) {
+    let mut version_seen = false;
+    let mut ttl_seen = false;
+    for field in &model.fields {
+        let attrs = &field.ast.attrs;
+        if let Some(attr) = &attrs.version {
+            if version_seen {
+                cx.error_spanned_by(
+                    attr,
+                    format!("model `{}` has more than one #[version] field", model.ident),
+                );
+            }
+            version_seen = true;
+            if !types::is_integer(field.ty) {
+                cx.error_spanned_by(field.ty, "#[version] needs an integer field, such as `u64`");
+            }
+            if attrs.is_key() {
+                cx.error_spanned_by(attr, "a key attribute cannot be the #[version]");
+            }
+        }
+        if let Some(attr) = &attrs.ttl {
+            if ttl_seen {
+                cx.error_spanned_by(
+                    attr,
+                    format!("model `{}` has more than one #[ttl] field", model.ident),
+                );
+            }
+            ttl_seen = true;
+            if !is_date(field) {
+                cx.error_spanned_by(
+                    field.ty,
+                    "#[ttl] needs a `DateTime<Utc>` or `Option<DateTime<Utc>>` field",
+                );
+            }
+            if let Some((storage, literal)) = &attrs.date {
+                if *storage != DateStorage::Seconds {
+                    cx.error_spanned_by(literal, "a #[ttl] date is always stored as epoch seconds");
+                }
+            }
+            if attrs.is_key() {
+                cx.error_spanned_by(attr, "a key attribute cannot be the #[ttl]");
+            }
+        }
+    }
+}
+
+/// `#[combine]` on a `String` field, from other fields that are not combined themselves.
+fn check_combines(cx: &Ctxt, model: &Model) {
+    for combine in &model.combines {
+        let field = &model.fields[combine.field];
+        if field.optional || !field.string {
+            cx.error_spanned_by(
+                field.ty,
+                "a #[combine] field holds the joined text, so it must be a `String`",
+            );
+        }
+        for source in &combine.sources {
+            if source.field == combine.field {
+                cx.error_spanned_by(
+                    source.written,
+                    "a #[combine] field cannot be built from itself",
+                );
+            } else if model.combine_of(source.field).is_some() {
+                cx.error_spanned_by(
+                    source.written,
+                    format!(
+                        "`{}` is combined itself; combine its sources instead",
+                        source.written
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// `default` and `updated_at` fit their fields, and `updated_at` is on one field.
+fn check_behaviours(cx: &Ctxt, model: &Model) {
+    let mut updated_at_seen = false;
+    for field in &model.fields {
+        let attrs = &field.ast.attrs;
+        if let Some((default, literal)) = &attrs.default {
+            let (fits, wants) = match default {
+                DefaultValue::Now => (
+                    is_date(field),
+                    "a `DateTime<Utc>` or `Option<DateTime<Utc>>`",
+                ),
+                DefaultValue::UuidV7 => (field.string, "a `String` or `Option<String>`"),
+            };
+            if !fits {
+                cx.error_spanned_by(literal, format!("this default needs {wants} field"));
+            }
+        }
+        if let Some(path) = &attrs.updated_at {
+            if updated_at_seen {
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "model `{}` has more than one `updated_at` field",
+                        model.ident
+                    ),
+                );
+            }
+            updated_at_seen = true;
+            if !is_date(field) {
+                cx.error_spanned_by(
+                    field.ty,
+                    "`updated_at` needs a `DateTime<Utc>` or `Option<DateTime<Utc>>` field",
+                );
+            }
+        }
+    }
+}
+
+/// Index names are unique, and each `#[index]` names at most 4 attributes per key and
+/// none twice.
+fn check_index_declarations(cx: &Ctxt, cont: &Container) {
+    let declared = cont.indexes.iter().filter_map(|i| i.name.as_ref());
+    let templated = cont.keys.iter().filter_map(|k| k.index.as_ref());
+    let mut seen: Vec<String> = Vec::new();
+    for literal in declared.chain(templated) {
+        let name = literal.value();
+        if seen.contains(&name) {
+            cx.error_spanned_by(
+                literal,
+                format!("model `{}` declares index `{name}` twice", cont.ident),
+            );
+        }
+        seen.push(name);
+    }
+    for decl in &cont.indexes {
+        let name = decl
+            .name
+            .as_ref()
+            .map_or_else(String::new, syn::LitStr::value);
+        for (side, fields) in [("partition", &decl.hash), ("sort", &decl.range)] {
+            if let Some(fifth) = fields.get(4) {
+                cx.error_spanned_by(
+                    &fifth.ident,
+                    format!(
+                        "index `{name}` has {} {side} key attributes; DynamoDB allows at most 4",
+                        fields.len()
+                    ),
+                );
+            }
+        }
+        let mut keys: Vec<syn::Ident> = Vec::new();
+        for reference in decl.hash.iter().chain(&decl.range) {
+            let key = reference.ident.unraw();
+            if keys.contains(&key) {
+                cx.error_spanned_by(
+                    &reference.ident,
+                    format!(
+                        "`{}` appears twice in the keys of index `{name}`",
+                        reference.ident
+                    ),
+                );
+            }
+            keys.push(key);
+        }
+    }
+}
+
+/// An index key field holds one S, N or B scalar (or an `Option` of one: a sparse index).
+fn check_index_keys(cx: &Ctxt, model: &Model) {
+    for index in &model.indexes {
+        for position in index.key_fields() {
+            let field = &model.fields[position];
+            if let Some(reason) = types::non_scalar_key_reason(field.present) {
+                cx.error_spanned_by(
+                    field.ty,
+                    format!(
+                        "`{}` is a key attribute of index `{}`, so it must be one S, N or B scalar type: {reason}",
+                        field.member, index.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// At most 5 local and 20 global indexes.
+fn check_index_counts(cx: &Ctxt, model: &Model) {
+    let mut locals = 0;
+    let mut globals = 0;
+    for index in &model.indexes {
+        let (count, limit, kind) = if index.local {
+            locals += 1;
+            (locals, 5, "local")
+        } else {
+            globals += 1;
+            (globals, 20, "global")
+        };
+        if count == limit + 1 {
+            cx.error_spanned_by(
+                index.attr,
+                format!(
+                    "model `{}` declares more than {limit} {kind} indexes; DynamoDB allows at most {limit}",
+                    model.ident
+                ),
+            );
+        }
+    }
+}
+
+/// Each index's marker type has its own name: `byStatus` and `by_status` would both be
+/// `OrderByStatus`, an index named `key` would be the key struct `OrderKey`, and one named
+/// `___` the model `Order`. Indexes with the same name were reported already.
+fn check_index_types(cx: &Ctxt, model: &Model) {
+    for (position, index) in model.indexes.iter().enumerate() {
+        let taken = if index.marker == model.key_struct {
+            Some("the key struct")
+        } else if index.marker == model.name {
+            Some("the model itself")
+        } else {
+            None
+        };
+        if let Some(taken) = taken {
+            cx.error_spanned_by(
+                index.attr,
+                format!(
+                    "index `{}` would be queried through the type `{}`, which is {taken} of model `{}`; rename the index",
+                    index.name, index.marker, model.ident
+                ),
+            );
+        }
+        let earlier = model.indexes[..position]
+            .iter()
+            .find(|other| other.marker == index.marker && other.name != index.name);
+        if let Some(other) = earlier {
+            cx.error_spanned_by(
+                index.attr,
+                format!(
+                    "indexes `{}` and `{}` of model `{}` would both be queried through the type `{}`; rename one of them",
+                    other.name, index.name, model.ident, index.marker
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! The resolve stage: turns the parsed struct into the facts that `check` validates and the
+//! expansion prints, each computed once.
+//!
+//! Field names written in attributes (`range_key = "placed_at"`, `{team_id}` in a template,
+//! `#[combine(fields = [..])]`) become field positions here, and an unknown name is reported
+//! here, once. A reference that does not resolve is left out of the facts; since it was
+//! reported, nothing is expanded from them but the fallback.
+
+mod field;
+mod index;
+mod key;
+
+pub use field::{Codec, Field};
+pub use index::{Index, IndexKeys, Projection};
+pub use key::{Entity, KeyTemplates, Part, PrimaryKey, Template};
+
+use quote::format_ident;
+use syn::ext::IdentExt;
+use syn::{Ident, LitStr, Visibility};
+
+use crate::internals::ast::{self, Container};
+use crate::internals::attr::{DateStorage, DefaultValue, FieldRef};
+use crate::internals::symbol::did_you_mean;
+use crate::internals::Ctxt;
+
+/// The name stored in the entity attribute when `#[dynorm(entity_attribute)]` is absent.
+const DEFAULT_ENTITY_ATTRIBUTE: &str = "__entity";
+
+/// Everything the derive knows about a model.
+pub struct Model<'a> {
+    /// The struct's name.
+    pub ident: &'a Ident,
+    /// The struct's visibility.
+    pub vis: &'a Visibility,
+    /// The model's name in errors and schemas: the struct's name without `r#`.
+    pub name: String,
+    /// The base table name.
+    pub table: String,
+    /// `#[dynorm(prefix)]`.
+    pub prefix: Option<String>,
+    /// `#[dynorm(suffix)]`.
+    pub suffix: Option<String>,
+    /// Every field, in declaration order (the same order as the parsed fields).
+    pub fields: Vec<Field<'a>>,
+    /// The table's key; `None` only when it could not be found, which was reported.
+    pub primary: Option<PrimaryKey<'a>>,
+    /// The name of the typed key struct: `OrderKey`.
+    pub key_struct: Ident,
+    /// The fields of the typed key struct, in order, each once.
+    pub key_fields: Vec<usize>,
+    /// The entity name and every key template, for a single-table model.
+    pub entity: Option<Entity<'a>>,
+    /// The secondary indexes, in `Schema::indexes` order: global indexes declared with
+    /// `#[index]`, then those declared with `#[key(index = ..)]`, then local indexes.
+    pub indexes: Vec<Index<'a>>,
+    /// The `#[combine]` fields.
+    pub combines: Vec<Combine<'a>>,
+    /// The `#[version]` field.
+    pub version: Option<usize>,
+    /// The `#[ttl]` field.
+    pub ttl: Option<usize>,
+    /// The `#[dynorm(default = ..)]` fields, in field order.
+    pub defaults: Vec<Generated>,
+    /// The `#[dynorm(updated_at)]` field.
+    pub updated_at: Option<Generated>,
+}
+
+/// A `#[combine]` field and its sources.
+pub struct Combine<'a> {
+    /// The combined field.
+    pub field: usize,
+    /// The source fields, in order.
+    pub sources: Vec<Ref<'a>>,
+    /// The text between the sources' values.
+    pub separator: String,
+}
+
+/// A field reference resolved to its position, with the name as written for errors.
+pub struct Ref<'a> {
+    /// The field's position.
+    pub field: usize,
+    /// The name as written.
+    pub written: &'a Ident,
+}
+
+/// An attribute dynorm fills in.
+pub struct Generated {
+    /// The field.
+    pub field: usize,
+    /// What it is set to.
+    pub value: GeneratedValue,
+}
+
+/// A generated value.
+#[derive(Clone, Copy)]
+pub enum GeneratedValue {
+    /// The current time, in this storage.
+    Now(DateStorage),
+    /// A new UUID v7.
+    UuidV7,
+}
+
+impl Model<'_> {
+    /// The `#[combine]` of the field at `position`, if it is combined.
+    pub fn combine_of(&self, position: usize) -> Option<&Combine<'_>> {
+        self.combines.iter().find(|c| c.field == position)
+    }
+
+    /// Whether the keys come from `#[key]` templates.
+    pub fn uses_templates(&self) -> bool {
+        self.entity.is_some()
+    }
+}
+
+/// Resolves everything, reporting what does not resolve.
+pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
+    let resolver = Resolver { cx, cont };
+    let mut fields: Vec<Field> = cont
+        .fields
+        .iter()
+        .map(|field| Field::new(field, cont.attrs.rename_all))
+        .collect();
+    let name = cont.ident.unraw().to_string();
+    let key_templates: Vec<KeyTemplates> = cont
+        .keys
+        .iter()
+        .map(|decl| resolver.key_templates(decl))
+        .collect();
+    let primary = resolver.primary_key(&key_templates);
+    let key_fields = match &primary {
+        Some(PrimaryKey::Fields { hash, range }) => std::iter::once(*hash).chain(*range).collect(),
+        Some(PrimaryKey::Templates { hash, range }) => {
+            let templates = std::iter::once(hash).chain(range);
+            let mut out: Vec<usize> = Vec::new();
+            for position in templates.flat_map(Template::fields) {
+                if !out.contains(&position) {
+                    out.push(position);
+                }
+            }
+            // The table's key is rendered from these fields, so no update may change them.
+            for &position in &out {
+                fields[position].writable = false;
+            }
+            out
+        }
+        None => Vec::new(),
+    };
+    let indexes = resolver.indexes(&primary, &key_templates, &key_fields, &name);
+    let entity = cont.uses_templates().then(|| Entity {
+        name: lit_or(&cont.attrs.entity, &name),
+        attribute: lit_or(&cont.attrs.entity_attribute, DEFAULT_ENTITY_ATTRIBUTE),
+        keys: key_templates,
+    });
+    let combines = cont
+        .fields
+        .iter()
+        .enumerate()
+        .filter_map(|(position, field)| {
+            let combine = field.attrs.combine.as_ref()?;
+            Some(Combine {
+                field: position,
+                sources: combine
+                    .fields
+                    .iter()
+                    .filter_map(|source| resolver.reference(source))
+                    .collect(),
+                separator: combine.separator.value(),
+            })
+        })
+        .collect();
+    let first = |marked: fn(&ast::Field) -> bool| cont.fields.iter().position(marked);
+    let generated_now = |position: usize| GeneratedValue::Now(fields[position].date_storage());
+    let defaults = cont
+        .fields
+        .iter()
+        .enumerate()
+        .filter_map(|(position, field)| {
+            let value = match field.attrs.default.as_ref()?.0 {
+                DefaultValue::Now => generated_now(position),
+                DefaultValue::UuidV7 => GeneratedValue::UuidV7,
+            };
+            Some(Generated {
+                field: position,
+                value,
+            })
+        })
+        .collect();
+    let updated_at = first(|f| f.attrs.updated_at.is_some()).map(|position| Generated {
+        field: position,
+        value: generated_now(position),
+    });
+    Model {
+        ident: cont.ident,
+        vis: cont.vis,
+        table: lit_or(&cont.attrs.table, &name),
+        prefix: cont.attrs.prefix.as_ref().map(LitStr::value),
+        suffix: cont.attrs.suffix.as_ref().map(LitStr::value),
+        name,
+        primary,
+        key_struct: format_ident!("{}Key", cont.ident),
+        key_fields,
+        entity,
+        indexes,
+        combines,
+        version: first(|f| f.attrs.version.is_some()),
+        ttl: first(|f| f.attrs.ttl.is_some()),
+        defaults,
+        updated_at,
+        fields,
+    }
+}
+
+/// The literal's value, or `default`.
+fn lit_or(literal: &Option<LitStr>, default: &str) -> String {
+    literal
+        .as_ref()
+        .map_or_else(|| default.to_owned(), LitStr::value)
+}
+
+/// Resolves names written in attributes against the struct's fields.
+struct Resolver<'c, 'a> {
+    /// Where unresolved names are reported.
+    cx: &'c Ctxt,
+    /// The struct the names refer to.
+    cont: &'a Container<'a>,
+}
+
+impl<'a> Resolver<'_, 'a> {
+    /// The position of the field `reference` names, or an error suggesting a close name.
+    fn field(&self, reference: &FieldRef) -> Option<usize> {
+        let wanted = reference.ident.unraw();
+        let position = self
+            .cont
+            .fields
+            .iter()
+            .position(|f| f.ident.unraw() == wanted);
+        if position.is_none() {
+            let names: Vec<String> = self
+                .cont
+                .fields
+                .iter()
+                .map(|f| f.ident.to_string())
+                .collect();
+            let written = reference.ident.to_string();
+            let hint = match did_you_mean(&written, names.iter().map(String::as_str)) {
+                Some(close) => format!("; did you mean `{close}`?"),
+                None => String::new(),
+            };
+            self.cx.error_spanned_by(
+                &reference.ident,
+                format!(
+                    "model `{}` has no field `{}`{hint}",
+                    self.cont.ident, reference.ident
+                ),
+            );
+        }
+        position
+    }
+
+    /// A reference with its position.
+    fn reference(&self, reference: &'a FieldRef) -> Option<Ref<'a>> {
+        Some(Ref {
+            field: self.field(reference)?,
+            written: &reference.ident,
+        })
+    }
+
+    /// The positions of the fields in `references`.
+    fn fields(&self, references: &[FieldRef]) -> Vec<usize> {
+        references.iter().filter_map(|r| self.field(r)).collect()
+    }
+}

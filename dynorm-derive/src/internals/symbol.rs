@@ -1,0 +1,210 @@
+//! The name of every attribute and attribute key the derive accepts, and the one
+//! "unknown key, did you mean" message every parser reports.
+
+use std::fmt::{self, Display};
+
+use syn::{Ident, Path};
+
+/// An attribute or attribute key, compared against parsed paths with `==`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Symbol(&'static str);
+
+impl Symbol {
+    /// The name as written in the attribute.
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+// Attributes.
+
+/// `#[hash_key]` on a field; also `hash_key = [..]` in a struct's `#[index]`.
+pub const HASH_KEY: Symbol = Symbol("hash_key");
+/// `#[range_key]` on a field; also `range_key = ..` in `#[index]`.
+pub const RANGE_KEY: Symbol = Symbol("range_key");
+/// `#[version]` on an integer field.
+pub const VERSION: Symbol = Symbol("version");
+/// `#[ttl]` on a date field.
+pub const TTL: Symbol = Symbol("ttl");
+/// `#[combine(...)]` on a string field.
+pub const COMBINE: Symbol = Symbol("combine");
+/// `#[dynorm(...)]` on the struct or a field.
+pub const DYNORM: Symbol = Symbol("dynorm");
+/// `#[index(...)]` on a field or the struct; also `index = ".."` in `#[key]`.
+pub const INDEX: Symbol = Symbol("index");
+/// `#[key(...)]` on the struct: key templates.
+pub const KEY: Symbol = Symbol("key");
+
+// `#[dynorm(...)]` on the struct.
+
+/// `#[dynorm(table = "...")]`
+pub const TABLE: Symbol = Symbol("table");
+/// `#[dynorm(entity = "...")]`
+pub const ENTITY: Symbol = Symbol("entity");
+/// `#[dynorm(entity_attribute = "...")]`
+pub const ENTITY_ATTRIBUTE: Symbol = Symbol("entity_attribute");
+/// `#[dynorm(prefix = "...")]`
+pub const PREFIX: Symbol = Symbol("prefix");
+/// `#[dynorm(suffix = "...")]`
+pub const SUFFIX: Symbol = Symbol("suffix");
+/// `#[dynorm(rename_all = "...")]`
+pub const RENAME_ALL: Symbol = Symbol("rename_all");
+
+// `#[dynorm(...)]` on a field.
+
+/// `#[dynorm(rename = "...")]`
+pub const RENAME: Symbol = Symbol("rename");
+/// `#[dynorm(date = "iso" | "millis" | "seconds")]`
+pub const DATE: Symbol = Symbol("date");
+/// `#[dynorm(default = "now" | "uuid_v7")]`
+pub const DEFAULT: Symbol = Symbol("default");
+/// `#[dynorm(read_only)]`
+pub const READ_ONLY: Symbol = Symbol("read_only");
+/// `#[dynorm(updated_at)]`
+pub const UPDATED_AT: Symbol = Symbol("updated_at");
+
+// `#[index(...)]`
+
+/// `#[index(name = "...")]`
+pub const NAME: Symbol = Symbol("name");
+/// `#[index(local)]`
+pub const LOCAL: Symbol = Symbol("local");
+/// `#[index(project = [..] | false | true)]`
+pub const PROJECT: Symbol = Symbol("project");
+
+// `#[combine(...)]`
+
+/// `#[combine(fields = [..])]`
+pub const FIELDS: Symbol = Symbol("fields");
+/// `#[combine(sep = "#")]`
+pub const SEP: Symbol = Symbol("sep");
+
+/// The keys `#[dynorm(...)]` accepts on the struct.
+pub const CONTAINER_KEYS: &[Symbol] =
+    &[TABLE, PREFIX, SUFFIX, RENAME_ALL, ENTITY, ENTITY_ATTRIBUTE];
+/// The keys `#[dynorm(...)]` accepts on a field.
+pub const FIELD_KEYS: &[Symbol] = &[RENAME, DATE, DEFAULT, READ_ONLY, UPDATED_AT];
+/// The keys `#[index(...)]` accepts on a field.
+pub const FIELD_INDEX_KEYS: &[Symbol] = &[NAME, RANGE_KEY, LOCAL, PROJECT];
+/// The keys `#[index(...)]` accepts on the struct.
+pub const CONTAINER_INDEX_KEYS: &[Symbol] = &[NAME, HASH_KEY, RANGE_KEY, PROJECT];
+/// The keys `#[combine(...)]` accepts.
+pub const COMBINE_KEYS: &[Symbol] = &[FIELDS, SEP];
+
+impl PartialEq<Symbol> for Ident {
+    fn eq(&self, word: &Symbol) -> bool {
+        self == word.0
+    }
+}
+
+impl PartialEq<Symbol> for &Ident {
+    fn eq(&self, word: &Symbol) -> bool {
+        *self == word.0
+    }
+}
+
+impl PartialEq<Symbol> for Path {
+    fn eq(&self, word: &Symbol) -> bool {
+        self.is_ident(word.0)
+    }
+}
+
+impl PartialEq<Symbol> for &Path {
+    fn eq(&self, word: &Symbol) -> bool {
+        self.is_ident(word.0)
+    }
+}
+
+impl Display for Symbol {
+    fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str(self.0)
+    }
+}
+
+/// The closest candidate to `unknown`, when one is close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    unknown: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|candidate| (edit_distance(unknown, candidate), candidate))
+        .filter(|(distance, candidate)| *distance <= ((candidate.len() + 1) / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// The Levenshtein distance between two short strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The message for an unknown key of `#[{place} ...]`, with a suggestion where one fits.
+pub fn unknown_key_message(unknown: &str, known: &[Symbol], place: &str) -> String {
+    let list = known
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match did_you_mean(unknown, known.iter().map(|k| k.as_str())) {
+        Some(suggestion) => format!(
+            "unknown dynorm {place} attribute `{unknown}`; did you mean `{suggestion}`? (expected one of {list})"
+        ),
+        None => format!("unknown dynorm {place} attribute `{unknown}` (expected one of {list})"),
+    }
+}
+
+/// The message for a string value outside a fixed set, with a suggestion where one fits.
+pub fn unknown_value_message(given: &str, known: &[&str]) -> String {
+    let list = known
+        .iter()
+        .map(|k| format!("\"{k}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match did_you_mean(given, known.iter().copied()) {
+        Some(suggestion) => {
+            format!("unknown value \"{given}\"; did you mean \"{suggestion}\"? (expected one of {list})")
+        }
+        None => format!("unknown value \"{given}\" (expected one of {list})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(symbols: &[Symbol]) -> Vec<&'static str> {
+        symbols.iter().map(|s| s.as_str()).collect()
+    }
+
+    #[test]
+    fn suggests_close_keys_only() {
+        let container = names(CONTAINER_KEYS);
+        let field = names(FIELD_KEYS);
+        assert_eq!(did_you_mean("tabel", container.clone()), Some("table"));
+        assert_eq!(
+            did_you_mean("rename_al", container.clone()),
+            Some("rename_all")
+        );
+        assert_eq!(did_you_mean("renam", field), Some("rename"));
+        assert_eq!(did_you_mean("throughput", container), None);
+        assert_eq!(did_you_mean("zz", ["id"]), None);
+    }
+
+    #[test]
+    fn edit_distance_counts_single_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+}
