@@ -444,3 +444,56 @@ async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
         255
     );
 }
+
+#[tokio::test]
+async fn put_replaces_a_read_only_field_and_create_fills_defaults_that_put_does_not() {
+    #[derive(Model, Debug, Clone, PartialEq)]
+    struct Doc {
+        #[hash_key]
+        id: String,
+        #[dynorm(default = "now", read_only)]
+        created: Option<DateTime<Utc>>,
+        #[dynorm(updated_at)]
+        updated: Option<DateTime<Utc>>,
+        body: String,
+    }
+    let db = common::db_with::<Doc>("inv_read_only").await;
+    let doc = Doc {
+        id: "d".into(),
+        created: None,
+        updated: None,
+        body: "v1".into(),
+    };
+    let stored = db.create(&doc).send_returning().await.unwrap();
+    let created = stored.created.expect("create fills the default");
+    assert!(stored.updated.is_some(), "create sets updated_at");
+
+    // A put is a replace: the read-only field is what the caller gives, here none.
+    db.put(&Doc {
+        body: "v2".into(),
+        ..doc.clone()
+    })
+    .send()
+    .await
+    .unwrap();
+    let replaced = db.get::<Doc>("d").send().await.unwrap().unwrap();
+    assert_eq!(replaced.created, None);
+    assert!(replaced.updated.is_some(), "put sets updated_at");
+
+    // An update never touches it.
+    db.put(&Doc {
+        created: Some(created),
+        ..doc.clone()
+    })
+    .send()
+    .await
+    .unwrap();
+    let updated = db
+        .update::<Doc>("d")
+        .set(Doc::BODY, "v3")
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(updated.created, Some(created));
+    assert_eq!(updated.body, "v3");
+}

@@ -1,6 +1,6 @@
 //! A stateful, model-based property test: random sequences of every write path and every
 //! read path over one single-table design, checked after each step against an in-memory
-//! oracle (issue 11, "Correct under every combination").
+//! oracle.
 //!
 //! The write paths: `create`, `create(..).overwrite(true)`, `put`, `update` (a `set` of an
 //! index key template's source, of a `#[combine]` source, increments, `remove` of an
@@ -24,8 +24,8 @@
 //!    update changes a `read_only` field;
 //! 5. the item decodes back into its model.
 //!
-//! The oracle says what is *correct* by issue 11. Where the library did not do that
-//! when this test was written, the expectation is marked `KNOWN BUG`.
+//! The oracle says what is correct. Expectations that once failed are marked
+//! `Regression`, with what went wrong.
 //!
 //! Where the correct behaviour is not decided (a write other than `create` aimed at an
 //! expired item, which DynamoDB still holds), the oracle accepts both readings: the item
@@ -446,8 +446,8 @@ impl fmt::Debug for TaskFields {
 /// Whether the library must refuse to store these values before sending.
 ///
 /// A non-last `#[combine]` source that holds the separator must be refused. An empty
-/// source of a sparse templated index is not decided: issue 11 refuses an empty index
-/// key attribute (KNOWN BUG: one was sent), but from a template the attribute would be
+/// source of a sparse templated index is not decided: the rules refuse an empty index
+/// key attribute (Regression: one was sent), but from a template the attribute would be
 /// `ASSIGNEE#`, not empty, and the library leaves the item out of the index instead, as
 /// it treats an empty template source as absent; both are accepted.
 fn values_refusal(category: Option<&str>, sparse_source: Option<&str>) -> Refusal {
@@ -671,8 +671,8 @@ enum Refusal {
 
 /// Whether the library must refuse a task update before sending.
 ///
-/// KNOWN BUG: the library rebuilt only `#[combine]` attributes, so an update of a GSI
-/// template source left the index key stale. The rule of issue 11: an update that
+/// Regression: the library rebuilt only `#[combine]` attributes, so an update of a GSI
+/// template source left the index key stale. The rule: an update that
 /// changes a source rebuilds every key that it feeds when all of that key's sources are
 /// known in the update (`set`, or `remove` of a sparse index's source, which takes the
 /// item out of the index), and is refused before sending otherwise. The sources of the
@@ -770,7 +770,7 @@ impl OrgAction {
 
 /// Whether the library must refuse an org update before sending. `plan` is the one
 /// source of `gsi1pk`, and `org`, the source of `gsi1sk`, is known from the key: every
-/// update of `plan` can rebuild the index key (KNOWN BUG: left stale).
+/// update of `plan` can rebuild the index key (Regression: left stale).
 fn org_update_refusal(actions: &[OrgAction]) -> Refusal {
     let mut seen = BTreeSet::new();
     let mut refusal = Refusal::No;
@@ -1250,7 +1250,7 @@ enum Gen {
     Keep,
     /// Generated now.
     Must,
-    /// Not decided by issue 11 (a `put`, an `upsert` of a new item, an update of an item
+    /// Not decided (a `put`, an `upsert` of a new item, an update of an item
     /// that has none): absent, or generated now.
     May,
 }
@@ -1496,8 +1496,8 @@ fn create_task(
 }
 
 fn create_task_sent(world: &World, key: TKey, fields: &TaskFields, since: DateTime<Utc>) -> Eval {
-    // KNOWN BUG: `create` over an expired item that DynamoDB still holds failed with
-    // AlreadyExists; it must see the item as absent (issue 11), whatever `Sem` says.
+    // Regression: `create` over an expired item that DynamoDB still holds failed with
+    // AlreadyExists; it must see the item as absent, whatever `Sem` says.
     if world.live_task(key).is_some() {
         return refused(&[ErrorKind::AlreadyExists]);
     }
@@ -1547,8 +1547,8 @@ fn put_task_sent(
     since: DateTime<Utc>,
     generates: Gen,
 ) -> Eval {
-    // KNOWN BUG: a put at the largest version overflowed (a panic in debug builds); it
-    // must be refused before sending (issue 11).
+    // Regression: a put at the largest version overflowed (a panic in debug builds); it
+    // must be refused before sending.
     if model.version == u64::MAX {
         return refused(&[VALIDATION]);
     }
@@ -1608,7 +1608,7 @@ fn update_task_sent(
         if let VersionCall::Expect(_) = call {
             return refused(&[ErrorKind::VersionConflict]);
         }
-        // KNOWN BUG: an upsert of a new single-table item wrote no entity name (and, as
+        // Regression: an upsert of a new single-table item wrote no entity name (and, as
         // any update, no GSI keys); the new item must be whole, as `create` writes it.
         return done(vec![Change::Task(
             key,
@@ -1622,7 +1622,7 @@ fn update_task_sent(
         VersionCall::Expect(v) if v != stored.version => {
             return refused(&[ErrorKind::VersionConflict])
         }
-        // KNOWN BUG: an update at the largest version stored a version that no longer
+        // Regression: an update at the largest version stored a version that no longer
         // fits the field; it must be refused (how is not decided when the version is
         // ignored).
         VersionCall::Expect(_) if stored.version == u64::MAX => return refused(&[VALIDATION]),
@@ -2215,7 +2215,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
                 .get_many::<Task, _>(keys.iter().map(|k| k.typed()))
                 .await
                 .map_err(failed("get_many"))?;
-            // KNOWN BUG: get_many returned expired items.
+            // Regression: get_many returned expired items.
             let expected = keys
                 .iter()
                 .filter_map(|k| world.live_task(*k).cloned())
@@ -2233,7 +2233,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             let items = tx.send().await.map_err(failed("transact_get"))?;
             for (i, key) in keys.iter().enumerate() {
                 match key {
-                    // KNOWN BUG: transact_get returned expired items.
+                    // Regression: transact_get returned expired items.
                     ReadKey::Task(k) => same(
                         "transact_get",
                         items
@@ -2316,7 +2316,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
                     OrgWithTasks::Task(task) => format!("{task:?}"),
                 });
             }
-            // In range key order: `#META` sorts before `TASK#...`. KNOWN BUG: a
+            // In range key order: `#META` sorts before `TASK#...`. Regression: a
             // collection returned expired items.
             let mut expected: Vec<String> = world
                 .org(*key)

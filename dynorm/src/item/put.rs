@@ -13,7 +13,8 @@ use crate::value::Item;
 
 impl Client {
     /// Writes a new item, failing with [`ErrorKind::AlreadyExists`](crate::ErrorKind)
-    /// when one with the same key exists. `.overwrite(true)` writes unconditionally.
+    /// when one with the same key exists. `.overwrite(true)` replaces it instead; on a
+    /// model with a `#[version]`, that still checks the version, as `put` does.
     pub fn create<'a, M: Model>(&self, item: &'a M) -> CreateItem<'a, M> {
         CreateItem::new(self, item)
     }
