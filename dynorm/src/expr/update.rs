@@ -481,14 +481,15 @@ impl<M: Model> Update<M> {
             let sources: Vec<&'static str> =
                 index_templates.iter().flat_map(|k| k.fields()).collect();
             let all_known = sources.iter().all(|s| self.known_value(s, fixed).is_some());
-            let changed = match sources.iter().copied().find(|s| self.touches(s)) {
-                Some(changed) => changed,
-                // An upsert may create the item: it writes every index key it can render.
-                None if upsert && all_known && template.index.is_some() => "",
-                None => continue,
-            };
+            let changed = sources.iter().copied().find(|s| self.touches(s));
+            // An upsert may create the item, so it writes every index key it can render.
+            let creates_index_keys = upsert && all_known && template.index.is_some();
+            if changed.is_none() && !creates_index_keys {
+                continue;
+            }
             done.push(template.index);
-            let Some(index) = template.index else {
+            let (Some(index), changed) = (template.index, changed) else {
+                let changed = changed.unwrap_or_default();
                 return Err(Error::validation(format!(
                     "`{changed}` is a source of the table key `{}`, so an update cannot change it; \
                      write the item at its new key and delete the old one in one transaction",
@@ -501,7 +502,7 @@ impl<M: Model> Update<M> {
                 .copied()
                 .filter(|s| self.known_value(s, fixed).is_none())
                 .collect();
-            if !missing.is_empty() {
+            if let (false, Some(changed)) = (missing.is_empty(), changed) {
                 let keys: Vec<&str> = index_templates.iter().map(|k| k.attribute).collect();
                 return Err(Error::validation(format!(
                     "the update changes `{changed}`, a source of the key{} `{}` of index `{index}`, \
