@@ -6,7 +6,7 @@ pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
 pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
 pub use crate::schema::entity::{
-    check_entity, entity_key, template_hash_values, write_entity_keys,
+    check_entity, entity_key, template_hash_values, write_entity_keys, MissingTableKey,
 };
 pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shared_table::check_shared_table;

@@ -14,7 +14,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let schema = schema::schema(model, primary);
     let (write_entity, check_entity) = match model.entity {
         Some(_) => (
-            quote!(::dynorm::__private::write_entity_keys(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item, false)?;),
+            quote!(::dynorm::__private::write_entity_keys(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item, ::dynorm::__private::MissingTableKey::LeaveOut)?;),
             quote!(::dynorm::__private::check_entity(&<Self as ::dynorm::__private::Model>::SCHEMA, &__item)?;),
         ),
         None => (TokenStream::new(), TokenStream::new()),

@@ -29,7 +29,7 @@ pub(crate) fn stored_item<M: Model>(
     }
     M::SCHEMA.touch_updated_at(&mut item);
     if M::SCHEMA.entity.is_some() {
-        entity::write_entity_keys(&M::SCHEMA, &mut item, true)
+        entity::write_entity_keys(&M::SCHEMA, &mut item, entity::MissingTableKey::Refuse)
             .map_err(|e| e.with_operation(operation))?;
     }
     M::SCHEMA.check_item(&item, operation)?;

@@ -154,17 +154,27 @@ fn entity(schema: &Schema) -> Result<&Entity> {
         .ok_or_else(|| Error::config("the model has no #[key] templates").with_model(schema.model))
 }
 
+/// What to do with a table key whose template lacks a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissingTableKey {
+    /// Refuse the item: every write renders the keys with this.
+    Refuse,
+    /// Leave the key out: `to_item` does, since a `default` may fill it on create.
+    LeaveOut,
+}
+
 /// Adds the physical keys and the entity name to an item. An index whose template lacks a
 /// value is left out: the item is not in that (sparse) index. A table key that lacks a
-/// value is an error when `strict`, and left out otherwise (a `default` may fill it on
-/// create; every write renders the keys again, strictly).
-pub fn write_entity_keys(schema: &Schema, item: &mut Item, strict: bool) -> Result<()> {
+/// value is refused or left out, as `missing` says.
+pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTableKey) -> Result<()> {
     let entity = entity(schema)?;
     let mut rendered = Vec::new();
     for template in entity.templates(None) {
         match template.render(schema.model, item)? {
             Some(text) => rendered.push((template.attribute, text)),
-            None if strict => return Err(template.missing(schema.model, item)),
+            None if missing == MissingTableKey::Refuse => {
+                return Err(template.missing(schema.model, item))
+            }
             None => {}
         }
     }
