@@ -136,3 +136,246 @@ fn from_lambda(record: EventRecord) -> Result<Record> {
         by_ttl,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::NoImage;
+    use crate::stream::ChangeKind;
+
+    /// The sample event of AWS's Lambda documentation for DynamoDB streams, with a fourth
+    /// record: the removal of item 102 by time to live.
+    const SAMPLE: &str = r#"{
+      "Records": [
+        {
+          "eventID": "c4ca4238a0b923820dcc509a6f75849b",
+          "eventName": "INSERT",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "101"}},
+            "NewImage": {"Message": {"S": "New item!"}, "Id": {"N": "101"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "4421584500000000017450439091",
+            "SizeBytes": 26,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "c81e728d9d4c2f636f067f89cc14862c",
+          "eventName": "MODIFY",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "101"}},
+            "NewImage": {"Message": {"S": "This item has changed"}, "Id": {"N": "101"}},
+            "OldImage": {"Message": {"S": "New item!"}, "Id": {"N": "101"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "4421584500000000017450439092",
+            "SizeBytes": 59,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "eccbc87e4b5ce2fe28308fd9f2a7baf3",
+          "eventName": "REMOVE",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "101"}},
+            "OldImage": {"Message": {"S": "This item has changed"}, "Id": {"N": "101"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "4421584500000000017450439093",
+            "SizeBytes": 38,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "a87ff679a2f3e71d9181a67b7542122c",
+          "eventName": "REMOVE",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "userIdentity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"},
+          "dynamodb": {
+            "Keys": {"Id": {"N": "102"}},
+            "OldImage": {"Message": {"S": "Short-lived"}, "Id": {"N": "102"}},
+            "ApproximateCreationDateTime": 1428537700,
+            "SequenceNumber": "4421584500000000017450439094",
+            "SizeBytes": 38,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        }
+      ]
+    }"#;
+
+    /// A keys-only stream's records: no images at all.
+    const KEYS_ONLY: &str = r#"{
+      "Records": [
+        {
+          "eventID": "1",
+          "eventName": "INSERT",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "7"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "100",
+            "SizeBytes": 10,
+            "StreamViewType": "KEYS_ONLY"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/Pings/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "2",
+          "eventName": "REMOVE",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "userIdentity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"},
+          "dynamodb": {
+            "Keys": {"Id": {"N": "7"}},
+            "ApproximateCreationDateTime": 1428537601,
+            "SequenceNumber": "101",
+            "SizeBytes": 10,
+            "StreamViewType": "KEYS_ONLY"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/Pings/stream/2015-06-27T00:48:05.899"
+        }
+      ]
+    }"#;
+
+    #[derive(crate::Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "ExampleTableWithStream", stream = "new_and_old_images")]
+    struct Message {
+        #[hash_key]
+        #[dynorm(rename = "Id")]
+        id: i64,
+        #[dynorm(rename = "Message")]
+        message: String,
+    }
+
+    #[derive(crate::Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Pings", stream = "keys_only")]
+    struct Ping {
+        #[hash_key]
+        #[dynorm(rename = "Id")]
+        id: i64,
+    }
+
+    fn event(json: &str) -> Event {
+        serde_json::from_str(json).expect("the fixture is a valid event")
+    }
+
+    fn message(id: i64, text: &str) -> Message {
+        Message {
+            id,
+            message: text.into(),
+        }
+    }
+
+    #[test]
+    fn the_documented_sample_event_decodes_into_each_kind() {
+        let batch = decode::<Message>(event(SAMPLE));
+        assert_eq!(batch.skipped, 0);
+        let changes: Vec<_> = batch
+            .records
+            .into_iter()
+            .map(|(_, change)| change.unwrap())
+            .collect();
+        assert!(
+            matches!(&changes[0].kind, ChangeKind::Insert { new } if *new == message(101, "New item!"))
+        );
+        assert!(matches!(&changes[1].kind, ChangeKind::Modify { old, new }
+            if *old == message(101, "New item!") && *new == message(101, "This item has changed")));
+        assert!(
+            matches!(&changes[2].kind, ChangeKind::Remove { old } if *old == message(101, "This item has changed"))
+        );
+        // The removal by time to live is its own case.
+        assert!(
+            matches!(&changes[3].kind, ChangeKind::Expire { old } if *old == message(102, "Short-lived"))
+        );
+        assert_eq!(changes[0].sequence_number, "4421584500000000017450439091");
+        assert_eq!(changes[0].event_id, "c4ca4238a0b923820dcc509a6f75849b");
+        assert_eq!(
+            changes[0].approximate_creation_time.unwrap().timestamp(),
+            1428537600
+        );
+        assert_eq!(changes[3].key, Message::key_item(102));
+    }
+
+    impl Message {
+        fn key_item(id: i64) -> Item {
+            [(
+                "Id".to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::N(id.to_string()),
+            )]
+            .into()
+        }
+    }
+
+    #[test]
+    fn a_keys_only_event_has_keys_and_no_images() {
+        let batch = decode::<Ping>(event(KEYS_ONLY));
+        let changes: Vec<_> = batch
+            .records
+            .into_iter()
+            .map(|(_, change)| change.unwrap())
+            .collect();
+        assert!(matches!(
+            changes[0].kind,
+            ChangeKind::Insert { new: NoImage }
+        ));
+        assert!(matches!(
+            changes[1].kind,
+            ChangeKind::Expire { old: NoImage }
+        ));
+        assert_eq!(changes[1].key, Message::key_item(7));
+    }
+
+    #[tokio::test]
+    async fn the_first_failure_is_reported_in_the_batch_item_failures_shape() {
+        let mut handled = Vec::new();
+        let response = handle::<Message, _, _>(event(SAMPLE), |change| {
+            handled.push(change.sequence_number.clone());
+            let fail = change.kind_name() == "REMOVE";
+            async move {
+                if fail {
+                    Err(Error::validation("the handler failed"))
+                } else {
+                    Ok(())
+                }
+            }
+        })
+        .await;
+        // It stops at the failure, so the expiry after it is not handled in this attempt.
+        assert_eq!(handled.len(), 3);
+        let json = serde_json::to_value(&response).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"batchItemFailures": [{"itemIdentifier": "4421584500000000017450439093"}]})
+        );
+        let ok = handle::<Message, _, _>(event(SAMPLE), |_| async { Ok(()) }).await;
+        assert!(ok.batch_item_failures.is_empty());
+    }
+
+    #[test]
+    fn a_record_that_does_not_decode_is_an_error_not_a_panic() {
+        let broken = SAMPLE.replace(
+            r#"{"Message": {"S": "New item!"}, "Id": {"N": "101"}}"#,
+            r#"{"Id": {"N": "101"}}"#,
+        );
+        let batch = decode::<Message>(event(&broken));
+        let (sequence, first) = &batch.records[0];
+        assert_eq!(sequence, "4421584500000000017450439091");
+        assert!(first.is_err());
+    }
+}
