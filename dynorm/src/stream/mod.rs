@@ -6,12 +6,12 @@
 //!   turns it on for a table that exists.
 //! - A [`Change`] is a record decoded as the model: [`ChangeKind::Insert`], `Modify`,
 //!   `Remove`, or `Expire` for a deletion by time to live, with the images the view type
-//!   carries and [`NoImage`](crate::schema::NoImage) where it carries none.
+//!   carries and [`NoImage`] where it carries none.
 //! - [`Client::changes`](crate::Client::changes) follows every shard of the stream as a
 //!   [`Stream`](futures::Stream), checkpointing through a [`CheckpointStore`];
 //!   [`Client::collection_changes`](crate::Client::collection_changes) decodes a shared
 //!   table into a `#[derive(Collection)]` enum.
-//! - With the `lambda` feature, [`lambda`] decodes the events a Lambda function receives.
+//! - With the `lambda` feature, the `lambda` module decodes the events a Lambda function receives.
 
 mod change;
 mod checkpoint;
