@@ -5,7 +5,7 @@ Each top-level module of `dynorm/src` has a rank. Code in a module may name `cra
 only when `x` has the same rank or a lower one:
 
     value (0) -> error (1) -> schema (2) -> expr (3)
-      -> operations: item, query, batch, transaction (4) -> client (5)
+      -> operations: item, query, batch, transaction, stream (4) -> client (5)
       -> codegen, local, lib.rs (6)
 
 Operations may also name `crate::client::Client`, the type their `impl Client` blocks
@@ -26,12 +26,13 @@ RANKS = {
     "query": 4,
     "batch": 4,
     "transaction": 4,
+    "stream": 4,
     "client": 5,
     "codegen": 6,
     "local": 6,
     "lib": 6,
 }
-OPERATIONS = {"item", "query", "batch", "transaction"}
+OPERATIONS = {"item", "query", "batch", "transaction", "stream"}
 # Names at the crate root that re-export a module's items: `crate::Error` is the error
 # layer, `crate::Model` the schema, and so on.
 ROOT_NAMES = {

@@ -102,6 +102,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
                     entity: ::core::option::Option::None,
                     defaults: &[],
                     updated_at: ::core::option::Option::None,
+                    stream: ::core::option::Option::None,
                 };
                 fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
                     ::core::unreachable!()

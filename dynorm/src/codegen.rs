@@ -15,6 +15,7 @@ pub use crate::schema::{
     IndexSchema, Item, KeyAttribute, KeyTemplate, Model, ModelKey, Projection, Schema,
     TemplatePart,
 };
+pub use crate::schema::{KeysOnly, NewAndOldImages, NewImage, OldImage, StreamViewType, Streamed};
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
 

@@ -76,7 +76,8 @@
 #![warn(missing_docs)]
 
 // Layers, from the bottom up; an arrow may only point down (see ARCHITECTURE.md):
-// value -> error -> schema -> expr -> operations (item, query, batch, transaction) -> client.
+// value -> error -> schema -> expr -> operations (item, query, batch, transaction, stream)
+// -> client.
 pub mod value;
 
 mod error;
@@ -88,6 +89,7 @@ pub mod expr;
 pub mod batch;
 pub mod item;
 pub mod query;
+pub mod stream;
 pub mod transaction;
 
 pub mod client;

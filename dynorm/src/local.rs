@@ -56,9 +56,15 @@ pub async fn isolated_client(label: &str) -> Result<Client> {
 pub async fn connect(endpoint: &str) -> Client {
     let config = if std::env::var_os("AWS_ACCESS_KEY_ID").is_some() {
         let shared = aws_config::load_defaults(BehaviorVersion::latest()).await;
-        aws_sdk_dynamodb::config::Builder::from(&shared)
+        let streams = aws_sdk_dynamodbstreams::config::Builder::from(&shared)
             .endpoint_url(endpoint)
-            .build()
+            .build();
+        let config = aws_sdk_dynamodb::config::Builder::from(&shared)
+            .endpoint_url(endpoint)
+            .build();
+        return Client::builder(aws_sdk_dynamodb::Client::from_conf(config))
+            .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(streams))
+            .build();
     } else {
         aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
@@ -73,7 +79,22 @@ pub async fn connect(endpoint: &str) -> Client {
             .endpoint_url(endpoint)
             .build()
     };
-    Client::new(aws_sdk_dynamodb::Client::from_conf(config))
+    // The streams client shares the endpoint, region and credentials.
+    let streams = aws_sdk_dynamodbstreams::Config::builder()
+        .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+        .region(aws_sdk_dynamodbstreams::config::Region::new("us-east-1"))
+        .credentials_provider(Credentials::new(
+            "dynorm",
+            "local",
+            None,
+            None,
+            "dynorm-local",
+        ))
+        .endpoint_url(endpoint)
+        .build();
+    Client::builder(aws_sdk_dynamodb::Client::from_conf(config))
+        .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(streams))
+        .build()
 }
 
 #[doc(hidden)]

@@ -74,7 +74,19 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         }
     });
 
+    let streamed = model.stream.as_deref().map(|view| {
+        let view = crate::expand::schema::stream_view(view);
+        quote! {
+            #[automatically_derived]
+            impl ::dynorm::__private::Streamed for #ident {
+                type View = ::dynorm::__private::#view;
+            }
+        }
+    });
+
     quote! {
+        #streamed
+
         #[automatically_derived]
         impl ::dynorm::__private::Model for #ident {
             type Key = #key_ident;

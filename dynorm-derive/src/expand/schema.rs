@@ -187,6 +187,10 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let entity = entity(model, model.entity.as_ref());
     let defaults = model.defaults.iter().map(|g| generated(model, g));
     let updated_at = option(model.updated_at.as_ref().map(|g| generated(model, g)));
+    let stream = option(model.stream.as_deref().map(|view| {
+        let variant = stream_view(view);
+        quote!(::dynorm::__private::StreamViewType::#variant)
+    }));
     quote! {
         {
             const __DYNORM_KEYS: &[::dynorm::__private::KeyAttribute] = &[#(#keys),*];
@@ -206,7 +210,19 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 entity: #entity,
                 defaults: &[#(#defaults),*],
                 updated_at: #updated_at,
+                stream: #stream,
             }
         }
     }
+}
+
+/// The `StreamViewType` variant (and view marker type) of a `#[dynorm(stream = "..")]` value.
+pub fn stream_view(view: &str) -> proc_macro2::Ident {
+    let name = match view {
+        "keys_only" => "KeysOnly",
+        "new_image" => "NewImage",
+        "old_image" => "OldImage",
+        _ => "NewAndOldImages",
+    };
+    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
 }

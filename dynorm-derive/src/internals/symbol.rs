@@ -49,6 +49,8 @@ pub const PREFIX: Symbol = Symbol("prefix");
 pub const SUFFIX: Symbol = Symbol("suffix");
 /// `#[dynorm(rename_all = "...")]`
 pub const RENAME_ALL: Symbol = Symbol("rename_all");
+/// `#[dynorm(stream = "keys_only" | "new_image" | "old_image" | "new_and_old_images")]`
+pub const STREAM: Symbol = Symbol("stream");
 
 // `#[dynorm(...)]` on a field.
 
@@ -80,8 +82,17 @@ pub const FIELDS: Symbol = Symbol("fields");
 pub const SEP: Symbol = Symbol("sep");
 
 /// The keys `#[dynorm(...)]` accepts on the struct.
-pub const CONTAINER_KEYS: &[Symbol] =
-    &[TABLE, PREFIX, SUFFIX, RENAME_ALL, ENTITY, ENTITY_ATTRIBUTE];
+pub const CONTAINER_KEYS: &[Symbol] = &[
+    TABLE,
+    PREFIX,
+    SUFFIX,
+    RENAME_ALL,
+    ENTITY,
+    ENTITY_ATTRIBUTE,
+    STREAM,
+];
+/// The values `#[dynorm(stream = "...")]` accepts.
+pub const STREAM_VIEWS: &[&str] = &["keys_only", "new_image", "old_image", "new_and_old_images"];
 /// The keys `#[dynorm(...)]` accepts on a field.
 pub const FIELD_KEYS: &[Symbol] = &[RENAME, DATE, DEFAULT, READ_ONLY, UPDATED_AT];
 /// The keys `#[index(...)]` accepts on a field.

@@ -147,6 +147,7 @@ mod tests {
         entity: None,
         defaults: &[],
         updated_at: None,
+        stream: None,
     };
 
     /// A delete whose key is about `size` bytes.

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::TableStatus;
 
 use crate::client::Client;
 use crate::error::{from_sdk, sdk_error, Error, Result};
-use crate::schema::{table_definition, Model, SharedTable};
+use crate::schema::{table_definition, Model, SharedTable, StreamViewType};
 
 impl Client {
     /// The `CreateTable` input for `M`, with this client's full table name.
@@ -39,6 +39,7 @@ impl Client {
             .set_billing_mode(input.billing_mode)
             .set_global_secondary_indexes(input.global_secondary_indexes)
             .set_local_secondary_indexes(input.local_secondary_indexes)
+            .set_stream_specification(input.stream_specification)
             .send()
             .await
             .map_err(|e| {
@@ -84,7 +85,7 @@ impl Client {
     }
 
     /// Polls `DescribeTable` until table `name` is `ACTIVE`, for at most `timeout`.
-    async fn wait_for_table(&self, name: &str, timeout: Duration) -> Result<()> {
+    pub(crate) async fn wait_for_table(&self, name: &str, timeout: Duration) -> Result<()> {
         let deadline = tokio::time::Instant::now() + timeout;
         let mut delay = Duration::from_millis(20);
         loop {
@@ -153,6 +154,52 @@ impl Client {
             .await
             .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_ttl", &table))?;
         Ok(())
+    }
+
+    /// Turns on the stream of `M`'s existing table with view type `view`, and waits until
+    /// the table is active again. Nothing is sent when the stream is already on with that
+    /// view; a stream with another view is an [`ErrorKind::Config`](crate::ErrorKind) error,
+    /// since DynamoDB changes a view only by turning the stream off and on again, which
+    /// starts a new stream.
+    pub async fn enable_stream<M: Model>(&self, view: StreamViewType) -> Result<()> {
+        let table = self.table_name::<M>();
+        let fail = |e: Error| {
+            e.with_model(M::SCHEMA.model)
+                .with_operation("enable_stream")
+        };
+        let output = self
+            .sdk
+            .describe_table()
+            .table_name(&table)
+            .send()
+            .await
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_stream", &table))?;
+        let live = output
+            .table()
+            .and_then(|t| t.stream_specification())
+            .filter(|s| s.stream_enabled())
+            .map(|s| s.stream_view_type().map(|v| v.as_str().to_owned()));
+        match live {
+            Some(Some(live)) if live == view.as_str() => return Ok(()),
+            Some(live) => {
+                return Err(fail(Error::config(format!(
+                    "table `{table}` already has a {} stream; turn it off before enabling a {view} stream",
+                    live.unwrap_or_default()
+                ))
+                .with_table(&table)))
+            }
+            None => {}
+        }
+        self.sdk
+            .update_table()
+            .table_name(&table)
+            .stream_specification(table_definition::stream_specification(Some(view)))
+            .send()
+            .await
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_stream", &table))?;
+        self.wait_for_table(&table, Duration::from_secs(60))
+            .await
+            .map_err(fail)
     }
 
     /// Deletes `M`'s table.

@@ -24,6 +24,9 @@ use crate::schema::{Model, Schema};
 pub struct Client {
     sdk: aws_sdk_dynamodb::Client,
     naming: Arc<Naming>,
+    /// The DynamoDB Streams client, configured like `sdk`; `None` derives one from `sdk`'s
+    /// configuration when a stream is read.
+    streams: Option<aws_sdk_dynamodbstreams::Client>,
 }
 
 /// The client-wide table name prefix and suffix.
@@ -39,6 +42,7 @@ struct Naming {
 pub struct ClientBuilder {
     sdk: aws_sdk_dynamodb::Client,
     naming: Naming,
+    streams: Option<aws_sdk_dynamodbstreams::Client>,
 }
 
 impl ClientBuilder {
@@ -54,11 +58,20 @@ impl ClientBuilder {
         self
     }
 
+    /// The DynamoDB Streams client that reads change streams (`Client::changes`). Without
+    /// one, it is made from the DynamoDB client's region, credentials and HTTP client, for
+    /// AWS's own streams endpoint; give one for any other endpoint.
+    pub fn streams_client(mut self, streams: aws_sdk_dynamodbstreams::Client) -> Self {
+        self.streams = Some(streams);
+        self
+    }
+
     /// The client.
     pub fn build(self) -> Client {
         Client {
             sdk: self.sdk,
             naming: Arc::new(self.naming),
+            streams: self.streams,
         }
     }
 }
@@ -74,6 +87,7 @@ impl Client {
         ClientBuilder {
             sdk,
             naming: Naming::default(),
+            streams: None,
         }
     }
 
@@ -81,12 +95,38 @@ impl Client {
     /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...).
     pub async fn from_env() -> Self {
         let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-        Self::new(aws_sdk_dynamodb::Client::new(&config))
+        Self::builder(aws_sdk_dynamodb::Client::new(&config))
+            .streams_client(aws_sdk_dynamodbstreams::Client::new(&config))
+            .build()
     }
 
     /// The SDK client, for anything dynorm does not cover.
     pub fn sdk(&self) -> &aws_sdk_dynamodb::Client {
         &self.sdk
+    }
+
+    /// The DynamoDB Streams client given to the builder, if any.
+    pub fn streams_sdk(&self) -> Option<&aws_sdk_dynamodbstreams::Client> {
+        self.streams.as_ref()
+    }
+
+    /// The DynamoDB Streams client: the one given to the builder, or one made from the
+    /// environment (as [`from_env`](Self::from_env) does) with the DynamoDB client's region
+    /// and HTTP client, for AWS's own streams endpoint.
+    pub(crate) async fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        if let Some(streams) = &self.streams {
+            return streams.clone();
+        }
+        let shared = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+        let config = self.sdk.config();
+        let mut builder = aws_sdk_dynamodbstreams::config::Builder::from(&shared);
+        if let Some(region) = config.region() {
+            builder.set_region(Some(region.clone()));
+        }
+        if let Some(http) = config.http_client() {
+            builder.set_http_client(Some(http));
+        }
+        aws_sdk_dynamodbstreams::Client::from_conf(builder.build())
     }
 
     /// The table name prefix.
@@ -105,6 +145,7 @@ impl Client {
         Self {
             sdk,
             naming: self.naming.clone(),
+            streams: self.streams.clone(),
         }
     }
 
@@ -117,6 +158,7 @@ impl Client {
         Self {
             sdk: self.sdk.clone(),
             naming: Arc::new(naming),
+            streams: self.streams.clone(),
         }
     }
 
@@ -129,6 +171,7 @@ impl Client {
         Self {
             sdk: self.sdk.clone(),
             naming: Arc::new(naming),
+            streams: self.streams.clone(),
         }
     }
 

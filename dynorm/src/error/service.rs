@@ -108,7 +108,9 @@ fn classify(code: Option<&str>, status: u16) -> (ErrorKind, bool) {
         "ResourceNotFoundException" => (ErrorKind::TableNotFound, false),
         "ThrottlingException"
         | "ProvisionedThroughputExceededException"
-        | "RequestLimitExceeded" => (ErrorKind::Throttled, true),
+        | "RequestLimitExceeded"
+        // DynamoDB Streams' throttling of GetRecords and DescribeStream.
+        | "LimitExceededException" => (ErrorKind::Throttled, true),
         "TransactionConflictException" => (ErrorKind::TransactionConflict, true),
         "TransactionCanceledException" => (ErrorKind::TransactionCanceled, false),
         "ConditionalCheckFailedException" => (ErrorKind::ConditionFailed, false),

@@ -434,6 +434,7 @@ mod tests {
         entity: None,
         defaults: &[],
         updated_at: None,
+        stream: None,
     };
 
     fn eq(attribute: &'static str) -> Expr {

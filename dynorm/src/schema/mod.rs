@@ -13,6 +13,7 @@ mod index;
 pub(crate) mod key_signature;
 mod model;
 pub(crate) mod shared_table;
+mod stream_view;
 pub(crate) mod table_definition;
 mod table_schema;
 
@@ -24,6 +25,9 @@ pub use generated::{Generated, GeneratedValue};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
 pub use model::{Model, ModelKey};
 pub use shared_table::SharedTable;
+pub use stream_view::{
+    KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamViewType, Streamed, View,
+};
 pub use table_schema::{KeyAttribute, Schema};
 
 pub use crate::value::Item;

@@ -3,14 +3,14 @@
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType,
+    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, StreamSpecification,
 };
 
 use aws_sdk_dynamodb::types::TableDescription;
 
 use crate::error::{Error, Result};
 use crate::schema::Schema;
-use crate::schema::{IndexKind, IndexSchema, Projection};
+use crate::schema::{IndexKind, IndexSchema, Projection, StreamViewType};
 
 /// The `CreateTable` input of a table shared by several entities: the union of their key
 /// attributes and indexes, each once. `table_name` overrides the first entity's name.
@@ -37,8 +37,11 @@ pub fn shared_create_table_input(
             }
         }
     }
+    // The stream of the table: the first entity that declares one (the entities of a
+    // shared table share its one stream).
+    let stream = schemas.iter().find_map(|s| s.stream);
     match first {
-        Some(first) => build_input(name, &first.table_index(), &indexes),
+        Some(first) => build_input(name, &first.table_index(), &indexes, stream),
         None => CreateTableInput::builder()
             .table_name(name)
             .build()
@@ -50,7 +53,21 @@ pub fn shared_create_table_input(
 /// indexes (each once), the key schema, every index with its projection, and on-demand
 /// (`PAY_PER_REQUEST`) billing.
 pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInput {
-    build_input(table_name, &schema.table_index(), schema.indexes)
+    build_input(
+        table_name,
+        &schema.table_index(),
+        schema.indexes,
+        schema.stream,
+    )
+}
+
+/// The `StreamSpecification` of a view type: enabled with that view, or disabled.
+pub fn stream_specification(view: Option<StreamViewType>) -> StreamSpecification {
+    StreamSpecification::builder()
+        .stream_enabled(view.is_some())
+        .set_stream_view_type(view.map(StreamViewType::to_sdk))
+        .build()
+        .expect("a stream specification with `stream_enabled` set is complete")
 }
 
 /// The `CreateTable` input for a table's keys and its indexes.
@@ -58,6 +75,7 @@ fn build_input(
     table_name: String,
     table: &IndexSchema,
     indexes: &[IndexSchema],
+    stream: Option<StreamViewType>,
 ) -> CreateTableInput {
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
     let index_keys = indexes
@@ -109,6 +127,7 @@ fn build_input(
         .billing_mode(BillingMode::PayPerRequest)
         .set_global_secondary_indexes((!globals.is_empty()).then_some(globals))
         .set_local_secondary_indexes((!locals.is_empty()).then_some(locals))
+        .set_stream_specification(stream.map(|view| stream_specification(Some(view))))
         .build()
         .expect("CreateTableInput has no required fields")
 }
@@ -195,6 +214,14 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
             .collect();
         out.insert("LocalSecondaryIndexes".into(), locals.into());
     }
+    if let Some(stream) = input.stream_specification() {
+        let mut spec = Map::new();
+        spec.insert("StreamEnabled".into(), json!(stream.stream_enabled()));
+        if let Some(view) = stream.stream_view_type() {
+            spec.insert("StreamViewType".into(), json!(view.as_str()));
+        }
+        out.insert("StreamSpecification".into(), Value::Object(spec));
+    }
     serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default()
 }
 
@@ -250,5 +277,35 @@ pub fn compare(schema: &Schema, name: &str, table: &TableDescription) -> Result<
         ))
         .with_attribute(extra));
     }
-    Ok(())
+    compare_stream(schema.stream, name, table)
+}
+
+/// Checks a live table's stream against the view type the model declares. A table with a
+/// stream the model does not declare is fine; a missing stream or another view is not.
+fn compare_stream(
+    wanted: Option<StreamViewType>,
+    name: &str,
+    table: &TableDescription,
+) -> Result<()> {
+    let Some(wanted) = wanted else {
+        return Ok(());
+    };
+    let live = table
+        .stream_specification()
+        .filter(|s| s.stream_enabled())
+        .map(|s| {
+            s.stream_view_type()
+                .and_then(|v| StreamViewType::from_name(v.as_str()))
+        });
+    match live {
+        None => Err(Error::config(format!(
+            "table `{name}` has no stream, the model declares a {wanted} stream \
+             (`Client::enable_stream` turns it on)"
+        ))),
+        Some(Some(view)) if view == wanted => Ok(()),
+        Some(view) => Err(Error::config(format!(
+            "table `{name}` has a {} stream, the model declares {wanted}",
+            view.map_or_else(|| "stream of an unknown view".to_owned(), |v| v.to_string())
+        ))),
+    }
 }

@@ -22,6 +22,8 @@ pub struct ContainerAttrs {
     pub suffix: Option<LitStr>,
     /// `#[dynorm(rename_all = "camelCase")]`: the naming convention of attributes.
     pub rename_all: Option<RenameRule>,
+    /// `#[dynorm(stream = "new_and_old_images")]`: the table's stream view type.
+    pub stream: Option<LitStr>,
 }
 
 /// Parses every `#[dynorm(...)]` attribute on the struct.
@@ -64,6 +66,17 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                         &value,
                         symbol::unknown_value_message(&value.value(), RenameRule::NAMES),
                     ),
+                }
+            } else if meta.path == STREAM {
+                // #[dynorm(stream = "new_and_old_images")]
+                let value: LitStr = meta.value()?.parse()?;
+                if STREAM_VIEWS.contains(&value.value().as_str()) {
+                    set_once(cx, &mut out.stream, value, &meta, STREAM);
+                } else {
+                    cx.error_spanned_by(
+                        &value,
+                        symbol::unknown_value_message(&value.value(), STREAM_VIEWS),
+                    );
                 }
             } else {
                 unknown_key(cx, &meta, CONTAINER_KEYS, "container")?;

@@ -40,6 +40,8 @@ pub struct Model<'a> {
     pub prefix: Option<String>,
     /// `#[dynorm(suffix)]`.
     pub suffix: Option<String>,
+    /// `#[dynorm(stream)]`: the stream view type, one of `symbol::STREAM_VIEWS`.
+    pub stream: Option<String>,
     /// Every field, in declaration order (the same order as the parsed fields).
     pub fields: Vec<Field<'a>>,
     /// The table's key; `None` only when it could not be found, which was reported.
@@ -195,6 +197,7 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         table: lit_or(&cont.attrs.table, &name),
         prefix: cont.attrs.prefix.as_ref().map(LitStr::value),
         suffix: cont.attrs.suffix.as_ref().map(LitStr::value),
+        stream: cont.attrs.stream.as_ref().map(LitStr::value),
         name,
         primary,
         key_struct: format_ident!("{}Key", cont.ident),

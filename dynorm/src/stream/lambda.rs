@@ -1,0 +1,381 @@
+//! Lambda events (feature `lambda`): the DynamoDB stream events a Lambda function
+//! receives, decoded as typed changes, and the batch-item-failures response Lambda expects.
+//!
+//! ```no_run
+//! # use dynorm::Model;
+//! # #[derive(Model, Debug)] #[dynorm(stream = "new_and_old_images")] struct User { #[hash_key] id: String, name: String }
+//! use aws_lambda_events::event::dynamodb::Event;
+//! use dynorm::stream::{lambda, ModelChange};
+//!
+//! async fn handler(event: Event) -> aws_lambda_events::event::streams::DynamoDbEventResponse {
+//!     lambda::handle::<User, _, _>(event, |change: ModelChange<User>| async move {
+//!         println!("{} {:?}", change.kind_name(), change.key);
+//!         Ok::<(), dynorm::Error>(())
+//!     })
+//!     .await
+//! }
+//! ```
+//!
+//! Turn on `ReportBatchItemFailures` on the event source mapping: Lambda then retries the
+//! batch from the first record reported as failed, so the records after it are delivered
+//! again too. Handling must be idempotent, as with [`Client::changes`](crate::Client::changes).
+
+use std::future::Future;
+
+use aws_lambda_events::event::dynamodb::{Event, EventRecord};
+use aws_lambda_events::event::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
+
+use crate::error::{Error, Result};
+use crate::schema::{Collection, Streamed, View};
+use crate::stream::change::{Change, Decoded, Decoder};
+use crate::stream::record::{is_ttl_identity, EventName, Record};
+use crate::value::Item;
+
+/// The records of one event, decoded.
+pub struct Batch<T: Send + 'static, V: View> {
+    /// Every record, in order: its sequence number and its change, or why it could not
+    /// be decoded. Records of entities the target type does not cover are left out.
+    pub records: Vec<(String, Result<Change<T, V>>)>,
+    /// How many records were left out: entities the target type does not cover.
+    pub skipped: usize,
+}
+
+/// Decodes an event's records as `M`, under `M`'s view type.
+pub fn decode<M: Streamed>(event: Event) -> Batch<M, M::View> {
+    decode_with(event, Decoder::model())
+}
+
+/// Decodes an event's records of a shared table as the collection enum `C`.
+pub fn decode_collection<C>(event: Event) -> Batch<C, <C::Anchor as Streamed>::View>
+where
+    C: Collection,
+    C::Anchor: Streamed,
+{
+    decode_with(event, Decoder::collection())
+}
+
+fn decode_with<T: Send + 'static, V: View>(event: Event, decoder: Decoder<T>) -> Batch<T, V> {
+    let mut batch = Batch {
+        records: Vec::new(),
+        skipped: 0,
+    };
+    for record in event.records {
+        let sequence = record.change.sequence_number.clone().unwrap_or_default();
+        match from_lambda(record) {
+            Err(e) => batch.records.push((sequence, Err(e))),
+            Ok(record) => match decoder.decode::<V>(record) {
+                Decoded::Skipped => batch.skipped += 1,
+                Decoded::Change(change) => batch.records.push((sequence, change)),
+            },
+        }
+    }
+    batch
+}
+
+/// Decodes the event as `M` and calls `handler` on each change in order. At the first
+/// record that fails (to decode, or in `handler`), it stops and reports that record in
+/// the batch-item-failures shape, so Lambda retries from there and the order per key holds.
+pub async fn handle<M, F, Fut>(event: Event, handler: F) -> DynamoDbEventResponse
+where
+    M: Streamed,
+    F: FnMut(Change<M, M::View>) -> Fut,
+    Fut: Future<Output = Result<()>>,
+{
+    respond(decode::<M>(event), handler).await
+}
+
+/// Calls `handler` on each change of a decoded batch in order, and reports the first
+/// failure in the batch-item-failures shape.
+pub async fn respond<T, V, F, Fut>(batch: Batch<T, V>, mut handler: F) -> DynamoDbEventResponse
+where
+    T: Send + 'static,
+    V: View,
+    F: FnMut(Change<T, V>) -> Fut,
+    Fut: Future<Output = Result<()>>,
+{
+    let mut response = DynamoDbEventResponse::default();
+    for (sequence, change) in batch.records {
+        let handled = match change {
+            Ok(change) => handler(change).await,
+            Err(e) => Err(e),
+        };
+        if handled.is_err() {
+            let mut failure = DynamoDbBatchItemFailure::default();
+            failure.item_identifier = Some(sequence);
+            response.batch_item_failures.push(failure);
+            break;
+        }
+    }
+    response
+}
+
+/// A Lambda event record in dynorm's terms.
+fn from_lambda(record: EventRecord) -> Result<Record> {
+    let event_name = EventName::from_name(&record.event_name).ok_or_else(|| {
+        Error::validation(format!("unknown stream event name `{}`", record.event_name))
+            .with_operation("changes")
+    })?;
+    let by_ttl = record.user_identity.as_ref().is_some_and(|identity| {
+        is_ttl_identity(Some(identity.type_.as_str()), Some(&identity.principal_id))
+    });
+    let change = record.change;
+    let image = |item: serde_dynamo::Item| -> Option<Item> {
+        let item: Item = item.into();
+        (!item.is_empty()).then_some(item)
+    };
+    let created = change.approximate_creation_date_time;
+    Ok(Record {
+        event_name,
+        keys: change.keys.into(),
+        new_image: image(change.new_image),
+        old_image: image(change.old_image),
+        sequence_number: change.sequence_number.unwrap_or_default(),
+        // A missing time is read as the epoch: keep `None` for it.
+        approximate_creation_time: (created.timestamp() != 0).then_some(created),
+        event_id: record.event_id,
+        by_ttl,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::NoImage;
+    use crate::stream::ChangeKind;
+
+    /// The sample event of AWS's Lambda documentation for DynamoDB streams, with a fourth
+    /// record: the removal of item 102 by time to live.
+    const SAMPLE: &str = r#"{
+      "Records": [
+        {
+          "eventID": "c4ca4238a0b923820dcc509a6f75849b",
+          "eventName": "INSERT",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "101"}},
+            "NewImage": {"Message": {"S": "New item!"}, "Id": {"N": "101"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "4421584500000000017450439091",
+            "SizeBytes": 26,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "c81e728d9d4c2f636f067f89cc14862c",
+          "eventName": "MODIFY",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "101"}},
+            "NewImage": {"Message": {"S": "This item has changed"}, "Id": {"N": "101"}},
+            "OldImage": {"Message": {"S": "New item!"}, "Id": {"N": "101"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "4421584500000000017450439092",
+            "SizeBytes": 59,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "eccbc87e4b5ce2fe28308fd9f2a7baf3",
+          "eventName": "REMOVE",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "101"}},
+            "OldImage": {"Message": {"S": "This item has changed"}, "Id": {"N": "101"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "4421584500000000017450439093",
+            "SizeBytes": 38,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "a87ff679a2f3e71d9181a67b7542122c",
+          "eventName": "REMOVE",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "userIdentity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"},
+          "dynamodb": {
+            "Keys": {"Id": {"N": "102"}},
+            "OldImage": {"Message": {"S": "Short-lived"}, "Id": {"N": "102"}},
+            "ApproximateCreationDateTime": 1428537700,
+            "SequenceNumber": "4421584500000000017450439094",
+            "SizeBytes": 38,
+            "StreamViewType": "NEW_AND_OLD_IMAGES"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
+        }
+      ]
+    }"#;
+
+    /// A keys-only stream's records: no images at all.
+    const KEYS_ONLY: &str = r#"{
+      "Records": [
+        {
+          "eventID": "1",
+          "eventName": "INSERT",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"Id": {"N": "7"}},
+            "ApproximateCreationDateTime": 1428537600,
+            "SequenceNumber": "100",
+            "SizeBytes": 10,
+            "StreamViewType": "KEYS_ONLY"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/Pings/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "2",
+          "eventName": "REMOVE",
+          "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb",
+          "awsRegion": "us-east-1",
+          "userIdentity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"},
+          "dynamodb": {
+            "Keys": {"Id": {"N": "7"}},
+            "ApproximateCreationDateTime": 1428537601,
+            "SequenceNumber": "101",
+            "SizeBytes": 10,
+            "StreamViewType": "KEYS_ONLY"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/Pings/stream/2015-06-27T00:48:05.899"
+        }
+      ]
+    }"#;
+
+    #[derive(crate::Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "ExampleTableWithStream", stream = "new_and_old_images")]
+    struct Message {
+        #[hash_key]
+        #[dynorm(rename = "Id")]
+        id: i64,
+        #[dynorm(rename = "Message")]
+        message: String,
+    }
+
+    #[derive(crate::Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Pings", stream = "keys_only")]
+    struct Ping {
+        #[hash_key]
+        #[dynorm(rename = "Id")]
+        id: i64,
+    }
+
+    fn event(json: &str) -> Event {
+        serde_json::from_str(json).expect("the fixture is a valid event")
+    }
+
+    fn message(id: i64, text: &str) -> Message {
+        Message {
+            id,
+            message: text.into(),
+        }
+    }
+
+    #[test]
+    fn the_documented_sample_event_decodes_into_each_kind() {
+        let batch = decode::<Message>(event(SAMPLE));
+        assert_eq!(batch.skipped, 0);
+        let changes: Vec<_> = batch
+            .records
+            .into_iter()
+            .map(|(_, change)| change.unwrap())
+            .collect();
+        assert!(
+            matches!(&changes[0].kind, ChangeKind::Insert { new } if *new == message(101, "New item!"))
+        );
+        assert!(matches!(&changes[1].kind, ChangeKind::Modify { old, new }
+            if *old == message(101, "New item!") && *new == message(101, "This item has changed")));
+        assert!(
+            matches!(&changes[2].kind, ChangeKind::Remove { old } if *old == message(101, "This item has changed"))
+        );
+        // The removal by time to live is its own case.
+        assert!(
+            matches!(&changes[3].kind, ChangeKind::Expire { old } if *old == message(102, "Short-lived"))
+        );
+        assert_eq!(changes[0].sequence_number, "4421584500000000017450439091");
+        assert_eq!(changes[0].event_id, "c4ca4238a0b923820dcc509a6f75849b");
+        assert_eq!(
+            changes[0].approximate_creation_time.unwrap().timestamp(),
+            1428537600
+        );
+        assert_eq!(changes[3].key, Message::key_item(102));
+    }
+
+    impl Message {
+        fn key_item(id: i64) -> Item {
+            [(
+                "Id".to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::N(id.to_string()),
+            )]
+            .into()
+        }
+    }
+
+    #[test]
+    fn a_keys_only_event_has_keys_and_no_images() {
+        let batch = decode::<Ping>(event(KEYS_ONLY));
+        let changes: Vec<_> = batch
+            .records
+            .into_iter()
+            .map(|(_, change)| change.unwrap())
+            .collect();
+        assert!(matches!(
+            changes[0].kind,
+            ChangeKind::Insert { new: NoImage }
+        ));
+        assert!(matches!(
+            changes[1].kind,
+            ChangeKind::Expire { old: NoImage }
+        ));
+        assert_eq!(changes[1].key, Message::key_item(7));
+    }
+
+    #[tokio::test]
+    async fn the_first_failure_is_reported_in_the_batch_item_failures_shape() {
+        let mut handled = Vec::new();
+        let response = handle::<Message, _, _>(event(SAMPLE), |change| {
+            handled.push(change.sequence_number.clone());
+            let fail = change.kind_name() == "REMOVE";
+            async move {
+                if fail {
+                    Err(Error::validation("the handler failed"))
+                } else {
+                    Ok(())
+                }
+            }
+        })
+        .await;
+        // It stops at the failure, so the expiry after it is not handled in this attempt.
+        assert_eq!(handled.len(), 3);
+        let json = serde_json::to_value(&response).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"batchItemFailures": [{"itemIdentifier": "4421584500000000017450439093"}]})
+        );
+        let ok = handle::<Message, _, _>(event(SAMPLE), |_| async { Ok(()) }).await;
+        assert!(ok.batch_item_failures.is_empty());
+    }
+
+    #[test]
+    fn a_record_that_does_not_decode_is_an_error_not_a_panic() {
+        let broken = SAMPLE.replace(
+            r#"{"Message": {"S": "New item!"}, "Id": {"N": "101"}}"#,
+            r#"{"Id": {"N": "101"}}"#,
+        );
+        let batch = decode::<Message>(event(&broken));
+        let (sequence, first) = &batch.records[0];
+        assert_eq!(sequence, "4421584500000000017450439091");
+        assert!(first.is_err());
+    }
+}

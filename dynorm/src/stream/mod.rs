@@ -1,0 +1,32 @@
+//! Change streams: a table's DynamoDB stream, decoded as the application's own types.
+//!
+//! - A model declares its table's stream with `#[dynorm(stream = "new_and_old_images")]`
+//!   (or `keys_only`, `new_image`, `old_image`); `create_table` turns it on, `verify_table`
+//!   reports a difference, and [`Client::enable_stream`](crate::Client::enable_stream)
+//!   turns it on for a table that exists.
+//! - A [`Change`] is a record decoded as the model: [`ChangeKind::Insert`], `Modify`,
+//!   `Remove`, or `Expire` for a deletion by time to live, with the images the view type
+//!   carries and [`NoImage`] where it carries none.
+//! - [`Client::changes`](crate::Client::changes) follows every shard of the stream as a
+//!   [`Stream`](futures::Stream), checkpointing through a [`CheckpointStore`];
+//!   [`Client::collection_changes`](crate::Client::collection_changes) decodes a shared
+//!   table into a `#[derive(Collection)]` enum.
+//! - With the `lambda` feature, the `lambda` module decodes the events a Lambda function receives.
+
+mod change;
+mod checkpoint;
+mod consumer;
+#[cfg(feature = "lambda")]
+pub mod lambda;
+mod record;
+
+pub use crate::schema::{
+    KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamViewType, Streamed, View,
+};
+pub use change::{Change, ChangeKind, Decoder};
+pub use checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints, TableCheckpoints};
+pub use consumer::{Changes, ChangesBuilder, StartAt};
+pub use record::TTL_PRINCIPAL;
+
+/// The change type of a model under its table's view type.
+pub type ModelChange<M> = Change<M, <M as Streamed>::View>;
