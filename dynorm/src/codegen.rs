@@ -12,7 +12,7 @@ pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shared_table::check_shared_table;
 pub use crate::schema::{
     Collection, Combine, Entity, FromItem, Generated, GeneratedValue, Index, IndexKind,
-    IndexSchema, Item, KeyAttribute, KeyTemplate, Model, ModelKey, Projection, Schema,
+    IndexSchema, Insertable, Item, KeyAttribute, KeyTemplate, Model, ModelKey, Projection, Schema,
     TemplatePart,
 };
 pub use crate::value::scalar::bytes;

@@ -97,7 +97,7 @@ mod codegen;
 pub mod local;
 
 pub use client::Client;
-pub use dynorm_derive::{Collection, Model};
+pub use dynorm_derive::{Collection, Model, Value};
 pub use error::{Error, ErrorKind, Result, ThrottlingReason};
 pub use expr::{Attr, Condition, Update};
 pub use schema::{Collection, Item, Model};

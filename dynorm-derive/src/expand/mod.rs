@@ -10,6 +10,7 @@
 pub mod attrs;
 pub mod codec;
 pub mod index;
+pub mod insert;
 pub mod key;
 pub mod model;
 pub mod schema;
@@ -22,6 +23,8 @@ use crate::internals::resolve::{Model, PrimaryKey};
 /// The code generated for a model that passed every check.
 pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let key_struct = key::key_struct(model);
+    let insert_struct = insert::insert_struct(model);
+    let insert_impl = insert::insert_impl(model, None);
     let key_impl = key::key_impl(model);
     let from_impls = key::from_impls(model);
     let model_impl = model::model_impl(model, primary);
@@ -36,10 +39,12 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
     wrap(
         quote! {
             #key_struct
+            #insert_struct
             #(#index_types)*
         },
         quote! {
             #key_impl
+            #insert_impl
             #from_impls
             #model_impl
             #table_index

@@ -34,6 +34,8 @@ pub const DYNORM: Symbol = Symbol("dynorm");
 pub const INDEX: Symbol = Symbol("index");
 /// `#[key(...)]` on the struct: key templates.
 pub const KEY: Symbol = Symbol("key");
+/// `#[serde(...)]`, whose `rename_all` and `rename` `#[derive(Value)]` honours.
+pub const SERDE: Symbol = Symbol("serde");
 
 // `#[dynorm(...)]` on the struct.
 

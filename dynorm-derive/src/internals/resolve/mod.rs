@@ -46,6 +46,8 @@ pub struct Model<'a> {
     pub primary: Option<PrimaryKey<'a>>,
     /// The name of the typed key struct: `OrderKey`.
     pub key_struct: Ident,
+    /// The name of the insert type: `NewOrder`.
+    pub insert_struct: Ident,
     /// The fields of the typed key struct, in order, each once.
     pub key_fields: Vec<usize>,
     /// The entity name and every key template, for a single-table model.
@@ -104,6 +106,18 @@ impl Model<'_> {
     /// The `#[combine]` of the field at `position`, if it is combined.
     pub fn combine_of(&self, position: usize) -> Option<&Combine<'_>> {
         self.combines.iter().find(|c| c.field == position)
+    }
+
+    /// Whether dynorm fills the field in on insert: a `default`, `updated_at`, the
+    /// version, or a `#[combine]`.
+    pub fn is_generated(&self, position: usize) -> bool {
+        self.defaults.iter().any(|g| g.field == position)
+            || self
+                .updated_at
+                .as_ref()
+                .is_some_and(|g| g.field == position)
+            || self.version == Some(position)
+            || self.combine_of(position).is_some()
     }
 
     /// Whether the keys come from `#[key]` templates.
@@ -198,6 +212,7 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         name,
         primary,
         key_struct: format_ident!("{}Key", cont.ident),
+        insert_struct: format_ident!("New{}", cont.ident),
         key_fields,
         entity,
         indexes,
