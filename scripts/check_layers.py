@@ -26,12 +26,13 @@ RANKS = {
     "query": 4,
     "batch": 4,
     "transaction": 4,
+    "relation": 4,
     "client": 5,
     "codegen": 6,
     "local": 6,
     "lib": 6,
 }
-OPERATIONS = {"item", "query", "batch", "transaction"}
+OPERATIONS = {"item", "query", "batch", "transaction", "relation"}
 # Names at the crate root that re-export a module's items: `crate::Error` is the error
 # layer, `crate::Model` the schema, and so on.
 ROOT_NAMES = {

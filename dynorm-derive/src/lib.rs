@@ -29,7 +29,9 @@ use internals::{check, resolve, Ctxt};
 /// See the `dynorm` crate for the attributes it accepts.
 #[proc_macro_derive(
     Model,
-    attributes(hash_key, range_key, dynorm, index, version, ttl, combine, key)
+    attributes(
+        hash_key, range_key, dynorm, index, version, ttl, combine, key, relation
+    )
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

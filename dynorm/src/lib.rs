@@ -88,6 +88,7 @@ pub mod expr;
 pub mod batch;
 pub mod item;
 pub mod query;
+pub mod relation;
 pub mod transaction;
 
 pub mod client;

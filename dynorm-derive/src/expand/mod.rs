@@ -13,6 +13,7 @@ pub mod index;
 pub mod insert;
 pub mod key;
 pub mod model;
+pub mod relation;
 pub mod schema;
 
 use proc_macro2::TokenStream;
@@ -25,6 +26,7 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let key_struct = key::key_struct(model);
     let insert_struct = insert::insert_struct(model);
     let insert_impl = insert::insert_impl(model, None);
+    let relations = relation::relations(model);
     let key_impl = key::key_impl(model);
     let from_impls = key::from_impls(model);
     let model_impl = model::model_impl(model, primary);
@@ -45,6 +47,7 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
         quote! {
             #key_impl
             #insert_impl
+            #relations
             #from_impls
             #model_impl
             #table_index

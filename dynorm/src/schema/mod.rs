@@ -29,3 +29,4 @@ pub use shared_table::SharedTable;
 pub use table_schema::{KeyAttribute, Schema};
 
 pub use crate::value::Item;
+pub(crate) use shared_table::same as const_str_eq;
