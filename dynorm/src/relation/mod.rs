@@ -2,7 +2,7 @@
 //!
 //! A model declares its relations with `#[relation(..)]`, and the derive generates one
 //! function per relation: `Post::comments()` is a [`Many<Post, Comment>`], `Post::author()`
-//! a [`One<Post, User>`]. [`Client::find_first`] and [`Client::find_many`] read the roots
+//! a [`One<Post, User>`]. [`Client::find_first`](crate::Client::find_first) and [`Client::find_many`](crate::Client::find_many) read the roots
 //! and [`with`](FindMany::with) loads relations, nested with [`One::with`] and
 //! [`Many::with`], several at one level as a tuple:
 //!
