@@ -1,6 +1,7 @@
 // Raw identifiers as field names: the attribute is named without `r#`, and the field can
 // be an index key, a template field and a combine source.
-use dynorm::{Index, Model};
+use dynorm::schema::Index;
+use dynorm::Model;
 
 #[derive(Model)]
 struct Item {

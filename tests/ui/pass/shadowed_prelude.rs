@@ -64,7 +64,8 @@ mod shadowed {
     }
 }
 
-use dynorm::{Index, Model};
+use dynorm::schema::Index;
+use dynorm::Model;
 use shadowed::{
     Member, Order, OrderByPair, OrderByPairItem, OrderByPlaced, OrderByStatus, OrderByStatusItem,
     OrderKey, Team, TeamGSI1, TeamWithMembers,
