@@ -6,15 +6,12 @@ use chrono::{DateTime, TimeZone, Utc};
 use dynorm::Model;
 use serde::{Deserialize, Serialize};
 
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+// A native string, so it can be a key; stored as serde would store it.
+#[derive(dynorm::Value, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Open,
     Paid,
-}
-
-impl dynorm::value::KeyScalar for Status {
-    const SCALAR_TYPE: dynorm::value::ScalarType = dynorm::value::ScalarType::S;
 }
 
 #[derive(Model, Debug, Clone)]

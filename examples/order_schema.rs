@@ -8,16 +8,12 @@ use dynorm::Model;
 use serde::{Deserialize, Serialize};
 
 /// An order's status, stored as the strings `open` and `paid`.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+// A native string, so it can be a key; stored as serde would store it.
+#[derive(dynorm::Value, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Open,
     Paid,
-}
-
-/// A status is one string, so it can be an index key.
-impl dynorm::value::KeyScalar for Status {
-    const SCALAR_TYPE: dynorm::value::ScalarType = dynorm::value::ScalarType::S;
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]

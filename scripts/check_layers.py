@@ -27,12 +27,13 @@ RANKS = {
     "batch": 4,
     "transaction": 4,
     "stream": 4,
+    "relation": 4,
     "client": 5,
     "codegen": 6,
     "local": 6,
     "lib": 6,
 }
-OPERATIONS = {"item", "query", "batch", "transaction", "stream"}
+OPERATIONS = {"item", "query", "batch", "transaction", "stream", "relation"}
 # Names at the crate root that re-export a module's items: `crate::Error` is the error
 # layer, `crate::Model` the schema, and so on.
 ROOT_NAMES = {

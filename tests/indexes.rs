@@ -13,15 +13,12 @@ use dynorm::{Client, ErrorKind, Model};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+// A native string, so it can be a key; stored as serde would store it.
+#[derive(dynorm::Value, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
 enum Status {
     Open,
     Paid,
-}
-
-impl dynorm::value::KeyScalar for Status {
-    const SCALAR_TYPE: dynorm::value::ScalarType = dynorm::value::ScalarType::S;
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]

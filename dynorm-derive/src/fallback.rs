@@ -10,7 +10,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::DeriveInput;
 
-use crate::expand::{self, attrs, index, key};
+use crate::expand::{self, attrs, index, insert, key, relation};
 use crate::internals::resolve::{IndexKeys, Model, PrimaryKey, Projection};
 
 /// The errors and stubs for a `#[derive(Model)]` that reported errors. `errors` is `None`
@@ -31,6 +31,9 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
     let ident = model.ident;
     let key_ident = &model.key_struct;
     let key_struct = key::key_struct(model);
+    let insert_struct = insert::insert_struct(model);
+    let insert_impl = insert::insert_impl(model, Some(quote!(::core::unreachable!())));
+    let relations = relation::relations(model);
     let key_impl = key::model_key_impl(model, quote!(::core::unreachable!()), TokenStream::new());
     let from_impls = key::from_impls(model);
     let attr_consts = attrs::attr_consts_with(model, |_| quote!(|_| ::core::unreachable!()));
@@ -75,10 +78,14 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
         quote! {
             #[allow(dead_code)]
             #key_struct
+            #[allow(dead_code)]
+            #insert_struct
             #(#index_types)*
         },
         quote! {
             #key_impl
+            #insert_impl
+            #relations
             #from_impls
             #[automatically_derived]
             impl ::dynorm::__private::Model for #ident {

@@ -16,6 +16,7 @@ mod collection;
 mod expand;
 mod fallback;
 mod internals;
+mod value;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
@@ -28,7 +29,9 @@ use internals::{check, resolve, Ctxt};
 /// See the `dynorm` crate for the attributes it accepts.
 #[proc_macro_derive(
     Model,
-    attributes(hash_key, range_key, dynorm, index, version, ttl, combine, key)
+    attributes(
+        hash_key, range_key, dynorm, index, version, ttl, combine, key, relation
+    )
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -41,6 +44,16 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     collection::derive(&input).into()
+}
+
+/// Derives `dynorm::value::AttrValue` (and `KeyScalar`) for a one-field struct, stored as
+/// its field, or a unit enum, stored as its variant's name after `rename_all` / `rename`
+/// (read from `#[dynorm(..)]`, else `#[serde(..)]`). Such a type is a native value and can
+/// be a key.
+#[proc_macro_derive(Value, attributes(dynorm))]
+pub fn derive_value(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    value::derive(&input).into()
 }
 
 /// Parses, resolves, checks and expands one `#[derive(Model)]`.

@@ -3,6 +3,7 @@
 
 pub use crate::error::Error;
 pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
+pub use crate::relation::{check_reachable, check_types, Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
 pub use crate::schema::entity::{
@@ -12,7 +13,7 @@ pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shared_table::check_shared_table;
 pub use crate::schema::{
     Collection, Combine, Entity, FromItem, Generated, GeneratedValue, Index, IndexKind,
-    IndexSchema, Item, KeyAttribute, KeyTemplate, Model, ModelKey, Projection, Schema,
+    IndexSchema, Insertable, Item, KeyAttribute, KeyTemplate, Model, ModelKey, Projection, Schema,
     TemplatePart,
 };
 pub use crate::schema::{KeysOnly, NewAndOldImages, NewImage, OldImage, StreamViewType, Streamed};

@@ -46,14 +46,17 @@
 //! | `#[combine(fields = [a, b], sep = "#")]` | `String` field | built from other fields on every write |
 //! | `#[key(pk = "TEAM#{id}", sk = "#METADATA")]` | struct | single-table keys from templates; `index = "..."` for an index |
 //! | `#[dynorm(entity = "...", entity_attribute = "...")]` | struct | the entity name stored with each item |
-//! | `#[dynorm(default = "now" \| "uuid_v7")]`, `#[dynorm(read_only)]`, `#[dynorm(updated_at)]` | field | generated and protected attributes |
+//! | `#[dynorm(default = "now" \| "uuid_v7")]`, `#[dynorm(read_only)]`, `#[dynorm(updated_at)]` | field | generated and protected attributes; left out of the insert type `NewModel` |
+//! | `#[relation(name = "...", one \| many = Model, fields = [..], references = [..], allow_scan)]` | struct | a relation, checked at compile time; see [`relation`] |
+//! | `#[derive(dynorm::Value)]`, `#[dynorm(rename_all = "...")]`, `#[dynorm(rename = "...")]` | newtype, unit enum | a native value, usable as a key |
 //!
 //! ## Storage
 //!
 //! Strings are S; every integer and float width is N, exactly; `bool` is BOOL; `Vec<u8>`
 //! and `Blob` are B; `Vec<T>` is L; maps with string keys are M; `HashSet`/`BTreeSet` of
 //! strings, numbers or bytes are SS, NS and BS; `Option::None` is left out of the item.
-//! `DateTime<Utc>` is fixed-width ISO text (`2026-11-06T09:30:00.000Z`) by default. Any
+//! `uuid::Uuid` is lowercase hyphenated text, `chrono::NaiveDate` ISO text, and
+//! `rust_decimal::Decimal` (feature `decimal`) an exact N. `DateTime<Utc>` is fixed-width ISO text (`2026-11-06T09:30:00.000Z`) by default. Any
 //! other type that implements serde's `Serialize` and `Deserialize` is stored through
 //! `serde_dynamo`, with no annotation.
 //!
@@ -89,6 +92,7 @@ pub mod expr;
 pub mod batch;
 pub mod item;
 pub mod query;
+pub mod relation;
 pub mod stream;
 pub mod transaction;
 
@@ -99,7 +103,7 @@ mod codegen;
 pub mod local;
 
 pub use client::Client;
-pub use dynorm_derive::{Collection, Model};
+pub use dynorm_derive::{Collection, Model, Value};
 pub use error::{Error, ErrorKind, Result, ThrottlingReason};
 pub use expr::{Attr, Condition, Update};
 pub use schema::{Collection, Item, Model};

@@ -10,8 +10,10 @@
 pub mod attrs;
 pub mod codec;
 pub mod index;
+pub mod insert;
 pub mod key;
 pub mod model;
+pub mod relation;
 pub mod schema;
 
 use proc_macro2::TokenStream;
@@ -22,6 +24,9 @@ use crate::internals::resolve::{Model, PrimaryKey};
 /// The code generated for a model that passed every check.
 pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let key_struct = key::key_struct(model);
+    let insert_struct = insert::insert_struct(model);
+    let insert_impl = insert::insert_impl(model, None);
+    let relations = relation::relations(model);
     let key_impl = key::key_impl(model);
     let from_impls = key::from_impls(model);
     let model_impl = model::model_impl(model, primary);
@@ -36,10 +41,13 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
     wrap(
         quote! {
             #key_struct
+            #insert_struct
             #(#index_types)*
         },
         quote! {
             #key_impl
+            #insert_impl
+            #relations
             #from_impls
             #model_impl
             #table_index

@@ -2,7 +2,7 @@
 
 use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
 
-use crate::internals::attr::{self, ContainerAttrs, FieldAttrs, IndexDecl, KeyDecl};
+use crate::internals::attr::{self, ContainerAttrs, FieldAttrs, IndexDecl, KeyDecl, RelationDecl};
 use crate::internals::Ctxt;
 
 /// A struct that derives `Model`, as written.
@@ -19,6 +19,8 @@ pub struct Container<'a> {
     pub indexes: Vec<IndexDecl>,
     /// Every `#[key]` template declaration: single-table design.
     pub keys: Vec<KeyDecl>,
+    /// Every `#[relation]`.
+    pub relations: Vec<RelationDecl>,
 }
 
 /// One named field of the struct, as written.
@@ -83,6 +85,7 @@ impl<'a> Container<'a> {
         }
         indexes.extend(attr::index(cx, &input.attrs, None));
         let keys = attr::key(cx, &input.attrs);
+        let relations = attr::relation(cx, &input.attrs);
         Some(Container {
             ident: &input.ident,
             vis: &input.vis,
@@ -90,6 +93,7 @@ impl<'a> Container<'a> {
             fields,
             indexes,
             keys,
+            relations,
         })
     }
 

@@ -73,11 +73,60 @@ impl RenameRule {
             }
         }
     }
+
+    /// Applies the rule to a PascalCase enum variant name, as serde does.
+    pub fn apply_to_variant(self, variant: &str) -> String {
+        match self {
+            Self::Pascal => variant.to_owned(),
+            Self::Lower => variant.to_ascii_lowercase(),
+            Self::Upper => variant.to_ascii_uppercase(),
+            Self::Camel => {
+                let mut chars = variant.chars();
+                chars.next().map_or_else(String::new, |first| {
+                    first.to_lowercase().chain(chars).collect()
+                })
+            }
+            Self::Snake | Self::ScreamingSnake | Self::Kebab | Self::ScreamingKebab => {
+                let mut snake = String::with_capacity(variant.len() + 4);
+                for (i, ch) in variant.char_indices() {
+                    if ch.is_uppercase() && i > 0 {
+                        snake.push('_');
+                    }
+                    snake.extend(ch.to_lowercase());
+                }
+                self.apply(&snake)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::RenameRule;
+
+    #[test]
+    fn converts_variants_as_serde_does() {
+        assert_eq!(
+            RenameRule::Lower.apply_to_variant("InProgress"),
+            "inprogress"
+        );
+        assert_eq!(
+            RenameRule::Snake.apply_to_variant("InProgress"),
+            "in_progress"
+        );
+        assert_eq!(
+            RenameRule::ScreamingKebab.apply_to_variant("InProgress"),
+            "IN-PROGRESS"
+        );
+        assert_eq!(
+            RenameRule::Camel.apply_to_variant("InProgress"),
+            "inProgress"
+        );
+        assert_eq!(
+            RenameRule::Pascal.apply_to_variant("InProgress"),
+            "InProgress"
+        );
+    }
 
     #[test]
     fn converts_snake_case_fields() {

@@ -289,7 +289,10 @@ fn check_behaviours(cx: &Ctxt, model: &Model) {
                     is_date(field),
                     "a `DateTime<Utc>` or `Option<DateTime<Utc>>`",
                 ),
-                DefaultValue::UuidV7 => (field.string, "a `String` or `Option<String>`"),
+                DefaultValue::UuidV7 => (
+                    field.string || types::is_uuid(field.present),
+                    "a `Uuid`, `String` or `Option` of one",
+                ),
             };
             if !fits {
                 cx.error_spanned_by(literal, format!("this default needs {wants} field"));

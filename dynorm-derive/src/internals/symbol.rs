@@ -34,6 +34,10 @@ pub const DYNORM: Symbol = Symbol("dynorm");
 pub const INDEX: Symbol = Symbol("index");
 /// `#[key(...)]` on the struct: key templates.
 pub const KEY: Symbol = Symbol("key");
+/// `#[relation(...)]` on the struct.
+pub const RELATION: Symbol = Symbol("relation");
+/// `#[serde(...)]`, whose `rename_all` and `rename` `#[derive(Value)]` honours.
+pub const SERDE: Symbol = Symbol("serde");
 
 // `#[dynorm(...)]` on the struct.
 
@@ -81,6 +85,19 @@ pub const FIELDS: Symbol = Symbol("fields");
 /// `#[combine(sep = "#")]`
 pub const SEP: Symbol = Symbol("sep");
 
+// `#[relation(...)]`
+
+/// `#[relation(one = User)]`
+pub const ONE: Symbol = Symbol("one");
+/// `#[relation(many = Comment)]`
+pub const MANY: Symbol = Symbol("many");
+/// `#[relation(references = [..])]`
+pub const REFERENCES: Symbol = Symbol("references");
+/// `#[relation(allow_scan)]`
+pub const ALLOW_SCAN: Symbol = Symbol("allow_scan");
+
+/// The keys `#[relation(...)]` accepts.
+pub const RELATION_KEYS: &[Symbol] = &[NAME, ONE, MANY, FIELDS, REFERENCES, ALLOW_SCAN];
 /// The keys `#[dynorm(...)]` accepts on the struct.
 pub const CONTAINER_KEYS: &[Symbol] = &[
     TABLE,

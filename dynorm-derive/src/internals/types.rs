@@ -80,6 +80,11 @@ pub fn is_string(ty: &Type) -> bool {
         && p.path.segments.last().is_some_and(|s| s.ident == "String" && s.arguments.is_empty()))
 }
 
+/// Whether the type is `Uuid` (by its last path segment).
+pub fn is_uuid(ty: &Type) -> bool {
+    last_segment(ty).is_some_and(|segment| segment.ident == "Uuid" && segment.arguments.is_empty())
+}
+
 /// Whether the type is `u8`.
 fn is_u8(ty: &Type) -> bool {
     last_segment(ty).is_some_and(|segment| segment.ident == "u8")

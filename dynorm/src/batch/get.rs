@@ -78,6 +78,18 @@ impl BatchGet {
         self
     }
 
+    /// Reads the item of `M` with this key, already encoded; the caller removed duplicates.
+    pub(crate) fn get_key<M: Model>(mut self, key: Item) -> Self {
+        match item::raw_key::<M>(key, OPERATION) {
+            Ok(key) => {
+                let table = self.tables.of::<M>(&self.client);
+                self.keys.push((table, key));
+            }
+            Err(e) => self.errors.push(e),
+        }
+        self
+    }
+
     /// Reads the items of `M` with these keys.
     pub fn get_all<M: Model, K: Into<M::Key>>(self, keys: impl IntoIterator<Item = K>) -> Self {
         keys.into_iter()

@@ -319,6 +319,12 @@ impl Conjunction {
         self.errors.first()
     }
 
+    /// Adds every conjunct and error of `other`.
+    pub(crate) fn extend(&mut self, other: Conjunction) {
+        self.parts.extend(other.parts);
+        self.errors.extend(other.errors);
+    }
+
     /// The conjuncts, in the order given.
     pub(crate) fn parts(&self) -> &[Expr] {
         &self.parts

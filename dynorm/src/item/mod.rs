@@ -3,6 +3,7 @@
 
 mod delete;
 mod get;
+mod insert;
 mod put;
 mod update;
 pub(crate) mod whole_item;
@@ -10,6 +11,7 @@ pub(crate) mod write_request;
 
 pub use delete::DeleteItem;
 pub use get::GetItem;
+pub use insert::{InsertItem, InsertMany};
 pub use put::{CreateItem, PutItem};
 pub use update::UpdateItem;
 

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::ReturnValue;
 use crate::client::Client;
 use crate::error::Result;
 use crate::expr::{Condition, Conjunction, Placeholders};
-use crate::item::whole_item::{stored_item, WholeItemWrite};
+use crate::item::whole_item::{prepare_item, WholeItemWrite};
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
 use crate::schema::Model;
 use crate::value::Item;
@@ -27,15 +27,15 @@ impl Client {
 
 /// Whether a whole-item write requires that no item has its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum KeyMustBeNew {
+pub(crate) enum KeyMustBeNew {
     Yes,
     No,
 }
 
 /// Builds the request of a whole-item write.
-fn put_spec<M: Model>(
+pub(crate) fn put_spec<M: Model>(
     client: &Client,
-    item: &M,
+    converted: Result<Item>,
     operation: &'static str,
     write: WholeItemWrite,
     key_must_be_new: KeyMustBeNew,
@@ -47,7 +47,8 @@ fn put_spec<M: Model>(
             .with_model(M::SCHEMA.model)
             .with_operation(operation));
     }
-    let mut stored = stored_item(item, write, operation)?;
+    let converted = converted.map_err(|e| e.with_operation(operation))?;
+    let mut stored = prepare_item::<M>(converted, write, operation)?;
     let creating = key_must_be_new == KeyMustBeNew::Yes;
     let version = write_request::next_version(&M::SCHEMA, &mut stored, creating, M::__VERSION_MAX)
         .map_err(|e| e.with_operation(operation))?;
@@ -70,7 +71,7 @@ fn put_spec<M: Model>(
 }
 
 /// Sends a put, mapping a failed condition to the error its checks explain.
-async fn send_put(
+pub(crate) async fn send_put(
     client: &Client,
     spec: WriteSpec,
     return_values: ReturnValue,
@@ -123,9 +124,9 @@ impl<'a, M: Model> CreateItem<'a, M> {
         } else {
             KeyMustBeNew::Yes
         };
-        put_spec(
+        put_spec::<M>(
             &self.client,
-            self.item,
+            self.item.to_item(),
             "create",
             WholeItemWrite::Create,
             key_must_be_new,
@@ -181,9 +182,9 @@ impl<'a, M: Model> PutItem<'a, M> {
     }
 
     pub(crate) fn spec(self) -> Result<WriteSpec> {
-        put_spec(
+        put_spec::<M>(
             &self.client,
-            self.item,
+            self.item.to_item(),
             "put",
             WholeItemWrite::Replace,
             KeyMustBeNew::No,

@@ -23,7 +23,17 @@ pub(crate) fn stored_item<M: Model>(
     write: WholeItemWrite,
     operation: &'static str,
 ) -> Result<Item> {
-    let mut item = model.to_item().map_err(|e| e.with_operation(operation))?;
+    let item = model.to_item().map_err(|e| e.with_operation(operation))?;
+    prepare_item::<M>(item, write, operation)
+}
+
+/// [`stored_item`] for an item already converted: a model's, or an insert type's, which
+/// leaves the generated attributes out.
+pub(crate) fn prepare_item<M: Model>(
+    mut item: Item,
+    write: WholeItemWrite,
+    operation: &'static str,
+) -> Result<Item> {
     if write == WholeItemWrite::Create {
         M::SCHEMA.apply_defaults(&mut item);
     }

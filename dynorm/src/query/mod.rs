@@ -99,6 +99,28 @@ impl<M: Model, R: FromItem> Query<M, R> {
         }
     }
 
+    /// A query through `index` (or the table) with hash key values already rendered, for
+    /// the relation loader.
+    pub(crate) fn raw(
+        client: &Client,
+        index: IndexSchema,
+        hash: Vec<(&'static str, AttributeValue)>,
+    ) -> Self {
+        Self::new(client, Some(index), Some(hash), Vec::new(), true)
+    }
+
+    /// Adds conditions for the filter expression.
+    pub(crate) fn filter_all(mut self, conditions: Conjunction) -> Self {
+        self.filter.extend(conditions);
+        self
+    }
+
+    /// Adds conditions the planner places.
+    pub(crate) fn matching_all(mut self, conditions: Conjunction) -> Self {
+        self.matching.extend(conditions);
+        self
+    }
+
     /// A query through index `I`, with its hash key value(s).
     pub(crate) fn by<I: Index<Model = M, Item = R>>(client: &Client, hash: I::HashKey) -> Self {
         let (values, errors) = match I::hash_values(&hash) {

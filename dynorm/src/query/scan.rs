@@ -49,6 +49,12 @@ impl<I: Index> Scan<I> {
         }
     }
 
+    /// Adds conditions for the filter expression.
+    pub(crate) fn filter_all(mut self, conditions: crate::expr::Conjunction) -> Self {
+        self.filter.extend(conditions);
+        self
+    }
+
     /// Keeps only the items that match; conditions given in several calls all apply.
     pub fn filter(mut self, condition: Condition<I::Model>) -> Self {
         self.filter.push(condition);

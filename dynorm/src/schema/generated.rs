@@ -37,13 +37,19 @@ impl GeneratedValue {
     }
 }
 
+/// The stored text of `Uuid::nil()`.
+const NIL_UUID: &str = "00000000-0000-0000-0000-000000000000";
+
 impl Schema {
     /// Fills in the `#[dynorm(default)]` attributes that are absent or empty, for `create`.
     pub(crate) fn apply_defaults(&self, item: &mut Item) {
         for default in self.defaults {
             let absent = match item.get(default.attribute) {
                 None | Some(AttributeValue::Null(_)) => true,
-                Some(AttributeValue::S(s)) => s.is_empty(),
+                // A `Uuid` field left as `Uuid::nil()` is a placeholder, as "" is.
+                Some(AttributeValue::S(s)) => {
+                    s.is_empty() || (default.value == GeneratedValue::UuidV7 && s == NIL_UUID)
+                }
                 Some(_) => false,
             };
             if absent {

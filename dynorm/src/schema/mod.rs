@@ -10,6 +10,7 @@ pub(crate) mod combine;
 pub(crate) mod entity;
 mod generated;
 mod index;
+mod insert;
 pub(crate) mod key_signature;
 mod model;
 pub(crate) mod shared_table;
@@ -23,6 +24,7 @@ pub use combine::Combine;
 pub use entity::{Entity, KeyTemplate, TemplatePart};
 pub use generated::{Generated, GeneratedValue};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
+pub use insert::Insertable;
 pub use model::{Model, ModelKey};
 pub use shared_table::SharedTable;
 pub use stream_view::{
@@ -31,3 +33,4 @@ pub use stream_view::{
 pub use table_schema::{KeyAttribute, Schema};
 
 pub use crate::value::Item;
+pub(crate) use shared_table::same as const_str_eq;

@@ -19,7 +19,7 @@ const fn overlaps(a: &str, b: &str) -> bool {
 }
 
 /// Whether two texts are equal, in a const context.
-const fn same(a: &str, b: &str) -> bool {
+pub(crate) const fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && overlaps(a, b)
 }
 

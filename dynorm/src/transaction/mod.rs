@@ -77,6 +77,14 @@ impl<M: Model> private::Sealed for CreateItem<'_, M> {
     }
 }
 
+impl<N: crate::schema::Insertable> TransactionWrite for crate::item::InsertItem<N> {}
+#[allow(private_interfaces)]
+impl<N: crate::schema::Insertable> private::Sealed for crate::item::InsertItem<N> {
+    fn into_spec(self) -> Result<WriteSpec> {
+        self.spec()
+    }
+}
+
 impl<M: Model> TransactionWrite for PutItem<'_, M> {}
 #[allow(private_interfaces)]
 impl<M: Model> private::Sealed for PutItem<'_, M> {

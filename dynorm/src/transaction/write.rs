@@ -123,6 +123,12 @@ impl WriteTransaction {
         self
     }
 
+    /// Adds a write already checked, for the operations that build their own transactions.
+    pub(crate) fn write_spec(mut self, spec: WriteSpec) -> Self {
+        self.writes.push(Ok(spec));
+        self
+    }
+
     /// Makes the request idempotent for ten minutes: sending it again with the same token
     /// does not apply it twice.
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {

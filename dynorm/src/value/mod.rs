@@ -1,7 +1,9 @@
 //! Native conversion between Rust values and DynamoDB attribute values.
 //!
 //! [`AttrValue`] is implemented for strings, numbers, `bool`, binary, lists, maps, typed
-//! sets, `Option` and `chrono::DateTime<Utc>`. Fields of any other type that implements
+//! sets, `Option`, `chrono::DateTime<Utc>`, `chrono::NaiveDate`, `uuid::Uuid` and (feature
+//! `decimal`) `rust_decimal::Decimal`. `#[derive(dynorm::Value)]` makes a newtype or a unit
+//! enum native. Fields of any other type that implements
 //! serde's `Serialize` and `Deserialize` go through `serde_dynamo` instead, with no
 //! annotation. Implement [`AttrValue`] for your own type to store it natively.
 
@@ -9,6 +11,7 @@ mod attr_error;
 mod containers;
 pub(crate) mod date;
 pub(crate) mod field_codec;
+pub(crate) mod ids;
 pub(crate) mod limits;
 pub(crate) mod scalar;
 mod set;
@@ -69,7 +72,7 @@ pub trait AttrValue: Sized {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a DynamoDB key attribute",
     label = "a key attribute must be one S, N or B scalar type",
-    note = "strings, numbers, `Vec<u8>` and `DateTime<Utc>` can be keys; for your own type, implement `dynorm::value::KeyScalar`"
+    note = "strings, numbers, `Vec<u8>`, `Uuid`, `NaiveDate` and `DateTime<Utc>` can be keys; for a newtype or a unit enum, add `#[derive(dynorm::Value)]`"
 )]
 pub trait KeyScalar {
     /// The key's attribute type.

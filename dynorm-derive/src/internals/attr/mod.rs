@@ -9,11 +9,13 @@ mod container;
 mod field;
 mod index;
 mod key;
+mod relation;
 
 pub use container::{container, ContainerAttrs};
 pub use field::{field, DateStorage, DefaultValue, FieldAttrs};
 pub use index::{index, IndexDecl, ProjectDecl};
 pub use key::{key, KeyDecl};
+pub use relation::{relation, RelationDecl, RelationKind};
 
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;

@@ -19,7 +19,7 @@ use syn::ext::IdentExt;
 use syn::{Ident, LitStr, Visibility};
 
 use crate::internals::ast::{self, Container};
-use crate::internals::attr::{DateStorage, DefaultValue, FieldRef};
+use crate::internals::attr::{DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind};
 use crate::internals::symbol::did_you_mean;
 use crate::internals::Ctxt;
 
@@ -48,6 +48,8 @@ pub struct Model<'a> {
     pub primary: Option<PrimaryKey<'a>>,
     /// The name of the typed key struct: `OrderKey`.
     pub key_struct: Ident,
+    /// The name of the insert type: `NewOrder`.
+    pub insert_struct: Ident,
     /// The fields of the typed key struct, in order, each once.
     pub key_fields: Vec<usize>,
     /// The entity name and every key template, for a single-table model.
@@ -65,6 +67,23 @@ pub struct Model<'a> {
     pub defaults: Vec<Generated>,
     /// The `#[dynorm(updated_at)]` field.
     pub updated_at: Option<Generated>,
+    /// The `#[relation]`s, with their own fields resolved.
+    pub relations: Vec<Relation<'a>>,
+}
+
+/// A `#[relation]`: its own fields resolved; the related model's fields are checked by the
+/// compiler, through the related model's `Attr` constants.
+pub struct Relation<'a> {
+    /// The declaration.
+    pub decl: &'a RelationDecl,
+    /// The name of the generated function.
+    pub name: Ident,
+    /// `one` or `many`.
+    pub kind: RelationKind,
+    /// The related model.
+    pub target: &'a syn::Path,
+    /// This model's fields, by position.
+    pub fields: Vec<usize>,
 }
 
 /// A `#[combine]` field and its sources.
@@ -106,6 +125,18 @@ impl Model<'_> {
     /// The `#[combine]` of the field at `position`, if it is combined.
     pub fn combine_of(&self, position: usize) -> Option<&Combine<'_>> {
         self.combines.iter().find(|c| c.field == position)
+    }
+
+    /// Whether dynorm fills the field in on insert: a `default`, `updated_at`, the
+    /// version, or a `#[combine]`.
+    pub fn is_generated(&self, position: usize) -> bool {
+        self.defaults.iter().any(|g| g.field == position)
+            || self
+                .updated_at
+                .as_ref()
+                .is_some_and(|g| g.field == position)
+            || self.version == Some(position)
+            || self.combine_of(position).is_some()
     }
 
     /// Whether the keys come from `#[key]` templates.
@@ -191,7 +222,29 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         field: position,
         value: generated_now(position),
     });
+    let relations = cont
+        .relations
+        .iter()
+        .filter_map(|decl| {
+            let name = decl.name.as_ref()?;
+            let (kind, target) = decl.target.as_ref()?;
+            let fields = resolver.fields(&decl.fields);
+            let ident = syn::parse_str::<Ident>(&name.value())
+                .map_err(|_| {
+                    cx.error_spanned_by(name, "a relation's name must be a Rust identifier");
+                })
+                .ok()?;
+            Some(Relation {
+                decl,
+                name: Ident::new(&ident.to_string(), name.span()),
+                kind: *kind,
+                target,
+                fields,
+            })
+        })
+        .collect();
     Model {
+        relations,
         ident: cont.ident,
         vis: cont.vis,
         table: lit_or(&cont.attrs.table, &name),
@@ -201,6 +254,7 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         name,
         primary,
         key_struct: format_ident!("{}Key", cont.ident),
+        insert_struct: format_ident!("New{}", cont.ident),
         key_fields,
         entity,
         indexes,

@@ -1,0 +1,150 @@
+//! `insert`: a new item from a model's insert type, with its generated attributes filled in,
+//! conditional on the key being new, as `create` is.
+
+use aws_sdk_dynamodb::types::ReturnValue;
+
+use super::put::{put_spec, send_put, KeyMustBeNew};
+use super::whole_item::WholeItemWrite;
+use super::write_request::{WriteKind, WriteSpec};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::{Condition, Conjunction};
+use crate::schema::{Insertable, Model};
+
+const OPERATION: &str = "insert";
+
+impl Client {
+    /// Inserts a new item from its insert type (`NewUser` for `User`): the generated
+    /// attributes (ids, `default = "now"`, `updated_at`, the version) are filled in, and
+    /// the write fails with [`ErrorKind::AlreadyExists`](crate::ErrorKind) when an item has
+    /// the key. `.returning()` gives back the stored model.
+    ///
+    /// ```no_run
+    /// # use dynorm::Model;
+    /// # #[derive(Model, Clone)] struct User { #[hash_key] #[dynorm(default = "uuid_v7")] id: uuid::Uuid, name: String }
+    /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
+    /// let user: User = db.insert(NewUser { name: "Ada".into() }).returning().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn insert<N: Insertable>(&self, new: N) -> InsertItem<N> {
+        InsertItem {
+            client: self.clone(),
+            new,
+            condition: Conjunction::default(),
+        }
+    }
+
+    /// Inserts several new items, each conditional on its key being new. The rows are
+    /// written in transactions of up to 100, each all or nothing, in order; a key that
+    /// exists cancels its transaction with
+    /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind), whose reasons name the row.
+    pub fn insert_many<N: Insertable>(&self, rows: impl IntoIterator<Item = N>) -> InsertMany<N> {
+        InsertMany {
+            client: self.clone(),
+            rows: rows.into_iter().collect(),
+        }
+    }
+}
+
+/// A pending insert. Build it with [`Client::insert`]; `.send()` or `.returning()` it.
+#[must_use = "an insert does nothing until it is sent"]
+pub struct InsertItem<N: Insertable> {
+    client: Client,
+    new: N,
+    condition: Conjunction,
+}
+
+impl<N: Insertable> InsertItem<N> {
+    /// A further condition the write must meet.
+    pub fn condition(mut self, condition: Condition<N::Model>) -> Self {
+        self.condition.push(condition);
+        self
+    }
+
+    pub(crate) fn spec(self) -> Result<WriteSpec> {
+        put_spec::<N::Model>(
+            &self.client,
+            self.new.to_item(),
+            OPERATION,
+            WholeItemWrite::Create,
+            KeyMustBeNew::Yes,
+            self.condition,
+        )
+    }
+
+    /// Sends the request.
+    pub async fn send(self) -> Result<()> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        send_put(&client, spec, ReturnValue::None).await.map(drop)
+    }
+
+    /// Sends the request and returns the model as stored, with its generated attributes.
+    pub async fn returning(self) -> Result<N::Model> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        let stored = stored_of(&spec);
+        send_put(&client, spec, ReturnValue::None).await?;
+        decode::<N::Model>(stored)
+    }
+}
+
+/// The item a put spec writes.
+fn stored_of(spec: &WriteSpec) -> crate::value::Item {
+    match &spec.kind {
+        WriteKind::Put(item) => item.clone(),
+        _ => unreachable!("an insert spec holds an item"),
+    }
+}
+
+fn decode<M: Model>(item: crate::value::Item) -> Result<M> {
+    M::from_item(item).map_err(|e: Error| e.with_operation(OPERATION))
+}
+
+/// A pending insert of several rows. Build it with [`Client::insert_many`].
+#[must_use = "an insert does nothing until it is sent"]
+pub struct InsertMany<N: Insertable> {
+    client: Client,
+    rows: Vec<N>,
+}
+
+impl<N: Insertable> InsertMany<N> {
+    /// Sends every row, in transactions of up to 100.
+    pub async fn send(self) -> Result<()> {
+        self.returning().await.map(drop)
+    }
+
+    /// Sends every row and returns the stored models, in the order given.
+    pub async fn returning(self) -> Result<Vec<N::Model>> {
+        let InsertMany { client, rows } = self;
+        let mut specs = Vec::with_capacity(rows.len());
+        for row in rows {
+            specs.push(
+                InsertItem {
+                    client: client.clone(),
+                    new: row,
+                    condition: Conjunction::default(),
+                }
+                .spec()?,
+            );
+        }
+        let mut stored = Vec::with_capacity(specs.len());
+        let mut specs = specs.into_iter().peekable();
+        while specs.peek().is_some() {
+            let chunk: Vec<WriteSpec> = specs
+                .by_ref()
+                .take(crate::transaction::MAX_TRANSACTION_ITEMS)
+                .collect();
+            let items: Vec<_> = chunk.iter().map(stored_of).collect();
+            let mut transaction = client.transaction();
+            for spec in chunk {
+                transaction = transaction.write_spec(spec);
+            }
+            transaction.send().await?;
+            for item in items {
+                stored.push(decode::<N::Model>(item)?);
+            }
+        }
+        Ok(stored)
+    }
+}

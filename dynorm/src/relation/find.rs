@@ -1,0 +1,383 @@
+//! `find_first` and `find_many`: the roots of a tree, their access path, and the waves.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use futures::stream::TryStreamExt;
+
+use super::access;
+use super::load::{Load, Shared};
+use crate::client::Client;
+use crate::error::{sdk_error, Error, Result};
+use crate::expr::{Comparison, Condition, Conjunction, Expr, Placeholders};
+use crate::query::Query;
+use crate::schema::{Entity, IndexKind, IndexSchema, Model};
+use crate::value::Item;
+
+const OPERATION: &str = "find";
+
+impl Client {
+    /// Every `M` that matches the conditions given to [`matching`](FindMany::matching),
+    /// with the relations given to [`with`](FindMany::with).
+    pub fn find_many<M: Model + Clone>(&self) -> FindMany<M> {
+        FindMany {
+            client: self.clone(),
+            conditions: Conjunction::default(),
+            loader: (),
+            model: PhantomData,
+        }
+    }
+
+    /// The first `M` that matches, with its relations; `None` when none does.
+    pub fn find_first<M: Model + Clone>(&self) -> FindFirst<M> {
+        FindFirst(self.find_many())
+    }
+}
+
+/// A pending read of models with their relations. Build it with [`Client::find_many`].
+#[must_use = "a find does nothing until it is sent"]
+pub struct FindMany<M: Model, L = ()> {
+    client: Client,
+    conditions: Conjunction,
+    loader: L,
+    model: PhantomData<fn() -> M>,
+}
+
+/// A pending read of one model with its relations. Build it with [`Client::find_first`].
+#[must_use = "a find does nothing until it is sent"]
+pub struct FindFirst<M: Model, L = ()>(FindMany<M, L>);
+
+/// The requests a find sends, wave by wave, before anything is sent. Requests of one wave
+/// go out together; a wave starts when the one before it has ended.
+#[derive(Clone, Debug)]
+pub struct LoadPlan {
+    /// Each wave's requests, in words.
+    pub waves: Vec<Vec<String>>,
+}
+
+impl fmt::Display for LoadPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, wave) in self.waves.iter().enumerate() {
+            writeln!(f, "wave {}:", i + 1)?;
+            for request in wave {
+                writeln!(f, "  {request}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where the roots are read from.
+enum Root {
+    /// A templated model: its table or index, with the hash key rendered from equalities.
+    Templated {
+        index: IndexSchema,
+        hash: Vec<(&'static str, AttributeValue)>,
+        /// The equalities the hash key was rendered from, by attribute.
+        values: Item,
+        /// Whether every condition is one of those equalities.
+        only_key: bool,
+    },
+    /// A model with plain key fields: `query`'s own index selection.
+    Plain,
+}
+
+impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
+    /// A condition on the roots. Equalities choose the table or index by `query`'s rules
+    /// (for key templates: the first global, then local index, then the table whose hash
+    /// key is built from attributes with an equality); the rest filter.
+    pub fn matching(mut self, condition: Condition<M>) -> Self {
+        self.conditions.push(condition);
+        self
+    }
+
+    /// The relations to load with each root: one, or a tuple of several.
+    pub fn with<W: Load<M>>(self, loader: W) -> FindMany<M, W> {
+        FindMany {
+            client: self.client,
+            conditions: self.conditions,
+            loader,
+            model: PhantomData,
+        }
+    }
+
+    fn fail(e: Error) -> Error {
+        e.with_model(M::SCHEMA.model).with_operation(OPERATION)
+    }
+
+    /// The equalities among the conditions, by attribute.
+    fn equalities(&self) -> Item {
+        self.conditions
+            .parts()
+            .iter()
+            .filter_map(|part| match part {
+                Expr::Compare(name, Comparison::Eq, value) => {
+                    Some(((*name).to_owned(), value.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Chooses where the roots come from.
+    fn root(&self) -> Result<Root> {
+        if let Some(error) = self.conditions.first_error() {
+            return Err(Self::fail(error.clone()));
+        }
+        let Some(entity) = M::SCHEMA.entity else {
+            return Ok(Root::Plain);
+        };
+        let values = self.equalities();
+        let references: Vec<&str> = values.keys().map(String::as_str).collect();
+        let mut candidates: Vec<IndexSchema> = M::SCHEMA
+            .indexes
+            .iter()
+            .filter(|i| i.kind == IndexKind::Global)
+            .chain(
+                M::SCHEMA
+                    .indexes
+                    .iter()
+                    .filter(|i| i.kind == IndexKind::Local),
+            )
+            .copied()
+            .collect();
+        candidates.push(M::SCHEMA.table_index());
+        let covers = |index: &IndexSchema, hash: bool| {
+            let name = (index.kind != IndexKind::Table).then_some(index.name);
+            let mut templates = entity
+                .keys
+                .iter()
+                .filter(|t| t.index == name && t.is_hash == hash)
+                .peekable();
+            templates.peek().is_some()
+                && templates.all(|t| t.fields().all(|f| references.contains(&f)))
+        };
+        let fitting: Vec<IndexSchema> =
+            candidates.into_iter().filter(|i| covers(i, true)).collect();
+        let chosen = fitting
+            .iter()
+            .find(|i| covers(i, false))
+            .or_else(|| fitting.iter().find(|i| i.kind == IndexKind::Table))
+            .or_else(|| fitting.first())
+            .copied()
+            .ok_or_else(|| {
+                Self::fail(Error::validation(
+                    "no table or index hash key is built from the attributes with an equality",
+                ))
+            })?;
+        let hash = access::hash_values(&M::SCHEMA, &chosen, &values).map_err(Self::fail)?;
+        let sources: Vec<&str> = entity
+            .keys
+            .iter()
+            .filter(|t| {
+                t.is_hash && t.index == (chosen.kind != IndexKind::Table).then_some(chosen.name)
+            })
+            .flat_map(|t| t.fields())
+            .collect();
+        let only_key = self.conditions.parts().iter().all(
+            |part| matches!(part, Expr::Compare(name, Comparison::Eq, _) if sources.contains(name)),
+        );
+        Ok(Root::Templated {
+            index: chosen,
+            hash,
+            values,
+            only_key,
+        })
+    }
+
+    /// The relation whose items share the roots' partition, if the loader is one.
+    fn shared(&self, root: &Root) -> Option<Shared> {
+        let Root::Templated {
+            index,
+            hash,
+            values,
+            only_key: true,
+        } = root
+        else {
+            return None;
+        };
+        let shared = self.loader.__shared()?;
+        shared.schema.entity?;
+        let mut references = Item::new();
+        for (field, reference) in shared
+            .relation
+            .fields
+            .iter()
+            .zip(shared.relation.references)
+        {
+            references.insert((*reference).to_owned(), values.get(*field)?.clone());
+        }
+        let same_index = match index.kind {
+            IndexKind::Table => shared.schema.table_index(),
+            _ => *shared
+                .schema
+                .indexes
+                .iter()
+                .find(|i| i.name == index.name)?,
+        };
+        let child_hash = access::hash_values(shared.schema, &same_index, &references).ok()?;
+        (shared.schema.table == M::SCHEMA.table && &child_hash == hash).then_some(shared)
+    }
+
+    /// The waves and requests, without sending anything.
+    pub fn plan(&self) -> Result<LoadPlan> {
+        let root = self.root()?;
+        let mut waves: Vec<Vec<String>> = vec![Vec::new()];
+        let shared = self.shared(&root);
+        let line = match (&root, &shared) {
+            (Root::Templated { index, hash, .. }, Some(shared)) => format!(
+                "`{}` and `{}.{}` ({}): one Query on `{}` where {}, one partition",
+                M::SCHEMA.model,
+                M::SCHEMA.model,
+                shared.relation.name,
+                shared.schema.model,
+                index.label(),
+                show(hash)
+            ),
+            (Root::Templated { index, hash, .. }, None) => format!(
+                "`{}`: Query on `{}` where {}",
+                M::SCHEMA.model,
+                index.label(),
+                show(hash)
+            ),
+            (Root::Plain, _) => {
+                let plan = Query::<M, M>::auto(&self.client)
+                    .matching_all(self.conditions.clone())
+                    .plan()?;
+                format!("`{}`: Query on `{}`", M::SCHEMA.model, plan.index.label())
+            }
+        };
+        waves[0].push(line);
+        if shared.is_none() {
+            self.loader.__plan(1, &mut waves)?;
+        } else {
+            // The shared relation's own nested relations start in wave 2.
+            let mut rest = Vec::new();
+            self.loader.__plan(1, &mut rest)?;
+            waves.extend(rest.into_iter().skip(2));
+        }
+        Ok(LoadPlan { waves })
+    }
+
+    /// Sends the requests, wave by wave, and returns every root with its relations.
+    pub async fn send(self) -> Result<Vec<L::Joined>> {
+        let root = self.root()?;
+        if let Some(shared) = self.shared(&root) {
+            let Root::Templated { index, hash, .. } = root else {
+                unreachable!("a shared partition has a templated root")
+            };
+            let (roots, children) = self.partition(&index, &hash, &shared).await?;
+            let outputs = self
+                .loader
+                .__load_shared(&self.client, &roots, children)
+                .await?;
+            return Ok(roots
+                .into_iter()
+                .zip(outputs)
+                .map(|(r, o)| L::join(r, o))
+                .collect());
+        }
+        let query = match root {
+            Root::Templated { index, hash, .. } => {
+                Query::<M, M>::raw(&self.client, index, hash).filter_all(self.conditions.clone())
+            }
+            Root::Plain => Query::<M, M>::auto(&self.client).matching_all(self.conditions.clone()),
+        };
+        let roots: Vec<M> = query.stream().try_collect().await?;
+        let outputs = self.loader.__load(&self.client, &roots).await?;
+        Ok(roots
+            .into_iter()
+            .zip(outputs)
+            .map(|(r, o)| L::join(r, o))
+            .collect())
+    }
+
+    /// Reads a partition with roots and related items in one query, page after page.
+    async fn partition(
+        &self,
+        index: &IndexSchema,
+        hash: &[(&'static str, AttributeValue)],
+        shared: &Shared,
+    ) -> Result<(Vec<M>, Vec<Item>)> {
+        let mut placeholders = Placeholders::default();
+        let conditions: Vec<Expr> = hash
+            .iter()
+            .map(|(name, value)| Expr::Compare(name, Comparison::Eq, value.clone()))
+            .collect();
+        let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
+        let (names, values) = (placeholders.take_names(), placeholders.take_values());
+        let table = self.client.table_name::<M>();
+        let index_name = (index.kind != IndexKind::Table).then(|| index.name.to_owned());
+        let entity = M::SCHEMA
+            .entity
+            .expect("a shared partition has a templated root");
+        let child = shared
+            .schema
+            .entity
+            .expect("a shared relation is templated");
+        let equalities = self.equalities();
+        let (mut roots, mut children) = (Vec::new(), Vec::new());
+        let mut start: Option<Item> = None;
+        loop {
+            let output = self
+                .client
+                .sdk()
+                .query()
+                .table_name(&table)
+                .set_index_name(index_name.clone())
+                .key_condition_expression(&key_condition)
+                .set_expression_attribute_names(names.clone())
+                .set_expression_attribute_values(values.clone())
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION, &table))?;
+            for item in output.items.unwrap_or_default() {
+                let name = Entity::of(entity.attribute, &item);
+                if name.as_deref() == Some(entity.name) {
+                    let matches = equalities.iter().all(|(k, v)| item.get(k) == Some(v));
+                    if matches && !M::SCHEMA.is_expired(&item) {
+                        roots.push(M::from_item(item).map_err(Self::fail)?);
+                    }
+                } else if name.as_deref() == Some(child.name) && !shared.schema.is_expired(&item) {
+                    children.push(item);
+                }
+            }
+            match output.last_evaluated_key.filter(|k| !k.is_empty()) {
+                Some(key) => start = Some(key),
+                None => return Ok((roots, children)),
+            }
+        }
+    }
+}
+
+/// `gsi1pk = "POST#1"`, for plans.
+fn show(hash: &[(&'static str, AttributeValue)]) -> String {
+    hash.iter()
+        .map(|(name, value)| format!("{name} = {}", crate::value::show(value)))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+impl<M: Model + Clone, L: Load<M>> FindFirst<M, L> {
+    /// A condition on the root, as for [`FindMany::matching`].
+    pub fn matching(self, condition: Condition<M>) -> Self {
+        FindFirst(self.0.matching(condition))
+    }
+
+    /// The relations to load with the root.
+    pub fn with<W: Load<M>>(self, loader: W) -> FindFirst<M, W> {
+        FindFirst(self.0.with(loader))
+    }
+
+    /// The waves and requests, without sending anything.
+    pub fn plan(&self) -> Result<LoadPlan> {
+        self.0.plan()
+    }
+
+    /// Sends the requests; `None` when no root matches.
+    pub async fn send(self) -> Result<Option<L::Joined>> {
+        Ok(self.0.send().await?.into_iter().next())
+    }
+}

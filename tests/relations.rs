@@ -1,0 +1,251 @@
+//! Relations against a real server, counting requests: one Query for a post and its
+//! comments (a shared partition), one BatchGetItem for the authors of 50 posts, depth-2
+//! nesting in 3 waves, missing `one` targets, per-parent limits, and the plan.
+
+mod blog;
+mod common;
+
+use blog::*;
+use common::counter::Requests;
+use dynorm::Model;
+
+async fn blog_db(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
+    let db = common::db(label).await;
+    db.create_shared_table::<BlogTable>().await.unwrap();
+    let (db, requests) = Requests::client(&db);
+    (db, requests)
+}
+
+async fn user(db: &dynorm::Client, name: &str) -> User {
+    db.insert(NewUser {
+        username: name.into(),
+        email: format!("{name}@example.org"),
+    })
+    .returning()
+    .await
+    .unwrap()
+}
+
+async fn post(db: &dynorm::Client, author: &User, title: &str) -> Post {
+    db.insert(NewPost {
+        author_id: author.id,
+        title: title.into(),
+        content: "...".into(),
+    })
+    .returning()
+    .await
+    .unwrap()
+}
+
+async fn comment(db: &dynorm::Client, post: &Post, author: &User, body: &str) -> Comment {
+    db.insert(NewComment {
+        post_id: post.id,
+        author_id: author.id,
+        body: body.into(),
+    })
+    .returning()
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_post_and_its_comments_come_in_one_query() {
+    let (db, requests) = blog_db("rel_shared").await;
+    let ada = user(&db, "ada").await;
+    let first = post(&db, &ada, "Understanding NoSQL Joins").await;
+    let other = post(&db, &ada, "Another").await;
+    let mut bodies = Vec::new();
+    for i in 0..3 {
+        bodies.push(
+            comment(&db, &first, &ada, &format!("comment {i}"))
+                .await
+                .body,
+        );
+    }
+    comment(&db, &other, &ada, "elsewhere").await;
+    requests.take_all();
+
+    let find = db
+        .find_first::<Post>()
+        .matching(Post::ID.eq(first.id))
+        .with(Post::comments());
+    let plan = find.plan().unwrap();
+    assert_eq!(plan.waves.len(), 1, "{plan}");
+    assert!(plan.to_string().contains("one partition"), "{plan}");
+    assert_eq!(requests.take_all(), 0, "plan sends nothing");
+
+    let (found, comments) = find.send().await.unwrap().unwrap();
+    assert_eq!(requests.take("Query"), 1);
+    assert_eq!(requests.take_all(), 0);
+    assert_eq!(found, first);
+    let mut got: Vec<String> = comments.into_iter().map(|c| c.body).collect();
+    got.sort();
+    assert_eq!(got, bodies);
+
+    // A post without comments, and a post that does not exist.
+    let (alone, none) = db
+        .find_first::<Post>()
+        .matching(Post::ID.eq(other.id))
+        .with(Post::comments())
+        .send()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(alone, other);
+    assert_eq!(none.len(), 1);
+    let missing = db
+        .find_first::<Post>()
+        .matching(Post::ID.eq(missing_id()))
+        .with(Post::comments())
+        .send()
+        .await
+        .unwrap();
+    assert!(missing.is_none());
+}
+
+#[tokio::test]
+async fn the_authors_of_fifty_posts_are_one_batch_get() {
+    let (db, requests) = blog_db("rel_batch").await;
+    let writer = user(&db, "writer").await;
+    let others = [user(&db, "a").await, user(&db, "b").await];
+    let mut commenters = Vec::new();
+    for i in 0..50 {
+        let p = post(&db, &writer, &format!("post {i}")).await;
+        // Comments by one of two users, so 50 comments have 2 distinct authors.
+        commenters.push(comment(&db, &p, &others[i % 2], "hi").await);
+    }
+    requests.take_all();
+    let posts = db
+        .find_many::<Post>()
+        .matching(Post::AUTHOR_ID.eq(writer.id))
+        .with(Post::author())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(posts.len(), 50);
+    assert!(posts
+        .iter()
+        .all(|(_, author)| author.as_ref() == Some(&writer)));
+    assert_eq!(requests.take("Query"), 1);
+    assert_eq!(requests.take("BatchGetItem"), 1, "deduplicated, no N+1");
+    assert_eq!(requests.take_all(), 0);
+}
+
+#[tokio::test]
+async fn a_user_with_posts_and_their_comments_is_three_waves() {
+    let (db, requests) = blog_db("rel_depth").await;
+    let ada = user(&db, "ada").await;
+    let grace = user(&db, "grace").await;
+    let mut posts = Vec::new();
+    for i in 0..4 {
+        let p = post(&db, &ada, &format!("post {i}")).await;
+        for j in 0..i {
+            comment(&db, &p, &grace, &format!("{i}.{j}")).await;
+        }
+        posts.push(p);
+    }
+    requests.take_all();
+    let find = db
+        .find_first::<User>()
+        .matching(User::ID.eq(ada.id))
+        .with(User::posts().with((Post::comments().with(Comment::author()), Post::author())));
+    let plan = find.plan().unwrap();
+    // A user and their posts share the partition USER#{id}: one wave for both.
+    assert_eq!(plan.waves.len(), 3, "{plan}");
+    let (user, posts_found) = find.send().await.unwrap().unwrap();
+    assert_eq!(user, ada);
+    assert_eq!(posts_found.len(), 4);
+    for ((p, (comments, author)), expected) in posts_found.iter().zip(0..) {
+        assert_eq!(author.as_ref(), Some(&ada), "{}", p.title);
+        assert_eq!(comments.len(), expected, "{}", p.title);
+        assert!(comments.iter().all(|(_, a)| a.as_ref() == Some(&grace)));
+    }
+    // Wave 1: the user and the posts (one Query); wave 2: comments (one Query per post, 4)
+    // and the posts' author (one BatchGetItem); wave 3: the comments' authors.
+    assert_eq!(requests.take("Query"), 1 + 4);
+    assert_eq!(requests.take("BatchGetItem"), 2);
+    assert_eq!(requests.take_all(), 0);
+
+    // Depth 2 without a shared partition: posts by author -> comments -> their authors is
+    // 3 waves, whatever the number of posts.
+    let find = db
+        .find_many::<Post>()
+        .matching(Post::AUTHOR_ID.eq(ada.id))
+        .with(Post::comments().with(Comment::author()));
+    assert_eq!(find.plan().unwrap().waves.len(), 3);
+    let found = find.send().await.unwrap();
+    assert_eq!(found.len(), 4);
+    assert_eq!(requests.take("Query"), 1 + 4);
+    assert_eq!(requests.take("BatchGetItem"), 1);
+}
+
+#[tokio::test]
+async fn missing_one_targets_are_none_and_many_takes_limits() {
+    let (db, requests) = blog_db("rel_missing").await;
+    let ada = user(&db, "ada").await;
+    let p = post(&db, &ada, "p").await;
+    for i in 0..5 {
+        comment(&db, &p, &ada, &format!("c{i}")).await;
+    }
+    // A comment whose author does not exist.
+    let ghost = db
+        .insert(NewComment {
+            post_id: p.id,
+            author_id: missing_id(),
+            body: "ghost".into(),
+        })
+        .returning()
+        .await
+        .unwrap();
+    let comments = db
+        .find_many::<Comment>()
+        .matching(Comment::POST_ID.eq(p.id))
+        .with((Comment::author(), Comment::post()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(comments.len(), 6);
+    for (c, (author, parent)) in &comments {
+        assert_eq!(parent.as_ref(), Some(&p));
+        if c.id == ghost.id {
+            assert!(author.is_none());
+        } else {
+            assert_eq!(author.as_ref(), Some(&ada));
+        }
+    }
+    requests.take_all();
+    let (_, limited) = db
+        .find_first::<Post>()
+        .matching(Post::ID.eq(p.id))
+        .with(Post::comments().limit(2).descending())
+        .send()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(limited.len(), 2);
+    assert!(limited[0].id > limited[1].id, "descending by sort key");
+    let (_, filtered) = db
+        .find_first::<Post>()
+        .matching(Post::ID.eq(p.id))
+        .with(Post::comments().filter(Comment::BODY.eq("ghost")))
+        .send()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(filtered, vec![ghost]);
+}
+
+#[test]
+fn the_physical_keys_are_the_seeds() {
+    let post = Post {
+        id: uuid::Uuid::nil(),
+        author_id: uuid::Uuid::max(),
+        title: String::new(),
+        content: String::new(),
+    };
+    let item = post.to_item().unwrap();
+    let s = |k: &str| item[k].as_s().unwrap().clone();
+    assert_eq!(s("pk"), format!("USER#{}", uuid::Uuid::max()));
+    assert_eq!(s("sk"), format!("POST#{}", uuid::Uuid::nil()));
+    assert_eq!(s("gsi1pk"), format!("POST#{}", uuid::Uuid::nil()));
+}
