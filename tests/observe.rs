@@ -731,3 +731,66 @@ async fn what_is_sent_is_the_preview() {
     delete.send().await.unwrap();
     assert_eq!(wire.inputs::<DeleteItemInput>(), [preview]);
 }
+
+#[tokio::test]
+async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
+    use common::faults::{Fault, Faults, Script};
+    use dynorm::batch::BatchOptions;
+    let db = common::db_with::<Secret>("observe_retries").await;
+    let quick = BatchOptions::default()
+        .max_attempts(5)
+        .base_delay(std::time::Duration::from_millis(1));
+    let (spans, _guard) = Spans::install();
+
+    // Throttled once: the second attempt sends the chunk again.
+    let script = Script::new("BatchWriteItem", Fault::Throttle, 0, 1);
+    let items: Vec<Secret> = (0..3).map(|i| secret("r", i, 1)).collect();
+    let (written, metadata) = script
+        .client(&db, 1)
+        .batch_write()
+        .put_all(&items)
+        .options(quick)
+        .send_with_metadata()
+        .await
+        .unwrap();
+    assert_eq!((written, metadata.requests), (3, 2));
+    let attempts = spans.all();
+    assert_eq!(attempts.len(), 2);
+    assert_eq!(attempts[0].field("dynorm.attempt"), Some("1"));
+    assert_eq!(attempts[0].field("error.type"), Some("Throttled"));
+    assert_eq!(attempts[1].field("dynorm.attempt"), Some("2"));
+    assert_eq!(attempts[1].field("error.type"), None);
+    assert_eq!(attempts[1].field("dynorm.batch.unprocessed"), Some("0"));
+
+    // Every request keeps one write and hands the rest back as unprocessed.
+    let (spans, _guard) = Spans::install();
+    let faults = Faults::new(1.0, 0.0);
+    let more: Vec<Secret> = (10..13).map(|i| secret("r", i, 1)).collect();
+    faults
+        .client(&db)
+        .batch_write()
+        .put_all(&more)
+        .options(quick)
+        .send()
+        .await
+        .unwrap();
+    let attempts = spans.all();
+    let seen: Vec<_> = attempts
+        .iter()
+        .map(|s| {
+            (
+                s.field("dynorm.attempt"),
+                s.field("dynorm.batch.requests"),
+                s.field("dynorm.batch.unprocessed"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Some("1"), Some("3"), Some("2")),
+            (Some("2"), Some("2"), Some("1")),
+            (Some("3"), Some("1"), Some("0")),
+        ]
+    );
+}
