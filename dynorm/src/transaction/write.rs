@@ -147,7 +147,9 @@ impl WriteTransaction {
     }
 
     /// The `TransactWriteItems` input [`send`](Self::send) would send, without sending
-    /// it. Every error `send` would find before sending is found here.
+    /// it. Every error `send` would find before sending is found here. Without an
+    /// [`idempotency_token`](Self::idempotency_token), the SDK makes one as it sends, so
+    /// only that field of the request differs from the preview.
     pub fn preview(&self) -> Result<TransactWriteItemsInput> {
         let copy = WriteTransaction {
             client: self.client.clone(),
