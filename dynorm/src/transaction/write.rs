@@ -246,37 +246,35 @@ impl WriteTransaction {
         >,
         specs: &[WriteSpec],
     ) -> Error {
-        {
-            match e.as_service_error() {
-                Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
-                    let reasons: Vec<CancellationReason> = specs
-                        .iter()
-                        .enumerate()
-                        .map(|(index, spec)| {
-                            let reason = cancelled.cancellation_reasons().get(index);
-                            let code = reason.and_then(|r| r.code()).unwrap_or("None").to_owned();
-                            let item = reason
-                                .and_then(|r| r.item().cloned())
-                                .filter(|i| !i.is_empty());
-                            let kind = (code == "ConditionalCheckFailed")
-                                .then(|| spec.condition_failed(item.clone()).kind());
-                            CancellationReason {
-                                index,
-                                operation: spec.operation,
-                                model: spec.schema.model,
-                                code,
-                                message: reason.and_then(|r| r.message()).map(str::to_owned),
-                                kind,
-                                item,
-                            }
-                        })
-                        .collect();
-                    canceled(OPERATION, reasons, e)
-                }
-                _ => {
-                    let table = single_table(specs.iter().map(|s| s.table.as_str()));
-                    with_table(from_sdk(e).with_operation(OPERATION), table)
-                }
+        match e.as_service_error() {
+            Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
+                let reasons: Vec<CancellationReason> = specs
+                    .iter()
+                    .enumerate()
+                    .map(|(index, spec)| {
+                        let reason = cancelled.cancellation_reasons().get(index);
+                        let code = reason.and_then(|r| r.code()).unwrap_or("None").to_owned();
+                        let item = reason
+                            .and_then(|r| r.item().cloned())
+                            .filter(|i| !i.is_empty());
+                        let kind = (code == "ConditionalCheckFailed")
+                            .then(|| spec.condition_failed(item.clone()).kind());
+                        CancellationReason {
+                            index,
+                            operation: spec.operation,
+                            model: spec.schema.model,
+                            code,
+                            message: reason.and_then(|r| r.message()).map(str::to_owned),
+                            kind,
+                            item,
+                        }
+                    })
+                    .collect();
+                canceled(OPERATION, reasons, e)
+            }
+            _ => {
+                let table = single_table(specs.iter().map(|s| s.table.as_str()));
+                with_table(from_sdk(e).with_operation(OPERATION), table)
             }
         }
     }
