@@ -1,6 +1,6 @@
-//! Benchmark 2: `get` and `put` of one item through dynorm against the raw
-//! aws-sdk-dynamodb calls with hand-built requests, on the embedded server (or on
-//! `DYNAMODB_ENDPOINT` when it is set).
+//! Benchmark 2: `get` and `put` of one item, and a query of 100 items, through dynorm
+//! against the raw aws-sdk-dynamodb calls with hand-built requests, on the embedded server
+//! (or on `DYNAMODB_ENDPOINT` when it is set).
 //!
 //! ```sh
 //! cargo bench --bench operations
@@ -15,10 +15,15 @@
 //! turn), and `raw` does the opposite. Both therefore run under the same load, on the
 //! same connections, at the same server state.
 //!
-//! After criterion, a paired run (`paired_get`, `paired_put`) alternates the two calls
-//! call by call, in ABBA order, and reports the median of the per-pair ratios
+//! After criterion, a paired run (`paired_get`, `paired_put`, `paired_query`) alternates
+//! the two calls call by call, in ABBA order, and reports the median of the per-pair ratios
 //! dynorm/raw, which cancels slow drift of the machine. It is written to
 //! `target/criterion/paired/<op>.json` for `scripts/bench_chart.py`.
+//!
+//! The cost of tracing: the paired runs above have no subscriber, so dynorm's spans are
+//! compiled in but disabled. `paired_traced_get`, `paired_traced_put` and
+//! `paired_traced_query` run the same pairs with a subscriber at `INFO` (the fmt layer,
+//! writing to a sink), so every dynorm request builds, records and formats its span.
 
 mod common;
 
@@ -34,6 +39,12 @@ use common::{Order, OrderKey};
 
 /// The table of `Order` on an unprefixed client.
 const TABLE: &str = "Order";
+
+/// The customer whose 100 orders the query reads.
+const QUERY_CUSTOMER: &str = "customer-query-100";
+
+/// The orders the query reads.
+const QUERY_ITEMS: usize = 100;
 
 /// The client, the item and its key.
 struct Fixture {
@@ -53,11 +64,59 @@ impl Fixture {
         let order = common::order();
         common::check_equal_work(&order, common::order_to_item, common::order_from_item);
         db.put(&order).send().await.expect("the item is written");
+        let orders: Vec<Order> = (0..QUERY_ITEMS)
+            .map(|i| Order {
+                customer_id: QUERY_CUSTOMER.into(),
+                order_id: format!("order-{i:03}"),
+                ..order.clone()
+            })
+            .collect();
+        db.batch_write()
+            .put_all(&orders)
+            .send()
+            .await
+            .expect("the orders are written");
         let fixture = Self { db, order };
         // Both sides read back what was written.
         assert_eq!(fixture.dynorm_get().await, fixture.order);
         assert_eq!(fixture.raw_get().await, fixture.order);
+        assert_eq!(fixture.dynorm_query().await, orders);
+        assert_eq!(fixture.raw_query().await, orders);
         fixture
+    }
+
+    async fn dynorm_query(&self) -> Vec<Order> {
+        self.db
+            .query_by::<Order>(QUERY_CUSTOMER)
+            .all()
+            .await
+            .expect("dynorm query")
+    }
+
+    async fn raw_query(&self) -> Vec<Order> {
+        let mut orders = Vec::with_capacity(QUERY_ITEMS);
+        let mut start = None;
+        loop {
+            let output = self
+                .db
+                .sdk()
+                .query()
+                .table_name(TABLE)
+                .key_condition_expression("#n0 = :v0")
+                .expression_attribute_names("#n0", "customerId")
+                .expression_attribute_values(":v0", AttributeValue::S(QUERY_CUSTOMER.into()))
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .expect("raw query");
+            for item in output.items.unwrap_or_default() {
+                orders.push(common::order_from_item(item).expect("the item decodes"));
+            }
+            match output.last_evaluated_key {
+                Some(key) if !key.is_empty() => start = Some(key),
+                _ => return orders,
+            }
+        }
     }
 
     async fn dynorm_get(&self) -> Order {
@@ -154,6 +213,33 @@ fn groups(c: &mut Criterion, rt: &Runtime, f: &Fixture) {
         b.iter_custom(|iters| rt.block_on(interleaved(iters, || f.raw_put(), || f.dynorm_put())))
     });
     put.finish();
+
+    let mut query = c.benchmark_group("query_100");
+    query.bench_function("dynorm", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(interleaved(iters, || f.dynorm_query(), || f.raw_query()))
+        })
+    });
+    query.bench_function("raw", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(interleaved(iters, || f.raw_query(), || f.dynorm_query()))
+        })
+    });
+    query.finish();
+}
+
+/// A subscriber that wants every dynorm span at `INFO` and formats it, to a sink.
+fn info_subscriber() -> impl tracing::Subscriber + Send + Sync {
+    use tracing_subscriber::prelude::*;
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::sink)
+                .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE),
+        )
+        .with(
+            tracing_subscriber::filter::Targets::new().with_target("dynorm", tracing::Level::INFO),
+        )
 }
 
 /// Alternates the two calls `pairs` times in ABBA order and reports the medians and the
@@ -222,21 +308,39 @@ fn main() {
 
     // In `cargo test` mode, a few pairs only check that the paired runs work.
     let pairs = if mode.bench { 4000 } else { 4 };
+    // A query reads 100 items: fewer pairs take as long.
+    let query_pairs = if mode.bench { 1000 } else { 4 };
     rt.block_on(async {
         let f = &fixture;
-        if mode.wants("paired_get") {
-            for _ in 0..pairs.min(200) {
-                f.dynorm_get().await;
-                f.raw_get().await;
+        for traced in [false, true] {
+            // A subscriber on this thread, which runs every call: spans are built and formatted.
+            let _guard = traced.then(|| tracing::subscriber::set_default(info_subscriber()));
+            let prefix = if traced { "traced_" } else { "" };
+            if mode.wants(&format!("paired_{prefix}get")) {
+                for _ in 0..pairs.min(200) {
+                    f.dynorm_get().await;
+                    f.raw_get().await;
+                }
+                let name = format!("{prefix}get");
+                paired(&mode, &name, pairs, || f.dynorm_get(), || f.raw_get()).await;
             }
-            paired(&mode, "get", pairs, || f.dynorm_get(), || f.raw_get()).await;
-        }
-        if mode.wants("paired_put") {
-            for _ in 0..pairs.min(200) {
-                f.dynorm_put().await;
-                f.raw_put().await;
+            if mode.wants(&format!("paired_{prefix}put")) {
+                for _ in 0..pairs.min(200) {
+                    f.dynorm_put().await;
+                    f.raw_put().await;
+                }
+                let name = format!("{prefix}put");
+                paired(&mode, &name, pairs, || f.dynorm_put(), || f.raw_put()).await;
             }
-            paired(&mode, "put", pairs, || f.dynorm_put(), || f.raw_put()).await;
+            if mode.wants(&format!("paired_{prefix}query")) {
+                for _ in 0..query_pairs.min(50) {
+                    f.dynorm_query().await;
+                    f.raw_query().await;
+                }
+                let name = format!("{prefix}query");
+                let (dynorm, raw) = (|| f.dynorm_query(), || f.raw_query());
+                paired(&mode, &name, query_pairs, dynorm, raw).await;
+            }
         }
     });
 }

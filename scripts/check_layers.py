@@ -22,6 +22,7 @@ RANKS = {
     "error": 1,
     "schema": 2,
     "expr": 3,
+    "observe": 3,
     "item": 4,
     "query": 4,
     "batch": 4,

@@ -89,6 +89,9 @@ pub mod schema;
 
 pub mod expr;
 
+// Spans and consumed capacity, used by every operation (see README, "Observability").
+pub mod observe;
+
 pub mod batch;
 pub mod item;
 pub mod query;

@@ -5,6 +5,7 @@
 
 pub mod counter;
 pub mod faults;
+pub mod observe;
 
 use dynorm::{Client, Model};
 

@@ -12,6 +12,7 @@ use crate::error::Error;
 pub(super) const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024 - 64 * 1024;
 
 /// A write the batch has checked but not made yet.
+#[derive(Clone)]
 pub(super) struct Planned<'a> {
     /// The position of its table in the batch's table names.
     pub table: usize,

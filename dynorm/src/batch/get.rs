@@ -4,14 +4,19 @@
 use std::any::TypeId;
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::KeysAndAttributes;
+use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
+use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures::stream::{self, StreamExt};
+use tracing::Instrument;
 
 use super::retry::{AfterFailure, Retry};
 use super::{incomplete, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::item;
+use crate::observe::span::{self, request_span};
+use crate::observe::Metadata;
 use crate::schema::{key_signature, Model};
 use crate::value::Item;
 
@@ -39,6 +44,7 @@ pub struct BatchGet {
     consistent_read: bool,
     include_expired: bool,
     options: BatchOptions,
+    return_capacity: Option<ReturnConsumedCapacity>,
 }
 
 impl BatchGet {
@@ -52,6 +58,7 @@ impl BatchGet {
             consistent_read: false,
             include_expired: false,
             options: BatchOptions::default(),
+            return_capacity: None,
         }
     }
 
@@ -115,6 +122,34 @@ impl BatchGet {
         self
     }
 
+    /// Asks DynamoDB for the capacity each request consumes; the sum over chunks and
+    /// retries is in [`BatchGetItems::metadata`].
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The `BatchGetItem` input of each chunk's first attempt, in order, exactly as
+    /// [`send`](Self::send) would send them, without sending anything.
+    pub fn preview(&self) -> Result<Vec<BatchGetItemInput>> {
+        if let Some(error) = self.errors.first() {
+            return Err(error.clone());
+        }
+        let names = &self.tables.names;
+        self.keys
+            .chunks(super::MAX_BATCH_KEYS)
+            .map(|chunk| {
+                let pending: Vec<(String, Item)> = chunk
+                    .iter()
+                    .map(|(table, key)| (names[*table].clone(), key.clone()))
+                    .collect();
+                chunk_input(&pending, self.consistent_read, self.return_capacity.clone())
+                    .build()
+                    .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+            })
+            .collect()
+    }
+
     /// Sends every read. Keys still unprocessed when their attempts run out give
     /// [`ErrorKind::BatchIncomplete`](crate::ErrorKind::BatchIncomplete), with the keys in
     /// [`Error::unprocessed`].
@@ -127,6 +162,7 @@ impl BatchGet {
             consistent_read,
             include_expired,
             options,
+            return_capacity,
             ..
         } = self;
         if let Some(error) = errors.into_iter().next() {
@@ -140,14 +176,25 @@ impl BatchGet {
         let names = &tables.names;
         let client = &client;
         let outcomes: Vec<ReadOutcome> = stream::iter(chunks)
-            .map(|chunk| read_chunk(client, names, chunk, options, consistent_read))
+            .map(|chunk| {
+                read_chunk(
+                    client,
+                    names,
+                    chunk,
+                    options,
+                    consistent_read,
+                    return_capacity.clone(),
+                )
+            })
             .buffer_unordered(options.concurrency.max(1))
             .collect()
             .await;
         let mut items: Vec<Vec<Item>> = vec![Vec::new(); names.len()];
         let mut left = Unprocessed::default();
         let mut last_error = None;
+        let mut metadata = Metadata::default();
         for outcome in outcomes {
+            metadata.merge(&outcome.metadata);
             for (table, found) in outcome.found {
                 if let Some(index) = names.iter().position(|n| *n == table) {
                     items[index].extend(found);
@@ -167,6 +214,7 @@ impl BatchGet {
             models: tables.models,
             items,
             include_expired,
+            metadata,
         })
     }
 }
@@ -178,6 +226,34 @@ struct ReadOutcome {
     /// The keys not read, with their table names.
     left: Vec<(String, Item)>,
     error: Option<Error>,
+    metadata: Metadata,
+}
+
+/// The request of one chunk attempt: what is sent, and what a preview shows. Keys are
+/// grouped by table in the order of their first key.
+fn chunk_input(
+    pending: &[(String, Item)],
+    consistent: bool,
+    capacity: Option<ReturnConsumedCapacity>,
+) -> BatchGetItemInputBuilder {
+    let mut by_table: HashMap<String, Vec<Item>> = HashMap::new();
+    for (table, key) in pending {
+        by_table.entry(table.clone()).or_default().push(key.clone());
+    }
+    let request: HashMap<String, KeysAndAttributes> = by_table
+        .into_iter()
+        .filter_map(|(table, keys)| {
+            KeysAndAttributes::builder()
+                .set_keys(Some(keys))
+                .consistent_read(consistent)
+                .build()
+                .ok()
+                .map(|k| (table, k))
+        })
+        .collect();
+    BatchGetItemInput::builder()
+        .set_request_items(Some(request))
+        .set_return_consumed_capacity(capacity)
 }
 
 /// Reads one chunk of keys, retrying unprocessed keys. Keys are small, so each attempt
@@ -188,6 +264,7 @@ async fn read_chunk(
     chunk: Vec<(usize, Item)>,
     options: BatchOptions,
     consistent: bool,
+    capacity: Option<ReturnConsumedCapacity>,
 ) -> ReadOutcome {
     let mut pending: Vec<(String, Item)> = chunk
         .into_iter()
@@ -195,30 +272,26 @@ async fn read_chunk(
         .collect();
     let mut found: HashMap<String, Vec<Item>> = HashMap::new();
     let mut retry = Retry::new(options);
+    let mut metadata = Metadata::default();
     while retry.next_attempt().await {
-        let mut by_table: HashMap<String, Vec<Item>> = HashMap::new();
-        for (table, key) in &pending {
-            by_table.entry(table.clone()).or_default().push(key.clone());
-        }
-        let request: HashMap<String, KeysAndAttributes> = by_table
-            .into_iter()
-            .filter_map(|(table, keys)| {
-                KeysAndAttributes::builder()
-                    .set_keys(Some(keys))
-                    .consistent_read(consistent)
-                    .build()
-                    .ok()
-                    .map(|k| (table, k))
-            })
-            .collect();
-        match client
-            .sdk()
-            .batch_get_item()
-            .set_request_items(Some(request))
-            .send()
+        let span = request_span!(
+            "BatchGetItem",
+            tracing::field::Empty,
+            span::joined(pending.iter().map(|(table, _)| table.as_str())).as_str(),
+            "aws.dynamodb.consistent_read" = consistent,
+            "dynorm.attempt" = retry.attempt(),
+            "dynorm.batch.requests" = pending.len(),
+            "dynorm.batch.unprocessed" = tracing::field::Empty,
+        );
+        match chunk_input(&pending, consistent, capacity.clone())
+            .send_with(client.sdk())
+            .instrument(span.clone())
             .await
         {
             Ok(output) => {
+                let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
+                span::record_capacity(&span, consumed);
+                metadata.merge(&Metadata::single(consumed));
                 for (table, items) in output.responses.unwrap_or_default() {
                     found.entry(table).or_default().extend(items);
                 }
@@ -230,20 +303,24 @@ async fn read_chunk(
                         keys.keys.into_iter().map(move |key| (table.clone(), key))
                     })
                     .collect();
+                span.record("dynorm.batch.unprocessed", pending.len());
                 if pending.is_empty() {
                     return ReadOutcome {
                         found,
                         left: pending,
                         error: None,
+                        metadata,
                     };
                 }
             }
             Err(e) => {
-                if let AfterFailure::GiveUp(error) = retry.failed(e, OPERATION, tables) {
+                metadata.requests += 1;
+                if let AfterFailure::GiveUp(error) = retry.failed(e, OPERATION, tables, &span) {
                     return ReadOutcome {
                         found,
                         left: pending,
                         error: Some(error),
+                        metadata,
                     };
                 }
             }
@@ -253,6 +330,7 @@ async fn read_chunk(
         found,
         left: pending,
         error: retry.into_last_error(),
+        metadata,
     }
 }
 
@@ -263,9 +341,16 @@ pub struct BatchGetItems {
     models: Vec<(TypeId, usize)>,
     items: Vec<Vec<Item>>,
     include_expired: bool,
+    metadata: Metadata,
 }
 
 impl BatchGetItems {
+    /// The requests sent, retries included, and the capacity they consumed when it was
+    /// asked for with `.return_consumed_capacity(..)`, summed.
+    pub fn metadata(&self) -> &Metadata {
+        &self.metadata
+    }
+
     /// The items of model `M` that exist. In a shared table, only the items of `M`'s
     /// entity are `M`'s, whatever other entities the batch read. Expired items are left
     /// out unless the batch asked for them.

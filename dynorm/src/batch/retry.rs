@@ -50,14 +50,20 @@ impl Retry {
         true
     }
 
-    /// Records a failed request of a batch on `tables`: it is retried when throttling or
-    /// a passing fault explains it, and ends the chunk otherwise. The error names the
-    /// table when the batch has only one.
+    /// The attempt being made: 1 for the first.
+    pub(super) fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// Records a failed request of a batch on `tables`, and on its span: it is retried
+    /// when throttling or a passing fault explains it, and ends the chunk otherwise. The
+    /// error names the table when the batch has only one.
     pub(super) fn failed<E>(
         &mut self,
         error: SdkError<E, HttpResponse>,
         operation: &'static str,
         tables: &[String],
+        span: &tracing::Span,
     ) -> AfterFailure
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
@@ -66,6 +72,7 @@ impl Retry {
         if let [table] = tables {
             error = error.with_table(table.as_str());
         }
+        crate::observe::span::record_error(span, &error);
         if error.is_retryable() {
             self.last_error = Some(error);
             AfterFailure::Retry

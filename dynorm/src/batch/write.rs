@@ -5,15 +5,18 @@
 use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
 
+use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use futures::stream::{self, StreamExt};
 
 use super::chunks::{Chunks, Planned};
-use super::write_chunk::{send_chunk, ChunkOutcome};
+use super::write_chunk::{chunk_input, group, send_chunk, ChunkOutcome};
 use super::write_source::{Source, OPERATION};
 use super::{incomplete, BatchOptions, Tables, Unprocessed};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::item;
+use crate::observe::Metadata;
 use crate::schema::key_signature::KeySignature;
 use crate::schema::Model;
 
@@ -48,6 +51,7 @@ pub struct BatchWrite<'a> {
     hasher: RandomState,
     errors: Vec<Error>,
     options: BatchOptions,
+    return_capacity: Option<ReturnConsumedCapacity>,
 }
 
 impl<'a> BatchWrite<'a> {
@@ -61,6 +65,7 @@ impl<'a> BatchWrite<'a> {
             hasher: RandomState::new(),
             errors: Vec::new(),
             options: BatchOptions::default(),
+            return_capacity: None,
         }
     }
 
@@ -153,6 +158,42 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
+    /// Asks DynamoDB for the capacity each request consumes; read the sum over chunks and
+    /// retries with [`send_with_metadata`](Self::send_with_metadata).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The `BatchWriteItem` input of each chunk's first attempt, in order, exactly as
+    /// [`send`](Self::send) would send them, without sending anything. Every error `send`
+    /// would find before sending is found here, and so is an item that cannot be converted.
+    pub fn preview(&self) -> Result<Vec<BatchWriteItemInput>> {
+        if let Some(error) = self.errors.first() {
+            return Err(error.clone());
+        }
+        let tables = &self.tables.names;
+        let mut chunks = Chunks::new(self.writes.clone());
+        let inputs = (&mut chunks)
+            .map(|chunk| {
+                let requests = group(tables, chunk.into_iter().map(|m| (m.table, m.request)));
+                chunk_input(requests, self.return_capacity.clone())
+                    .build()
+                    .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        match chunks.finish().failure {
+            Some((_, error)) => Err(error),
+            None => Ok(inputs),
+        }
+    }
+
+    /// Sends every write, and returns how many were applied with what the requests cost,
+    /// summed over every chunk and retry. Fails as [`send`](Self::send) does.
+    pub async fn send_with_metadata(self) -> Result<(usize, Metadata)> {
+        self.send_all().await
+    }
+
     /// Sends every write, and returns how many were applied.
     ///
     /// If some are still unprocessed when their attempts run out, the error is
@@ -160,12 +201,17 @@ impl<'a> BatchWrite<'a> {
     /// [`Error::unprocessed`] holds them. If an item cannot be converted, the error is that
     /// item's, and [`Error::unprocessed`] holds the writes not applied.
     pub async fn send(self) -> Result<usize> {
+        Ok(self.send_all().await?.0)
+    }
+
+    async fn send_all(self) -> Result<(usize, Metadata)> {
         let BatchWrite {
             client,
             tables,
             writes,
             errors,
             options,
+            return_capacity,
             ..
         } = self;
         if let Some(error) = errors.into_iter().next() {
@@ -176,14 +222,16 @@ impl<'a> BatchWrite<'a> {
         let client = &client;
         let mut chunks = Chunks::new(writes);
         let outcomes: Vec<ChunkOutcome> = stream::iter(&mut chunks)
-            .map(|chunk| send_chunk(client, tables, chunk, options))
+            .map(|chunk| send_chunk(client, tables, chunk, options, return_capacity.clone()))
             .buffer_unordered(options.concurrency.max(1))
             .collect()
             .await;
         let mut written = 0;
         let mut left = Unprocessed::default();
         let mut last_error = None;
+        let mut metadata = Metadata::default();
         for outcome in outcomes {
+            metadata.merge(&outcome.metadata);
             written += outcome.written;
             left.writes.extend(outcome.left);
             last_error = outcome.error.or(last_error);
@@ -196,7 +244,7 @@ impl<'a> BatchWrite<'a> {
                 .map(|(table, request)| (tables[table].clone(), request)),
         );
         if written == total {
-            return Ok(written);
+            return Ok((written, metadata));
         }
         let missing = total - written - left.writes.len();
         let mut summary = format!(

@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::WriteRequest;
+use aws_sdk_dynamodb::operation::batch_write_item::builders::BatchWriteItemInputBuilder;
+use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, WriteRequest};
+use tracing::Instrument;
 
 use super::chunks::Made;
 use super::retry::{AfterFailure, Retry};
@@ -11,6 +14,8 @@ use super::write_source::{Source, OPERATION};
 use super::BatchOptions;
 use crate::client::Client;
 use crate::error::Error;
+use crate::observe::span::{self, request_span};
+use crate::observe::Metadata;
 
 /// The writes of one request, by table name.
 pub(super) type Requests = HashMap<String, Vec<WriteRequest>>;
@@ -21,6 +26,18 @@ pub(super) struct ChunkOutcome {
     /// The writes not applied, with their table names.
     pub left: Vec<(String, WriteRequest)>,
     pub error: Option<Error>,
+    /// The requests sent, retries included, and the capacity they consumed.
+    pub metadata: Metadata,
+}
+
+/// The request of one chunk attempt: what is sent, and what a preview shows.
+pub(super) fn chunk_input(
+    requests: Requests,
+    capacity: Option<ReturnConsumedCapacity>,
+) -> BatchWriteItemInputBuilder {
+    BatchWriteItemInput::builder()
+        .set_request_items(Some(requests))
+        .set_return_consumed_capacity(capacity)
 }
 
 fn count(requests: &Requests) -> usize {
@@ -64,6 +81,7 @@ pub(super) async fn send_chunk(
     tables: &[String],
     chunk: Vec<Made<'_>>,
     options: BatchOptions,
+    capacity: Option<ReturnConsumedCapacity>,
 ) -> ChunkOutcome {
     let mut sources = Vec::with_capacity(chunk.len());
     let mut requests = group(
@@ -76,19 +94,30 @@ pub(super) async fn send_chunk(
     let mut whole_chunk = true;
     let mut written = 0;
     let mut retry = Retry::new(options);
+    let mut metadata = Metadata::default();
     while retry.next_attempt().await {
         let sent = count(&requests);
+        let span = request_span!(
+            "BatchWriteItem",
+            tracing::field::Empty,
+            span::joined(requests.keys().map(String::as_str)).as_str(),
+            "dynorm.attempt" = retry.attempt(),
+            "dynorm.batch.requests" = sent,
+            "dynorm.batch.unprocessed" = tracing::field::Empty,
+        );
         let copy = (!whole_chunk).then(|| requests.clone());
-        match client
-            .sdk()
-            .batch_write_item()
-            .set_request_items(Some(requests))
-            .send()
+        match chunk_input(requests, capacity.clone())
+            .send_with(client.sdk())
+            .instrument(span.clone())
             .await
         {
             Ok(output) => {
+                let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
+                span::record_capacity(&span, consumed);
+                metadata.merge(&Metadata::single(consumed));
                 let mut left = output.unprocessed_items.unwrap_or_default();
                 left.retain(|_, writes| !writes.is_empty());
+                span.record("dynorm.batch.unprocessed", count(&left));
                 written += sent.saturating_sub(count(&left));
                 requests = left;
                 whole_chunk = false;
@@ -97,11 +126,13 @@ pub(super) async fn send_chunk(
                         written,
                         left: Vec::new(),
                         error: None,
+                        metadata,
                     };
                 }
             }
             Err(e) => {
-                let after = retry.failed(e, OPERATION, tables);
+                metadata.requests += 1;
+                let after = retry.failed(e, OPERATION, tables, &span);
                 requests = match copy {
                     Some(copy) => copy,
                     None => match remake(tables, &sources) {
@@ -111,6 +142,7 @@ pub(super) async fn send_chunk(
                                 written,
                                 left: flatten(requests),
                                 error: Some(failure),
+                                metadata,
                             }
                         }
                     },
@@ -120,6 +152,7 @@ pub(super) async fn send_chunk(
                         written,
                         left: flatten(requests),
                         error: Some(error),
+                        metadata,
                     };
                 }
             }
@@ -129,6 +162,7 @@ pub(super) async fn send_chunk(
         written,
         left: flatten(requests),
         error: retry.into_last_error(),
+        metadata,
     }
 }
 

@@ -14,6 +14,7 @@ pub(super) const OPERATION: &str = "batch_write";
 
 /// What a write is made from: a borrowed model to put, or a key to delete. A write is
 /// made just before it is sent, and made again if a request that held it fails.
+#[derive(Clone)]
 pub(super) enum Source<'a> {
     Put(&'a dyn PutSource),
     Delete(Item, &'static Schema),

@@ -2,14 +2,15 @@
 
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ReturnValue};
 
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::observe::Metadata;
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -35,7 +36,22 @@ pub struct DeleteItem<M: Model> {
     checks: Checks,
     condition: Conjunction,
     expect_version_error: Option<Error>,
+    return_capacity: Option<ReturnConsumedCapacity>,
     model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> Clone for DeleteItem<M> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            key: self.key.clone(),
+            checks: self.checks.clone(),
+            condition: self.condition.clone(),
+            expect_version_error: self.expect_version_error.clone(),
+            return_capacity: self.return_capacity.clone(),
+            model: PhantomData,
+        }
+    }
 }
 
 impl<M: Model> DeleteItem<M> {
@@ -54,6 +70,7 @@ impl<M: Model> DeleteItem<M> {
             checks: Checks::default(),
             condition: Conjunction::default(),
             expect_version_error: None,
+            return_capacity: None,
             model: PhantomData,
         }
     }
@@ -105,18 +122,44 @@ impl<M: Model> DeleteItem<M> {
             condition,
             placeholders,
             checks: self.checks,
+            return_capacity: self.return_capacity,
         })
     }
 
-    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+    /// Asks DynamoDB for the capacity the write consumes; read it with
+    /// [`send_with_metadata`](Self::send_with_metadata).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The `DeleteItem` input [`send`](Self::send) would send, without sending it. Every
+    /// error `send` would find before sending is found here.
+    pub fn preview(&self) -> Result<DeleteItemInput> {
+        let spec = self.clone().spec()?;
+        let WriteKind::Delete(key) = &spec.kind else {
+            unreachable!("a delete spec holds a key")
+        };
+        write_request::preview_write!(
+            &spec,
+            DeleteItemInput::builder().set_key(Some(key.clone())),
+            ReturnValue::None
+        )
+    }
+
+    async fn send_with(self, return_values: ReturnValue) -> Result<(Option<Item>, Metadata)> {
         let client = self.client.clone();
-        let spec = self.spec()?;
-        let WriteKind::Delete(key) = spec.kind.clone() else {
+        let mut spec = self.spec()?;
+        let WriteKind::Delete(key) =
+            std::mem::replace(&mut spec.kind, WriteKind::Delete(Item::new()))
+        else {
             unreachable!("a delete spec holds a key")
         };
         write_request::send_write!(
+            client,
+            "DeleteItem",
             &spec,
-            client.sdk().delete_item().set_key(Some(key)),
+            DeleteItemInput::builder().set_key(Some(key)),
             return_values,
             DeleteItemError
         )
@@ -127,9 +170,14 @@ impl<M: Model> DeleteItem<M> {
         self.send_with(ReturnValue::None).await.map(drop)
     }
 
+    /// Sends the request, and returns what it cost.
+    pub async fn send_with_metadata(self) -> Result<Metadata> {
+        Ok(self.send_with(ReturnValue::None).await?.1)
+    }
+
     /// Sends the request and returns the deleted item, if there was one.
     pub async fn send_returning_old(self) -> Result<Option<M>> {
-        let old = self.send_with(ReturnValue::AllOld).await?;
+        let (old, _) = self.send_with(ReturnValue::AllOld).await?;
         item::decode(old, OPERATION)
     }
 }

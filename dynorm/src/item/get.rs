@@ -2,9 +2,16 @@
 
 use std::marker::PhantomData;
 
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+use tracing::Instrument;
+
 use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::item;
+use crate::observe::span::{self, request_span};
+use crate::observe::Metadata;
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -31,7 +38,21 @@ pub struct GetItem<M: Model> {
     key: Result<Item>,
     consistent_read: bool,
     include_expired: bool,
+    return_capacity: Option<ReturnConsumedCapacity>,
     model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> Clone for GetItem<M> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            key: self.key.clone(),
+            consistent_read: self.consistent_read,
+            include_expired: self.include_expired,
+            return_capacity: self.return_capacity.clone(),
+            model: PhantomData,
+        }
+    }
 }
 
 impl<M: Model> GetItem<M> {
@@ -49,6 +70,7 @@ impl<M: Model> GetItem<M> {
             key,
             consistent_read: false,
             include_expired: false,
+            return_capacity: None,
             model: PhantomData,
         }
     }
@@ -66,24 +88,65 @@ impl<M: Model> GetItem<M> {
         self
     }
 
-    /// Sends the request. `Ok(None)` when there is no such item, or it has expired.
-    pub async fn send(self) -> Result<Option<M>> {
-        let key = self.key?;
-        let table = self.client.table_name::<M>();
-        let output = self
-            .client
-            .sdk()
-            .get_item()
-            .table_name(&table)
+    /// Asks DynamoDB for the capacity the read consumes; read it with
+    /// [`send_with_metadata`](Self::send_with_metadata).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The request, from its table name and key.
+    fn input(&self, table: &str, key: crate::value::Item) -> GetItemInputBuilder {
+        GetItemInput::builder()
+            .table_name(table)
             .set_key(Some(key))
             .consistent_read(self.consistent_read)
-            .send()
+            .set_return_consumed_capacity(self.return_capacity.clone())
+    }
+
+    /// The `GetItem` input [`send`](Self::send) would send, without sending it.
+    pub fn preview(&self) -> Result<GetItemInput> {
+        let key = self.key.clone()?;
+        self.input(&self.client.table_name::<M>(), key)
+            .build()
+            .map_err(|e| item::built(e, M::SCHEMA.model, OPERATION))
+    }
+
+    /// Sends the request. `Ok(None)` when there is no such item, or it has expired.
+    pub async fn send(self) -> Result<Option<M>> {
+        Ok(self.send_with_metadata().await?.0)
+    }
+
+    /// Sends the request, and returns the item (as [`send`](Self::send) does) with what
+    /// the read cost.
+    pub async fn send_with_metadata(mut self) -> Result<(Option<M>, Metadata)> {
+        let key = std::mem::replace(&mut self.key, Ok(crate::value::Item::new()))?;
+        let table = self.client.table_name::<M>();
+        let span = request_span!(
+            "GetItem",
+            M::SCHEMA.model,
+            table.as_str(),
+            "aws.dynamodb.consistent_read" = self.consistent_read,
+        );
+        let result = self
+            .input(&table, key)
+            .send_with(self.client.sdk())
+            .instrument(span.clone())
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION, &table))?;
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION, &table));
+        let output = match result {
+            Ok(output) => output,
+            Err(error) => {
+                span::record_error(&span, &error);
+                return Err(error);
+            }
+        };
+        span::record_capacity(&span, output.consumed_capacity.as_slice());
+        let metadata = Metadata::single(output.consumed_capacity.as_slice());
         let item = output
             .item
             .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item));
-        item::decode(item, OPERATION)
+        Ok((item::decode(item, OPERATION)?, metadata))
     }
 
     /// Sends the request, with [`ErrorKind::NotFound`] when there is no such item.

@@ -1,7 +1,7 @@
 //! `insert`: a new item from a model's insert type, with its generated attributes filled in,
 //! conditional on the key being new, as `create` is.
 
-use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
 
 use super::put::{put_spec, send_put, KeyMustBeNew};
 use super::whole_item::WholeItemWrite;
@@ -31,6 +31,7 @@ impl Client {
             client: self.clone(),
             new,
             condition: Conjunction::default(),
+            return_capacity: None,
         }
     }
 
@@ -52,12 +53,19 @@ pub struct InsertItem<N: Insertable> {
     client: Client,
     new: N,
     condition: Conjunction,
+    return_capacity: Option<ReturnConsumedCapacity>,
 }
 
 impl<N: Insertable> InsertItem<N> {
     /// A further condition the write must meet.
     pub fn condition(mut self, condition: Condition<N::Model>) -> Self {
         self.condition.push(condition);
+        self
+    }
+
+    /// Asks DynamoDB for the capacity the write consumed, in total or with indexes.
+    pub fn return_consumed_capacity(mut self, detail: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(detail);
         self
     }
 
@@ -69,6 +77,7 @@ impl<N: Insertable> InsertItem<N> {
             WholeItemWrite::Create,
             KeyMustBeNew::Yes,
             self.condition,
+            self.return_capacity,
         )
     }
 
@@ -124,6 +133,7 @@ impl<N: Insertable> InsertMany<N> {
                     client: client.clone(),
                     new: row,
                     condition: Conjunction::default(),
+                    return_capacity: None,
                 }
                 .spec()?,
             );

@@ -32,6 +32,17 @@ pub(crate) fn raw_key<M: Model>(key: Item, operation: &'static str) -> Result<It
     Ok(key)
 }
 
+/// The error of an SDK input that could not be built.
+pub(crate) fn built(
+    error: aws_sdk_dynamodb::error::BuildError,
+    model: &'static str,
+    operation: &'static str,
+) -> Error {
+    Error::validation(error.to_string())
+        .with_model(model)
+        .with_operation(operation)
+}
+
 /// Decodes an item returned by an operation.
 pub(crate) fn decode<M: Model>(item: Option<Item>, operation: &'static str) -> Result<Option<M>> {
     item.filter(|item| !item.is_empty())

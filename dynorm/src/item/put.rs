@@ -1,13 +1,14 @@
 //! `PutItem`: `create` (conditional on the key being new) and `put`.
 
-use aws_sdk_dynamodb::operation::put_item::PutItemError;
-use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
 
 use crate::client::Client;
 use crate::error::Result;
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item::whole_item::{prepare_item, WholeItemWrite};
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::observe::Metadata;
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -40,6 +41,7 @@ pub(crate) fn put_spec<M: Model>(
     write: WholeItemWrite,
     key_must_be_new: KeyMustBeNew,
     condition: Conjunction,
+    return_capacity: Option<ReturnConsumedCapacity>,
 ) -> Result<WriteSpec> {
     if let Some(error) = condition.first_error() {
         return Err(error
@@ -67,23 +69,39 @@ pub(crate) fn put_spec<M: Model>(
         condition,
         placeholders,
         checks,
+        return_capacity,
     })
 }
 
 /// Sends a put, mapping a failed condition to the error its checks explain.
 pub(crate) async fn send_put(
     client: &Client,
-    spec: WriteSpec,
+    mut spec: WriteSpec,
     return_values: ReturnValue,
-) -> Result<Option<Item>> {
-    let WriteKind::Put(item) = spec.kind.clone() else {
+) -> Result<(Option<Item>, Metadata)> {
+    let WriteKind::Put(item) = std::mem::replace(&mut spec.kind, WriteKind::Put(Item::new()))
+    else {
         unreachable!("a put spec holds an item")
     };
     write_request::send_write!(
+        client,
+        "PutItem",
         &spec,
-        client.sdk().put_item().set_item(Some(item)),
+        PutItemInput::builder().set_item(Some(item)),
         return_values,
         PutItemError
+    )
+}
+
+/// The `PutItem` input of a put spec.
+fn preview_put(spec: &WriteSpec) -> Result<PutItemInput> {
+    let WriteKind::Put(item) = &spec.kind else {
+        unreachable!("a put spec holds an item")
+    };
+    write_request::preview_write!(
+        spec,
+        PutItemInput::builder().set_item(Some(item.clone())),
+        ReturnValue::None
     )
 }
 
@@ -94,6 +112,19 @@ pub struct CreateItem<'a, M: Model> {
     item: &'a M,
     overwrite: bool,
     condition: Conjunction,
+    return_capacity: Option<ReturnConsumedCapacity>,
+}
+
+impl<M: Model> Clone for CreateItem<'_, M> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            item: self.item,
+            overwrite: self.overwrite,
+            condition: self.condition.clone(),
+            return_capacity: self.return_capacity.clone(),
+        }
+    }
 }
 
 impl<'a, M: Model> CreateItem<'a, M> {
@@ -103,6 +134,7 @@ impl<'a, M: Model> CreateItem<'a, M> {
             item,
             overwrite: false,
             condition: Conjunction::default(),
+            return_capacity: None,
         }
     }
 
@@ -131,7 +163,28 @@ impl<'a, M: Model> CreateItem<'a, M> {
             WholeItemWrite::Create,
             key_must_be_new,
             self.condition,
+            self.return_capacity,
         )
+    }
+
+    /// Asks DynamoDB for the capacity the write consumes; read it with
+    /// [`send_with_metadata`](Self::send_with_metadata).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The `PutItem` input [`send`](Self::send) would send, without sending it. Every
+    /// error `send` would find before sending is found here.
+    pub fn preview(&self) -> Result<PutItemInput> {
+        preview_put(&self.clone().spec()?)
+    }
+
+    /// Sends the request, and returns what it cost.
+    pub async fn send_with_metadata(self) -> Result<Metadata> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        Ok(send_put(&client, spec, ReturnValue::None).await?.1)
     }
 
     /// Sends the request and returns the item as stored, with its generated defaults
@@ -164,6 +217,18 @@ pub struct PutItem<'a, M: Model> {
     client: Client,
     item: &'a M,
     condition: Conjunction,
+    return_capacity: Option<ReturnConsumedCapacity>,
+}
+
+impl<M: Model> Clone for PutItem<'_, M> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            item: self.item,
+            condition: self.condition.clone(),
+            return_capacity: self.return_capacity.clone(),
+        }
+    }
 }
 
 impl<'a, M: Model> PutItem<'a, M> {
@@ -172,6 +237,7 @@ impl<'a, M: Model> PutItem<'a, M> {
             client: client.clone(),
             item,
             condition: Conjunction::default(),
+            return_capacity: None,
         }
     }
 
@@ -189,7 +255,28 @@ impl<'a, M: Model> PutItem<'a, M> {
             WholeItemWrite::Replace,
             KeyMustBeNew::No,
             self.condition,
+            self.return_capacity,
         )
+    }
+
+    /// Asks DynamoDB for the capacity the write consumes; read it with
+    /// [`send_with_metadata`](Self::send_with_metadata).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The `PutItem` input [`send`](Self::send) would send, without sending it. Every
+    /// error `send` would find before sending is found here.
+    pub fn preview(&self) -> Result<PutItemInput> {
+        preview_put(&self.clone().spec()?)
+    }
+
+    /// Sends the request, and returns what it cost.
+    pub async fn send_with_metadata(self) -> Result<Metadata> {
+        let client = self.client.clone();
+        let spec = self.spec()?;
+        Ok(send_put(&client, spec, ReturnValue::None).await?.1)
     }
 
     /// Sends the request.
@@ -203,7 +290,7 @@ impl<'a, M: Model> PutItem<'a, M> {
     pub async fn send_returning_old(self) -> Result<Option<M>> {
         let client = self.client.clone();
         let spec = self.spec()?;
-        let old = send_put(&client, spec, ReturnValue::AllOld).await?;
+        let (old, _) = send_put(&client, spec, ReturnValue::AllOld).await?;
         crate::item::decode(old, "put")
     }
 }

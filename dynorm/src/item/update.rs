@@ -6,8 +6,8 @@
 
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ReturnValue};
 
 use crate::client::Client;
 use crate::error::{Error, Result};
@@ -17,6 +17,7 @@ use crate::expr::{
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::observe::Metadata;
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 
@@ -58,7 +59,25 @@ pub struct UpdateItem<M: Model> {
     upsert: bool,
     expected_version: Option<u64>,
     ignore_version: bool,
+    return_capacity: Option<ReturnConsumedCapacity>,
     model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> Clone for UpdateItem<M> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            key: self.key.clone(),
+            key_sources: self.key_sources.clone(),
+            update: self.update.clone(),
+            condition: self.condition.clone(),
+            upsert: self.upsert,
+            expected_version: self.expected_version,
+            ignore_version: self.ignore_version,
+            return_capacity: self.return_capacity.clone(),
+            model: PhantomData,
+        }
+    }
 }
 
 impl<M: Model> UpdateItem<M> {
@@ -74,6 +93,7 @@ impl<M: Model> UpdateItem<M> {
             upsert: false,
             expected_version: None,
             ignore_version: false,
+            return_capacity: None,
             model: PhantomData,
         }
     }
@@ -243,20 +263,53 @@ impl<M: Model> UpdateItem<M> {
             condition,
             placeholders,
             checks,
+            return_capacity: self.return_capacity,
         })
     }
 
+    /// Asks DynamoDB for the capacity the write consumes; read it with
+    /// [`send_with_metadata`](Self::send_with_metadata).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The `UpdateItem` input [`send`](Self::send) would send, without sending it. Every
+    /// error `send` would find before sending is found here.
+    pub fn preview(&self) -> Result<UpdateItemInput> {
+        let spec = self.clone().spec()?;
+        let WriteKind::Update { key, expression } = &spec.kind else {
+            unreachable!("an update spec holds a key and an expression")
+        };
+        write_request::preview_write!(
+            &spec,
+            UpdateItemInput::builder()
+                .set_key(Some(key.clone()))
+                .update_expression(expression),
+            ReturnValue::None
+        )
+    }
+
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+        Ok(self.send_with_metadata_and(return_values).await?.0)
+    }
+
+    async fn send_with_metadata_and(
+        self,
+        return_values: ReturnValue,
+    ) -> Result<(Option<Item>, Metadata)> {
         let client = self.client.clone();
-        let spec = self.spec()?;
-        let WriteKind::Update { key, expression } = spec.kind.clone() else {
+        let mut spec = self.spec()?;
+        let WriteKind::Update { key, expression } =
+            std::mem::replace(&mut spec.kind, WriteKind::Delete(Item::new()))
+        else {
             unreachable!("an update spec holds a key and an expression")
         };
         write_request::send_write!(
+            client,
+            "UpdateItem",
             &spec,
-            client
-                .sdk()
-                .update_item()
+            UpdateItemInput::builder()
                 .set_key(Some(key))
                 .update_expression(expression),
             return_values,
@@ -267,6 +320,11 @@ impl<M: Model> UpdateItem<M> {
     /// Sends the request.
     pub async fn send(self) -> Result<()> {
         self.send_with(ReturnValue::None).await.map(drop)
+    }
+
+    /// Sends the request, and returns what it cost.
+    pub async fn send_with_metadata(self) -> Result<Metadata> {
+        Ok(self.send_with_metadata_and(ReturnValue::None).await?.1)
     }
 
     /// Sends the request and returns the whole item after the update.

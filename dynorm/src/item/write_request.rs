@@ -5,8 +5,8 @@
 //! condition, a version check or a key check behaves the same in both.
 
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem, Update,
+    AttributeValue, ConditionCheck, Delete, Put, ReturnConsumedCapacity,
+    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 
 use crate::error::{Error, ErrorKind, Result};
@@ -14,14 +14,15 @@ use crate::expr::{Comparison, Conjunction, Expr, Placeholders};
 use crate::schema::Schema;
 use crate::value::Item;
 
-/// Sends a single write built from `$spec` with `$request` (an SDK fluent builder that
-/// already holds the item or key), and turns a failed condition into the error the spec's
-/// checks explain. The SDK's builders share these setters but no trait, hence a macro.
-macro_rules! send_write {
-    ($spec:expr, $request:expr, $return_values:expr, $error:ident) => {{
+/// The SDK input of a single write built from `$spec` with `$builder` (an SDK input
+/// builder that already holds the item or key): what [`send_write!`] sends and what the
+/// builders' `preview` methods show. The SDK's builders share these setters but no trait,
+/// hence a macro.
+macro_rules! write_input {
+    ($spec:expr, $builder:expr, $return_values:expr) => {{
         let spec: &$crate::item::write_request::WriteSpec = $spec;
         let mut placeholders = spec.placeholders.clone();
-        let result = $request
+        $builder
             .table_name(&spec.table)
             .set_condition_expression(spec.condition.clone())
             .set_expression_attribute_names(placeholders.take_names())
@@ -30,26 +31,63 @@ macro_rules! send_write {
             .return_values_on_condition_check_failure(
                 ::aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
             )
-            .send()
+            .set_return_consumed_capacity(spec.return_capacity.clone())
+    }};
+}
+
+/// Sends a single write built from `$spec` with `$builder`, in a span named after
+/// `$operation`, and turns a failed condition into the error the spec's checks explain.
+/// Gives the returned attributes and the request's metadata.
+macro_rules! send_write {
+    ($client:expr, $operation:literal, $spec:expr, $builder:expr, $return_values:expr, $error:ident) => {{
+        use ::tracing::Instrument as _;
+        let spec: &$crate::item::write_request::WriteSpec = $spec;
+        let span = $crate::observe::span::request_span!(
+            $operation,
+            spec.schema.model,
+            spec.table.as_str(),
+            "dynorm.operation" = spec.operation,
+        );
+        let result = $crate::item::write_request::write_input!(spec, $builder, $return_values)
+            .send_with($client.sdk())
+            .instrument(span.clone())
             .await;
         match result {
-            Ok(output) => Ok(output.attributes),
-            Err(e) => match e.as_service_error() {
-                Some($error::ConditionalCheckFailedException(failed)) => {
-                    Err(spec.condition_failed(failed.item.clone()))
-                }
-                _ => Err($crate::error::sdk_error(
-                    e,
-                    spec.schema.model,
-                    spec.operation,
-                    &spec.table,
-                )),
-            },
+            Ok(output) => {
+                $crate::observe::span::record_capacity(&span, output.consumed_capacity.as_slice());
+                let metadata =
+                    $crate::observe::Metadata::single(output.consumed_capacity.as_slice());
+                Ok((output.attributes, metadata))
+            }
+            Err(e) => {
+                let error = match e.as_service_error() {
+                    Some($error::ConditionalCheckFailedException(failed)) => {
+                        spec.condition_failed(failed.item.clone())
+                    }
+                    _ => {
+                        $crate::error::sdk_error(e, spec.schema.model, spec.operation, &spec.table)
+                    }
+                };
+                $crate::observe::span::record_error(&span, &error);
+                Err(error)
+            }
         }
     }};
 }
 
+/// The SDK input of `$spec`, or the error building it gave.
+macro_rules! preview_write {
+    ($spec:expr, $builder:expr, $return_values:expr) => {{
+        let spec: &$crate::item::write_request::WriteSpec = $spec;
+        $crate::item::write_request::write_input!(spec, $builder, $return_values)
+            .build()
+            .map_err(|e| $crate::item::built(e, spec.schema.model, spec.operation))
+    }};
+}
+
+pub(crate) use preview_write;
 pub(crate) use send_write;
+pub(crate) use write_input;
 
 /// What a write does.
 #[derive(Debug, Clone)]
@@ -70,6 +108,8 @@ pub(crate) struct WriteSpec {
     pub condition: Option<String>,
     pub placeholders: Placeholders,
     pub checks: Checks,
+    /// What consumed capacity a single write asks for; a transaction asks for its own.
+    pub return_capacity: Option<ReturnConsumedCapacity>,
 }
 
 /// The conditions dynorm adds, and so how to explain a failure.
@@ -191,11 +231,8 @@ impl WriteSpec {
 
     /// The write as one item of a `TransactWriteItems` request.
     pub fn into_transact_item(self) -> Result<TransactWriteItem> {
-        let built = |e: aws_sdk_dynamodb::error::BuildError| {
-            Error::validation(e.to_string())
-                .with_model(self.schema.model)
-                .with_operation(self.operation)
-        };
+        let (model, operation) = (self.schema.model, self.operation);
+        let built = |e| crate::item::built(e, model, operation);
         let mut placeholders = self.placeholders;
         let names = placeholders.take_names();
         let values = placeholders.take_values();

@@ -3,9 +3,12 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
+use tracing::Instrument;
+
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
+use crate::observe::span::{self, request_span};
 use crate::schema::{entity_name, Collection, Entity, Index, Model};
 use crate::value::Item;
 
@@ -83,6 +86,15 @@ impl<C: Collection> CollectionQuery<C> {
             skipped: 0,
         };
         loop {
+            let span = request_span!(
+                "Query",
+                schema.model,
+                table.as_str(),
+                "aws.dynamodb.count" = tracing::field::Empty,
+                "aws.dynamodb.scanned_count" = tracing::field::Empty,
+                "dynorm.key_condition" = key_condition.as_str(),
+                "dynorm.continued" = start.is_some(),
+            );
             let output = this
                 .sdk()
                 .query()
@@ -92,8 +104,14 @@ impl<C: Collection> CollectionQuery<C> {
                 .set_expression_attribute_values(values.clone())
                 .set_exclusive_start_key(start.take())
                 .send()
+                .instrument(span.clone())
                 .await
-                .map_err(|e| sdk_error(e, schema.model, OPERATION, &table))?;
+                .map_err(|e| sdk_error(e, schema.model, OPERATION, &table))
+                .inspect_err(|error| span::record_error(&span, error))?;
+            if !span.is_disabled() {
+                span.record("aws.dynamodb.count", output.count);
+                span.record("aws.dynamodb.scanned_count", output.scanned_count);
+            }
             for item in output.items.unwrap_or_default() {
                 let entity = Entity::of(attribute, &item);
                 let expired = !include_expired

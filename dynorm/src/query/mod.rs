@@ -13,13 +13,18 @@ pub use scan::Scan;
 
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::types::{AttributeValue, Select};
+use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::query::QueryInput;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures::stream::{StreamExt, TryStreamExt};
+use tracing::Instrument;
 
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::plan::{self, Conditions};
 use crate::expr::{filters, Condition, Conjunction};
+use crate::observe::span::{self, request_span};
+use crate::observe::Tally;
 use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model};
 use crate::value::Item;
 use page::Fetched;
@@ -64,7 +69,32 @@ pub struct Query<M: Model, R: FromItem = M> {
     projection: Option<Vec<&'static str>>,
     needs_full_items: bool,
     include_expired: bool,
+    return_capacity: Option<ReturnConsumedCapacity>,
+    tally: Option<Tally>,
     types: PhantomData<fn() -> (M, R)>,
+}
+
+impl<M: Model, R: FromItem> Clone for Query<M, R> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            named: self.named,
+            hash: self.hash.clone(),
+            matching: self.matching.clone(),
+            range: self.range.clone(),
+            filter: self.filter.clone(),
+            errors: self.errors.clone(),
+            limit: self.limit,
+            descending: self.descending,
+            consistent_read: self.consistent_read,
+            projection: self.projection.clone(),
+            needs_full_items: self.needs_full_items,
+            include_expired: self.include_expired,
+            return_capacity: self.return_capacity.clone(),
+            tally: self.tally.clone(),
+            types: PhantomData,
+        }
+    }
 }
 
 impl<M: Model> Query<M, M> {
@@ -95,6 +125,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             projection: None,
             needs_full_items,
             include_expired: false,
+            return_capacity: None,
+            tally: None,
             types: PhantomData,
         }
     }
@@ -179,6 +211,33 @@ impl<M: Model, R: FromItem> Query<M, R> {
         self
     }
 
+    /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
+    /// [`Tally`] sums it.
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// Adds every page's counts and capacity to `tally` as the pages arrive, whatever
+    /// reads them: [`stream`](Self::stream), [`all`](Self::all), [`page`](Self::page) or
+    /// [`count`](Self::count).
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.tally = Some(tally.clone());
+        self
+    }
+
+    /// The `Query` input of the page after `cursor` (or of the first page), exactly as
+    /// [`page`](Self::page) would send it, without sending it. Placeholders are numbered in
+    /// the order the conditions were given, so the input is stable.
+    pub fn preview(&self, cursor: Option<&str>) -> Result<QueryInput> {
+        let prepared = self.clone().prepare()?;
+        let start = page::start_key(cursor, &M::SCHEMA, &prepared.plan.index, OPERATION)?;
+        prepared
+            .input(start, None)
+            .build()
+            .map_err(|e| crate::item::built(e, M::SCHEMA.model, OPERATION))
+    }
+
     /// Reads only the named attributes, as raw items.
     pub fn project<I>(self, attributes: I) -> Query<M, Item>
     where
@@ -198,6 +257,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             projection: Some(attributes.into_iter().collect()),
             needs_full_items: false,
             include_expired: self.include_expired,
+            return_capacity: self.return_capacity,
+            tally: self.tally,
             types: PhantomData,
         }
     }
@@ -271,6 +332,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             consistent_read: self.consistent_read,
             projection,
             model: M::SCHEMA.model,
+            return_capacity: self.return_capacity,
+            tally: self.tally,
         }
         .with_table::<M>())
     }
@@ -335,6 +398,8 @@ struct Prepared {
     consistent_read: bool,
     projection: Option<String>,
     model: &'static str,
+    return_capacity: Option<ReturnConsumedCapacity>,
+    tally: Option<Tally>,
 }
 
 impl Prepared {
@@ -343,16 +408,10 @@ impl Prepared {
         self
     }
 
-    fn fetch(
-        &self,
-        start: Option<Item>,
-        select: Option<Select>,
-    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+    /// The request of the page after `start`.
+    fn input(&self, start: Option<Item>, select: Option<Select>) -> QueryInputBuilder {
         let plan = &self.plan;
-        let request = self
-            .client
-            .sdk()
-            .query()
+        QueryInput::builder()
             .table_name(&self.table)
             .set_index_name(plan.index.request_name().map(str::to_owned))
             .key_condition_expression(&plan.key_condition)
@@ -364,18 +423,56 @@ impl Prepared {
             .consistent_read(self.consistent_read)
             .set_projection_expression(self.projection.clone())
             .set_select(select)
-            .set_exclusive_start_key(start);
-        let (model, table) = (self.model, self.table.clone());
+            .set_exclusive_start_key(start)
+            .set_return_consumed_capacity(self.return_capacity.clone())
+    }
+
+    fn fetch(
+        &self,
+        start: Option<Item>,
+        select: Option<Select>,
+    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+        let span = request_span!(
+            "Query",
+            self.model,
+            self.table.as_str(),
+            "aws.dynamodb.index_name" = self.plan.index.request_name(),
+            "aws.dynamodb.limit" = self.limit,
+            "aws.dynamodb.consistent_read" = self.consistent_read,
+            "aws.dynamodb.scan_forward" = !self.descending,
+            "aws.dynamodb.projection" = self.projection.as_deref(),
+            "aws.dynamodb.select" = select.as_ref().map(Select::as_str),
+            "aws.dynamodb.count" = tracing::field::Empty,
+            "aws.dynamodb.scanned_count" = tracing::field::Empty,
+            "dynorm.key_condition" = self.plan.key_condition.as_str(),
+            "dynorm.filter" = self.plan.filter.as_deref(),
+            "dynorm.continued" = start.is_some(),
+        );
+        let request = self.input(start, select);
+        let client = self.client.sdk().clone();
+        let (model, table, tally) = (self.model, self.table.clone(), self.tally.clone());
         async move {
-            let output = request
-                .send()
+            let result = request
+                .send_with(&client)
+                .instrument(span.clone())
                 .await
-                .map_err(|e| sdk_error(e, model, OPERATION, &table))?;
-            Ok(Fetched {
-                count: usize::try_from(output.count).unwrap_or(0),
-                items: output.items.unwrap_or_default(),
-                last_key: output.last_evaluated_key,
-            })
+                .map_err(|e| sdk_error(e, model, OPERATION, &table));
+            let output = match result {
+                Ok(output) => output,
+                Err(error) => {
+                    span::record_error(&span, &error);
+                    return Err(error);
+                }
+            };
+            Ok(page::fetched(
+                &span,
+                tally.as_ref(),
+                output.count,
+                output.scanned_count,
+                output.consumed_capacity.as_slice(),
+                output.items,
+                output.last_evaluated_key,
+            ))
         }
     }
 }

@@ -5,6 +5,10 @@ use std::future::Future;
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
+use aws_sdk_dynamodb::types::ConsumedCapacity;
+
+use crate::observe::span::record_capacity;
+use crate::observe::{Capacity, Tally};
 use crate::query::cursor;
 use crate::schema::{FromItem, IndexSchema, Schema};
 use crate::value::Item;
@@ -12,13 +16,23 @@ use crate::value::Item;
 /// A stream of items across pages. It is boxed, so it is `Unpin` and easy to hold.
 pub type ItemStream<R> = std::pin::Pin<Box<dyn Stream<Item = Result<R>> + Send + 'static>>;
 
-/// One page of results, with the cursor that continues after it.
+/// One page of results, with the cursor that continues after it, and what DynamoDB said
+/// about it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Page<R> {
     /// The items of this page.
     pub items: Vec<R>,
     /// Pass it back to get the next page; `None` on the last page.
     pub cursor: Option<String>,
+    /// DynamoDB's `Count`: the items that matched the filter.
+    pub count: usize,
+    /// DynamoDB's `ScannedCount`: the items read before the filter. `scanned_count - count`
+    /// is what the filter threw away, and what the page cost is counted on.
+    pub scanned_count: usize,
+    /// The capacity the page consumed, when it was asked for with
+    /// `.return_consumed_capacity(..)`.
+    pub consumed_capacity: Option<Capacity>,
 }
 
 /// What one request returned: the items and the key to continue from.
@@ -26,6 +40,38 @@ pub(crate) struct Fetched {
     pub items: Vec<Item>,
     pub last_key: Option<Item>,
     pub count: usize,
+    pub scanned_count: usize,
+    pub capacity: Option<Capacity>,
+}
+
+/// What one page's response holds, recorded on its span and its tally.
+pub(crate) fn fetched(
+    span: &tracing::Span,
+    tally: Option<&Tally>,
+    count: i32,
+    scanned_count: i32,
+    capacity: &[ConsumedCapacity],
+    items: Option<Vec<Item>>,
+    last_key: Option<Item>,
+) -> Fetched {
+    let count = usize::try_from(count).unwrap_or(0);
+    let scanned_count = usize::try_from(scanned_count).unwrap_or(0);
+    if !span.is_disabled() {
+        span.record("aws.dynamodb.count", count);
+        span.record("aws.dynamodb.scanned_count", scanned_count);
+        record_capacity(span, capacity);
+    }
+    let capacity = Capacity::from_sdk(capacity);
+    if let Some(tally) = tally {
+        tally.add_page(count, scanned_count, capacity.as_ref());
+    }
+    Fetched {
+        items: items.unwrap_or_default(),
+        last_key,
+        count,
+        scanned_count,
+        capacity,
+    }
 }
 
 /// A stream of decoded items across every page. Only one page is held at a time.
@@ -116,5 +162,11 @@ pub(crate) fn into_page<R: FromItem>(
         .into_iter()
         .map(|item| R::from_item(item).map_err(|e| e.with_operation(operation)))
         .collect::<Result<_>>()?;
-    Ok(Page { items, cursor })
+    Ok(Page {
+        items,
+        cursor,
+        count: fetched.count,
+        scanned_count: fetched.scanned_count,
+        consumed_capacity: fetched.capacity,
+    })
 }

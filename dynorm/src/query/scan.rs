@@ -2,12 +2,17 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::{AttributeValue, Select};
+use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
+use aws_sdk_dynamodb::operation::scan::ScanInput;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures::stream::{self, StreamExt, TryStreamExt};
+use tracing::Instrument;
 
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
+use crate::observe::span::{self, request_span};
+use crate::observe::Tally;
 use crate::query::page::{self, Fetched, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model};
 use crate::value::Item;
@@ -32,7 +37,26 @@ pub struct Scan<I: Index> {
     consistent_read: bool,
     segment: Option<(i32, i32)>,
     include_expired: bool,
+    return_capacity: Option<ReturnConsumedCapacity>,
+    tally: Option<Tally>,
     index: std::marker::PhantomData<fn() -> I>,
+}
+
+impl<I: Index> Clone for Scan<I> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            filter: self.filter.clone(),
+            errors: self.errors.clone(),
+            limit: self.limit,
+            consistent_read: self.consistent_read,
+            segment: self.segment,
+            include_expired: self.include_expired,
+            return_capacity: self.return_capacity.clone(),
+            tally: self.tally.clone(),
+            index: std::marker::PhantomData,
+        }
+    }
 }
 
 impl<I: Index> Scan<I> {
@@ -45,6 +69,8 @@ impl<I: Index> Scan<I> {
             consistent_read: false,
             segment: None,
             include_expired: false,
+            return_capacity: None,
+            tally: None,
             index: std::marker::PhantomData,
         }
     }
@@ -81,6 +107,32 @@ impl<I: Index> Scan<I> {
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
+    }
+
+    /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
+    /// [`Tally`] sums it.
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// Adds every page's counts and capacity to `tally` as the pages arrive, from every
+    /// segment of a parallel scan too.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.tally = Some(tally.clone());
+        self
+    }
+
+    /// The `Scan` input of the page after `cursor` (or of the first page), exactly as
+    /// [`page`](Self::page) would send it, without sending it.
+    pub fn preview(&self, cursor: Option<&str>) -> Result<ScanInput> {
+        let schema = &<I::Model as Model>::SCHEMA;
+        let prepared = self.clone().prepare()?;
+        let start = page::start_key(cursor, schema, &I::INDEX, OPERATION)?;
+        prepared
+            .input(start, None)
+            .build()
+            .map_err(|e| crate::item::built(e, schema.model, OPERATION))
     }
 
     /// Scans only `segment` of `total` (a parallel scan run by you).
@@ -144,6 +196,8 @@ impl<I: Index> Scan<I> {
             segment: self.segment,
             index: I::INDEX.request_name(),
             model: schema.model,
+            return_capacity: self.return_capacity,
+            tally: self.tally,
         })
     }
 
@@ -216,18 +270,14 @@ struct Prepared {
     segment: Option<(i32, i32)>,
     index: Option<&'static str>,
     model: &'static str,
+    return_capacity: Option<ReturnConsumedCapacity>,
+    tally: Option<Tally>,
 }
 
 impl Prepared {
-    fn fetch(
-        &self,
-        start: Option<Item>,
-        select: Option<Select>,
-    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
-        let request = self
-            .client
-            .sdk()
-            .scan()
+    /// The request of the page after `start`.
+    fn input(&self, start: Option<Item>, select: Option<Select>) -> ScanInputBuilder {
+        ScanInput::builder()
             .table_name(&self.table)
             .set_index_name(self.index.map(str::to_owned))
             .set_filter_expression(self.filter.clone())
@@ -238,18 +288,55 @@ impl Prepared {
             .set_segment(self.segment.map(|(s, _)| s))
             .set_total_segments(self.segment.map(|(_, t)| t))
             .set_select(select)
-            .set_exclusive_start_key(start);
-        let (model, table) = (self.model, self.table.clone());
+            .set_exclusive_start_key(start)
+            .set_return_consumed_capacity(self.return_capacity.clone())
+    }
+
+    fn fetch(
+        &self,
+        start: Option<Item>,
+        select: Option<Select>,
+    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+        let span = request_span!(
+            "Scan",
+            self.model,
+            self.table.as_str(),
+            "aws.dynamodb.index_name" = self.index,
+            "aws.dynamodb.limit" = self.limit,
+            "aws.dynamodb.consistent_read" = self.consistent_read,
+            "aws.dynamodb.segment" = self.segment.map(|(s, _)| s),
+            "aws.dynamodb.total_segments" = self.segment.map(|(_, t)| t),
+            "aws.dynamodb.select" = select.as_ref().map(Select::as_str),
+            "aws.dynamodb.count" = tracing::field::Empty,
+            "aws.dynamodb.scanned_count" = tracing::field::Empty,
+            "dynorm.filter" = self.filter.as_deref(),
+            "dynorm.continued" = start.is_some(),
+        );
+        let request = self.input(start, select);
+        let client = self.client.sdk().clone();
+        let (model, table, tally) = (self.model, self.table.clone(), self.tally.clone());
         async move {
-            let output = request
-                .send()
+            let result = request
+                .send_with(&client)
+                .instrument(span.clone())
                 .await
-                .map_err(|e| sdk_error(e, model, OPERATION, &table))?;
-            Ok(Fetched {
-                count: usize::try_from(output.count).unwrap_or(0),
-                items: output.items.unwrap_or_default(),
-                last_key: output.last_evaluated_key,
-            })
+                .map_err(|e| sdk_error(e, model, OPERATION, &table));
+            let output = match result {
+                Ok(output) => output,
+                Err(error) => {
+                    span::record_error(&span, &error);
+                    return Err(error);
+                }
+            };
+            Ok(page::fetched(
+                &span,
+                tally.as_ref(),
+                output.count,
+                output.scanned_count,
+                output.consumed_capacity.as_slice(),
+                output.items,
+                output.last_evaluated_key,
+            ))
         }
     }
 }

@@ -1,11 +1,16 @@
 //! Read transactions: a consistent snapshot of up to 100 items across models.
 
-use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
-use aws_sdk_dynamodb::types::{Get, TransactGetItem};
+use aws_sdk_dynamodb::operation::transact_get_items::{
+    TransactGetItemsError, TransactGetItemsInput,
+};
+use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
+use tracing::Instrument;
 
 use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::item;
+use crate::observe::span::{self, request_span};
+use crate::observe::Metadata;
 use crate::schema::Model;
 use crate::transaction::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::value::Item;
@@ -27,6 +32,7 @@ pub struct GetTransaction {
     client: Client,
     gets: Vec<Result<(&'static str, TransactGetItem)>>,
     include_expired: bool,
+    return_capacity: Option<ReturnConsumedCapacity>,
 }
 
 impl GetTransaction {
@@ -35,6 +41,7 @@ impl GetTransaction {
             client: client.clone(),
             gets: Vec::new(),
             include_expired: false,
+            return_capacity: None,
         }
     }
 
@@ -59,33 +66,61 @@ impl GetTransaction {
         self
     }
 
-    /// Sends the request.
-    pub async fn send(self) -> Result<GetTransactionItems> {
-        let count = self.gets.len();
+    /// Asks DynamoDB for the capacity the transaction consumes; it is in
+    /// [`GetTransactionItems::metadata`].
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The models and items of the reads, once checked.
+    fn checked(
+        gets: Vec<Result<(&'static str, TransactGetItem)>>,
+    ) -> Result<(Vec<&'static str>, Vec<TransactGetItem>)> {
+        let count = gets.len();
         if count == 0 || count > MAX_TRANSACTION_ITEMS {
             return Err(Error::validation(format!(
                 "a transaction has 1 to {MAX_TRANSACTION_ITEMS} operations, not {count}"
             ))
             .with_operation(OPERATION));
         }
-        let (models, items): (Vec<_>, Vec<_>) = self
-            .gets
+        Ok(gets
             .into_iter()
             .collect::<Result<Vec<_>>>()?
             .into_iter()
-            .unzip();
-        let table = single_table(items.iter().filter_map(|i| i.get()).map(Get::table_name));
-        let result = self
-            .client
-            .sdk()
-            .transact_get_items()
+            .unzip())
+    }
+
+    /// The `TransactGetItems` input [`send`](Self::send) would send, without sending it.
+    pub fn preview(&self) -> Result<TransactGetItemsInput> {
+        let (_, items) = Self::checked(self.gets.clone())?;
+        TransactGetItemsInput::builder()
             .set_transact_items(Some(items))
-            .send()
+            .set_return_consumed_capacity(self.return_capacity.clone())
+            .build()
+            .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+    }
+
+    /// Sends the request.
+    pub async fn send(self) -> Result<GetTransactionItems> {
+        let (models, items) = Self::checked(self.gets)?;
+        let table = single_table(items.iter().filter_map(|i| i.get()).map(Get::table_name));
+        let span = request_span!(
+            "TransactGetItems",
+            span::joined(models.iter().copied()).as_str(),
+            span::joined(items.iter().filter_map(|i| i.get()).map(Get::table_name)).as_str(),
+            "dynorm.transaction.items" = items.len(),
+        );
+        let result = TransactGetItemsInput::builder()
+            .set_transact_items(Some(items))
+            .set_return_consumed_capacity(self.return_capacity)
+            .send_with(self.client.sdk())
+            .instrument(span.clone())
             .await;
         let output = match result {
             Ok(output) => output,
             Err(e) => {
-                return Err(match e.as_service_error() {
+                let error = match e.as_service_error() {
                     Some(TransactGetItemsError::TransactionCanceledException(cancelled)) => {
                         let reasons = models
                             .iter()
@@ -111,9 +146,14 @@ impl GetTransaction {
                         canceled(OPERATION, reasons, e)
                     }
                     _ => with_table(from_sdk(e).with_operation(OPERATION), table),
-                })
+                };
+                span::record_error(&span, &error);
+                return Err(error);
             }
         };
+        let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
+        span::record_capacity(&span, consumed);
+        let metadata = Metadata::single(consumed);
         let responses = output.responses.unwrap_or_default();
         let items = models
             .into_iter()
@@ -131,6 +171,7 @@ impl GetTransaction {
         Ok(GetTransactionItems {
             items,
             include_expired: self.include_expired,
+            metadata,
         })
     }
 }
@@ -140,9 +181,15 @@ impl GetTransaction {
 pub struct GetTransactionItems {
     items: Vec<(&'static str, Option<Item>)>,
     include_expired: bool,
+    metadata: Metadata,
 }
 
 impl GetTransactionItems {
+    /// What the transaction cost, when it was asked for with `.return_consumed_capacity(..)`.
+    pub fn metadata(&self) -> &Metadata {
+        &self.metadata
+    }
+
     /// The item at `index` decoded as `M`: `Ok(None)` when there is no such item, and an
     /// error when `index` is out of range or was a read of another model.
     pub fn get<M: Model>(&self, index: usize) -> Result<Option<M>> {

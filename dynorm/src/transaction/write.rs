@@ -2,13 +2,19 @@
 
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::operation::transact_write_items::{
+    TransactWriteItemsError, TransactWriteItemsInput,
+};
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, TransactWriteItem};
+use tracing::Instrument;
 
 use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::observe::span::{self, request_span};
+use crate::observe::Metadata;
 use crate::schema::Model;
 use crate::transaction::{
     canceled, private, single_table, with_table, TransactionWrite, MAX_TRANSACTION_ITEMS,
@@ -83,6 +89,7 @@ impl<M: Model> private::Sealed for ConditionCheckItem<M> {
             condition,
             placeholders,
             checks,
+            return_capacity: None,
         })
     }
 }
@@ -106,6 +113,7 @@ pub struct WriteTransaction {
     client: Client,
     writes: Vec<Result<WriteSpec>>,
     token: Option<String>,
+    return_capacity: Option<ReturnConsumedCapacity>,
 }
 
 impl WriteTransaction {
@@ -114,6 +122,7 @@ impl WriteTransaction {
             client: client.clone(),
             writes: Vec::new(),
             token: None,
+            return_capacity: None,
         }
     }
 
@@ -134,6 +143,32 @@ impl WriteTransaction {
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
+    }
+
+    /// Asks DynamoDB for the capacity the transaction consumes; read it with
+    /// [`send_with_metadata`](Self::send_with_metadata).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// The `TransactWriteItems` input [`send`](Self::send) would send, without sending
+    /// it. Every error `send` would find before sending is found here. Without an
+    /// [`idempotency_token`](Self::idempotency_token), the SDK makes one as it sends, so
+    /// only that field of the request differs from the preview.
+    pub fn preview(&self) -> Result<TransactWriteItemsInput> {
+        let copy = WriteTransaction {
+            client: self.client.clone(),
+            writes: self.writes.clone(),
+            token: self.token.clone(),
+            return_capacity: self.return_capacity.clone(),
+        };
+        let capacity = copy.return_capacity.clone();
+        let (_, specs, token) = copy.specs()?;
+        let items = transact_items(&specs)?;
+        input(items, token, capacity)
+            .build()
+            .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
     }
 
     /// Checks everything that can be checked before sending.
@@ -177,52 +212,97 @@ impl WriteTransaction {
     /// Sends the transaction. When DynamoDB cancels it, the error is
     /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind::TransactionCanceled) with one [`CancellationReason`] per operation.
     pub async fn send(self) -> Result<()> {
+        self.send_with_metadata().await.map(drop)
+    }
+
+    /// Sends the transaction, and returns what it cost. Fails as [`send`](Self::send) does.
+    pub async fn send_with_metadata(self) -> Result<Metadata> {
+        let capacity = self.return_capacity.clone();
         let (client, specs, token) = self.specs()?;
-        let items = specs
-            .iter()
-            .cloned()
-            .map(WriteSpec::into_transact_item)
-            .collect::<Result<Vec<_>>>()?;
-        let result = client
-            .sdk()
-            .transact_write_items()
-            .set_transact_items(Some(items))
-            .set_client_request_token(token)
-            .send()
+        let items = transact_items(&specs)?;
+        let span = request_span!(
+            "TransactWriteItems",
+            span::joined(specs.iter().map(|s| s.schema.model)).as_str(),
+            span::joined(specs.iter().map(|s| s.table.as_str())).as_str(),
+            "dynorm.transaction.items" = specs.len(),
+        );
+        let result = input(items, token, capacity)
+            .send_with(client.sdk())
+            .instrument(span.clone())
             .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e) => match e.as_service_error() {
-                Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
-                    let reasons: Vec<CancellationReason> = specs
-                        .iter()
-                        .enumerate()
-                        .map(|(index, spec)| {
-                            let reason = cancelled.cancellation_reasons().get(index);
-                            let code = reason.and_then(|r| r.code()).unwrap_or("None").to_owned();
-                            let item = reason
-                                .and_then(|r| r.item().cloned())
-                                .filter(|i| !i.is_empty());
-                            let kind = (code == "ConditionalCheckFailed")
-                                .then(|| spec.condition_failed(item.clone()).kind());
-                            CancellationReason {
-                                index,
-                                operation: spec.operation,
-                                model: spec.schema.model,
-                                code,
-                                message: reason.and_then(|r| r.message()).map(str::to_owned),
-                                kind,
-                                item,
-                            }
-                        })
-                        .collect();
-                    Err(canceled(OPERATION, reasons, e))
-                }
-                _ => {
-                    let table = single_table(specs.iter().map(|s| s.table.as_str()));
-                    Err(with_table(from_sdk(e).with_operation(OPERATION), table))
-                }
-            },
+        let result = match result {
+            Ok(output) => {
+                let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
+                span::record_capacity(&span, consumed);
+                Ok(Metadata::single(consumed))
+            }
+            Err(e) => Err(Self::failure(e, &specs)),
+        };
+        if let Err(error) = &result {
+            span::record_error(&span, error);
+        }
+        result
+    }
+
+    /// The error of a transaction DynamoDB refused.
+    fn failure(
+        e: aws_sdk_dynamodb::error::SdkError<
+            TransactWriteItemsError,
+            aws_sdk_dynamodb::config::http::HttpResponse,
+        >,
+        specs: &[WriteSpec],
+    ) -> Error {
+        match e.as_service_error() {
+            Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => {
+                let reasons: Vec<CancellationReason> = specs
+                    .iter()
+                    .enumerate()
+                    .map(|(index, spec)| {
+                        let reason = cancelled.cancellation_reasons().get(index);
+                        let code = reason.and_then(|r| r.code()).unwrap_or("None").to_owned();
+                        let item = reason
+                            .and_then(|r| r.item().cloned())
+                            .filter(|i| !i.is_empty());
+                        let kind = (code == "ConditionalCheckFailed")
+                            .then(|| spec.condition_failed(item.clone()).kind());
+                        CancellationReason {
+                            index,
+                            operation: spec.operation,
+                            model: spec.schema.model,
+                            code,
+                            message: reason.and_then(|r| r.message()).map(str::to_owned),
+                            kind,
+                            item,
+                        }
+                    })
+                    .collect();
+                canceled(OPERATION, reasons, e)
+            }
+            _ => {
+                let table = single_table(specs.iter().map(|s| s.table.as_str()));
+                with_table(from_sdk(e).with_operation(OPERATION), table)
+            }
         }
     }
+}
+
+/// The items of a transaction, in order.
+fn transact_items(specs: &[WriteSpec]) -> Result<Vec<TransactWriteItem>> {
+    specs
+        .iter()
+        .cloned()
+        .map(WriteSpec::into_transact_item)
+        .collect()
+}
+
+/// The request of a transaction: what is sent, and what a preview shows.
+fn input(
+    items: Vec<TransactWriteItem>,
+    token: Option<String>,
+    capacity: Option<ReturnConsumedCapacity>,
+) -> aws_sdk_dynamodb::operation::transact_write_items::builders::TransactWriteItemsInputBuilder {
+    TransactWriteItemsInput::builder()
+        .set_transact_items(Some(items))
+        .set_client_request_token(token)
+        .set_return_consumed_capacity(capacity)
 }

@@ -1,0 +1,233 @@
+//! Consumed capacity, summed over requests, and the running totals of a stream of pages.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use aws_sdk_dynamodb::types::ConsumedCapacity;
+
+/// The capacity units one request or several consumed, as DynamoDB reported them in
+/// `ConsumedCapacity`, summed.
+///
+/// DynamoDB reports capacity only when the request asked for it, with
+/// `.return_consumed_capacity(ReturnConsumedCapacity::Total)` (the totals) or
+/// `ReturnConsumedCapacity::Indexes` (also the table and each index apart).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Capacity {
+    /// `CapacityUnits`: every unit consumed, reads and writes.
+    pub units: f64,
+    /// `ReadCapacityUnits`, where DynamoDB reported them apart.
+    pub read_units: f64,
+    /// `WriteCapacityUnits`, where DynamoDB reported them apart.
+    pub write_units: f64,
+    /// `CapacityUnits` by table name.
+    pub tables: BTreeMap<String, f64>,
+    /// With `Indexes`: the units of each table's base table and secondary indexes apart,
+    /// keyed `table` for the base table and `table/index` for an index.
+    pub indexes: BTreeMap<String, f64>,
+}
+
+impl Capacity {
+    /// The sum of what DynamoDB returned, or `None` when it returned nothing.
+    pub fn from_sdk<'a>(entries: impl IntoIterator<Item = &'a ConsumedCapacity>) -> Option<Self> {
+        let mut total = None::<Capacity>;
+        for entry in entries {
+            total.get_or_insert_with(Capacity::default).add(entry);
+        }
+        total
+    }
+
+    /// Adds one `ConsumedCapacity` DynamoDB returned.
+    pub fn add(&mut self, entry: &ConsumedCapacity) {
+        let units = entry.capacity_units().unwrap_or(0.0);
+        self.units += units;
+        self.read_units += entry.read_capacity_units().unwrap_or(0.0);
+        self.write_units += entry.write_capacity_units().unwrap_or(0.0);
+        let table = entry.table_name().unwrap_or_default();
+        *self.tables.entry(table.to_owned()).or_default() += units;
+        if let Some(base) = entry.table().and_then(|c| c.capacity_units()) {
+            *self.indexes.entry(table.to_owned()).or_default() += base;
+        }
+        let indexes = entry
+            .global_secondary_indexes()
+            .into_iter()
+            .chain(entry.local_secondary_indexes())
+            .flatten();
+        for (index, capacity) in indexes {
+            *self.indexes.entry(format!("{table}/{index}")).or_default() +=
+                capacity.capacity_units().unwrap_or(0.0);
+        }
+    }
+
+    /// Adds another sum to this one.
+    pub fn merge(&mut self, other: &Capacity) {
+        self.units += other.units;
+        self.read_units += other.read_units;
+        self.write_units += other.write_units;
+        for (table, units) in &other.tables {
+            *self.tables.entry(table.clone()).or_default() += units;
+        }
+        for (index, units) in &other.indexes {
+            *self.indexes.entry(index.clone()).or_default() += units;
+        }
+    }
+}
+
+/// Adds `more` to an optional sum.
+pub(crate) fn merge_into(total: &mut Option<Capacity>, more: Option<&Capacity>) {
+    if let Some(more) = more {
+        total.get_or_insert_with(Capacity::default).merge(more);
+    }
+}
+
+/// What an operation's requests cost, returned alongside its result by the
+/// `send_with_metadata` methods.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Metadata {
+    /// The capacity consumed, summed over every request; `None` when DynamoDB reported
+    /// none (capacity was not asked for).
+    pub consumed_capacity: Option<Capacity>,
+    /// How many requests were sent: 1 for a single-item operation or a transaction, one
+    /// per chunk attempt for a batch, retries included.
+    pub requests: u32,
+}
+
+impl Metadata {
+    /// The metadata of one request that returned `capacity`.
+    pub(crate) fn single<'a>(capacity: impl IntoIterator<Item = &'a ConsumedCapacity>) -> Self {
+        Self {
+            consumed_capacity: Capacity::from_sdk(capacity),
+            requests: 1,
+        }
+    }
+
+    /// Adds the metadata of more requests.
+    pub(crate) fn merge(&mut self, other: &Metadata) {
+        merge_into(
+            &mut self.consumed_capacity,
+            other.consumed_capacity.as_ref(),
+        );
+        self.requests += other.requests;
+    }
+}
+
+/// Running totals of a query, scan or count as its pages arrive: hand a clone to
+/// [`Query::tally`](crate::query::Query::tally) or [`Scan::tally`](crate::query::Scan::tally),
+/// and read it at any time, during the stream or after it.
+///
+/// ```no_run
+/// # use dynorm::Model;
+/// # #[derive(Model)] struct Order { #[hash_key] customer: String, #[range_key] id: String }
+/// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
+/// use dynorm::observe::{ReturnConsumedCapacity, Tally};
+/// use futures::TryStreamExt;
+/// let tally = Tally::default();
+/// let mut orders = db
+///     .query_by::<Order>("c1")
+///     .return_consumed_capacity(ReturnConsumedCapacity::Total)
+///     .tally(&tally)
+///     .stream();
+/// while let Some(_order) = orders.try_next().await? {
+///     // tally.pages(), tally.scanned_count(), tally.consumed_capacity() so far
+/// }
+/// println!("{} pages, {:?}", tally.pages(), tally.consumed_capacity());
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    totals: Arc<Mutex<Totals>>,
+}
+
+#[derive(Debug, Default)]
+struct Totals {
+    pages: usize,
+    count: usize,
+    scanned_count: usize,
+    capacity: Option<Capacity>,
+}
+
+impl Tally {
+    fn read<T>(&self, f: impl FnOnce(&Totals) -> T) -> T {
+        f(&self.totals.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Adds one page.
+    pub(crate) fn add_page(&self, count: usize, scanned_count: usize, capacity: Option<&Capacity>) {
+        let mut totals = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
+        totals.pages += 1;
+        totals.count += count;
+        totals.scanned_count += scanned_count;
+        merge_into(&mut totals.capacity, capacity);
+    }
+
+    /// The pages received so far.
+    pub fn pages(&self) -> usize {
+        self.read(|t| t.pages)
+    }
+
+    /// `Count` summed: the items that matched the filter, so far.
+    pub fn count(&self) -> usize {
+        self.read(|t| t.count)
+    }
+
+    /// `ScannedCount` summed: the items read before the filter, so far. The difference
+    /// with [`count`](Self::count) is what the filter threw away.
+    pub fn scanned_count(&self) -> usize {
+        self.read(|t| t.scanned_count)
+    }
+
+    /// The capacity consumed so far; `None` when DynamoDB reported none.
+    pub fn consumed_capacity(&self) -> Option<Capacity> {
+        self.read(|t| t.capacity.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::types::Capacity as SdkCapacity;
+    use std::collections::HashMap;
+
+    #[test]
+    fn capacity_sums_totals_tables_and_indexes() {
+        let entry = ConsumedCapacity::builder()
+            .table_name("T")
+            .capacity_units(3.0)
+            .read_capacity_units(3.0)
+            .table(SdkCapacity::builder().capacity_units(1.0).build())
+            .set_global_secondary_indexes(Some(HashMap::from([(
+                "byX".to_owned(),
+                SdkCapacity::builder().capacity_units(2.0).build(),
+            )])))
+            .build();
+        let other = ConsumedCapacity::builder()
+            .table_name("U")
+            .capacity_units(0.5)
+            .build();
+        let total = Capacity::from_sdk([&entry, &entry, &other]).expect("entries");
+        assert_eq!(total.units, 6.5);
+        assert_eq!(total.read_units, 6.0);
+        assert_eq!(total.tables["T"], 6.0);
+        assert_eq!(total.tables["U"], 0.5);
+        assert_eq!(total.indexes["T"], 2.0);
+        assert_eq!(total.indexes["T/byX"], 4.0);
+        assert_eq!(Capacity::from_sdk([]), None);
+    }
+
+    #[test]
+    fn a_tally_sums_pages() {
+        let tally = Tally::default();
+        let capacity = Capacity {
+            units: 0.5,
+            ..Capacity::default()
+        };
+        tally.clone().add_page(2, 5, Some(&capacity));
+        tally.add_page(1, 1, None);
+        assert_eq!(
+            (tally.pages(), tally.count(), tally.scanned_count()),
+            (2, 3, 6)
+        );
+        assert_eq!(tally.consumed_capacity().map(|c| c.units), Some(0.5));
+    }
+}

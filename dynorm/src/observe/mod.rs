@@ -1,0 +1,15 @@
+//! Seeing what dynorm does and what it costs: one `tracing` span per request sent, the
+//! capacity DynamoDB says a request consumed, and the counts of a page.
+//!
+//! Spans are named `DynamoDB.<Operation>` (`DynamoDB.GetItem`, `DynamoDB.Query`, ...) at
+//! level `INFO` under the target `dynorm`, with fields named after OpenTelemetry's
+//! semantic conventions for DynamoDB (`db.system.name`, `db.operation.name`,
+//! `aws.dynamodb.table_names`, `aws.dynamodb.consumed_capacity`, ...) plus `dynorm.model`,
+//! `dynorm.attempt` and `error.type`. They never hold an item value or a key value.
+//! Without a subscriber, a span is not built at all and its fields are not computed.
+
+mod capacity;
+pub(crate) mod span;
+
+pub use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+pub use capacity::{Capacity, Metadata, Tally};
