@@ -2,7 +2,7 @@
 //! read path over one single-table design, checked after each step against an in-memory
 //! oracle.
 //!
-//! The write paths: `create`, `create(..).overwrite(true)`, `put`, `update` (a `set` of an
+//! The write paths: `create`, `create(..).overwrite(true)`, `insert` (from an insert type), `put`, `update` (a `set` of an
 //! index key template's source, of a `#[combine]` source, increments, `remove` of an
 //! `Option`), `update(..).upsert()`, batch puts and deletes, write transactions mixing
 //! create, put, update, delete and condition checks, `delete` and `delete_raw`, and writes
@@ -907,6 +907,11 @@ enum Op {
         fields: OrgFields,
         overwrite: bool,
     },
+    /// `db.insert(NewOrg { .. })`: a create from the insert type, without generated fields.
+    InsertOrg {
+        key: OKey,
+        fields: OrgFields,
+    },
     PutOrg {
         key: OKey,
         fields: OrgFields,
@@ -1151,6 +1156,7 @@ fn org_writes() -> impl Strategy<Value = Op> {
         3 => (okey(), org_fields(), rarely())
             .prop_map(|(key, fields, overwrite)| Op::CreateOrg { key, fields, overwrite }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::PutOrg { key, fields }),
+        1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::InsertOrg { key, fields }),
         2 => (okey(), org_actions()).prop_map(|(key, actions)| Op::UpdateOrg { key, actions }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::UpsertOrg { key, fields }),
         1 => (okey(), any::<bool>(), any::<bool>())
@@ -1445,6 +1451,7 @@ fn eval(world: &World, op: &Op, sem: Sem, since: DateTime<Utc>) -> Eval {
             fields,
             overwrite,
         } => create_org(world, *key, fields, *overwrite, since),
+        Op::InsertOrg { key, fields } => create_org(world, *key, fields, false, since),
         Op::PutOrg { key, fields } => put_org(*key, fields, since),
         Op::UpdateOrg { key, actions } => update_org(world, *key, actions, false, since),
         Op::UpsertOrg { key, fields } => {
@@ -2030,6 +2037,17 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                 .overwrite(*overwrite)
                 .send()
                 .await
+        }
+        Op::InsertOrg { key, fields } => {
+            let org = fields.org(*key);
+            db.insert(NewOrg {
+                org: org.org,
+                name: org.name,
+                plan: org.plan,
+                seats: org.seats,
+            })
+            .send()
+            .await
         }
         Op::PutOrg { key, fields } => db.put(&fields.org(*key)).send().await,
         Op::UpdateOrg { key, actions } => {
