@@ -2,14 +2,14 @@
 //! read path over one single-table design, checked after each step against an in-memory
 //! oracle.
 //!
-//! The write paths: `create`, `create(..).overwrite(true)`, `insert` (from an insert type), `put`, `update` (a `set` of an
-//! index key template's source, of a `#[combine]` source, increments, `remove` of an
-//! `Option`), `update(..).upsert()`, batch puts and deletes, write transactions mixing
-//! create, put, update, delete and condition checks, `delete` and `delete_raw`, and writes
-//! that must be refused (a stale version, a create over a live item, an update of a
-//! missing item, an update that cannot rebuild a key, values a key cannot hold). The reads:
-//! `get`, `get_raw`, `get_many`, `transact_get`, queries through both GSIs, scans and a
-//! collection. A few orgs and ids make the steps collide.
+//! The write paths: `create`, `create(..).overwrite(true)`, `insert` (from an insert type),
+//! `put`, `update` (a `set` of an index key template's source, of a `#[combine]` source,
+//! increments, `remove` of an `Option`), `update(..).upsert()`, batch puts and deletes,
+//! write transactions mixing create, put, update, delete and condition checks, `delete` and
+//! `delete_raw`, and writes that must be refused (a stale version, a create over a live
+//! item, an update of a missing item, an update that cannot rebuild a key, values a key
+//! cannot hold). The reads: `get`, `get_raw`, `get_many`, `transact_get`, queries through
+//! both GSIs, scans and a collection. A few orgs and ids make the steps collide.
 //!
 //! After every step the whole table is read raw (`db.sdk().scan()`), compared with the
 //! oracle item by item, and every stored item is checked:
