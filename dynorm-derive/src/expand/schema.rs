@@ -8,8 +8,8 @@ use syn::spanned::Spanned;
 use crate::expand::codec;
 use crate::internals::attr::DateStorage;
 use crate::internals::resolve::{
-    Entity, Field, Generated, GeneratedValue, Index, IndexKeys, Model, Part, PrimaryKey,
-    Projection, Template,
+    Casing, Convention, Entity, Field, Generated, GeneratedValue, Index, IndexKeys, Model, Part,
+    PrimaryKey, Projection, Template,
 };
 
 /// `Some(value)` or `None`, as tokens.
@@ -129,20 +129,36 @@ fn entity(model: &Model, entity: Option<&Entity>) -> TokenStream {
                     quote!(::dynorm::__private::TemplatePart::Field(#name))
                 }
             });
+            let casing = match template.casing {
+                Casing::None => quote!(None),
+                Casing::Lower => quote!(Lower),
+                Casing::Upper => quote!(Upper),
+            };
             quote! {
                 ::dynorm::__private::KeyTemplate {
                     index: #index,
                     attribute: #attribute,
                     is_hash: #is_hash,
                     parts: &[#(#parts),*],
+                    casing: ::dynorm::__private::KeyCasing::#casing,
                 }
             }
         })
     });
+    let convention = match &entity.convention {
+        Convention::Dynorm => quote!(::dynorm::__private::Convention::Dynorm),
+        Convention::ElectroDb { version, .. } => {
+            quote!(::dynorm::__private::Convention::ElectroDb { version: #version })
+        }
+        Convention::Toolbox { timestamps } => {
+            quote!(::dynorm::__private::Convention::Toolbox { timestamps: #timestamps })
+        }
+    };
     quote! {
         ::core::option::Option::Some(::dynorm::__private::Entity {
             name: #name,
             attribute: #attribute,
+            convention: #convention,
             keys: &[#(#keys),*],
         })
     }

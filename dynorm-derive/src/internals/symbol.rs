@@ -55,6 +55,19 @@ pub const SUFFIX: Symbol = Symbol("suffix");
 pub const RENAME_ALL: Symbol = Symbol("rename_all");
 /// `#[dynorm(stream = "keys_only" | "new_image" | "old_image" | "new_and_old_images")]`
 pub const STREAM: Symbol = Symbol("stream");
+/// `#[dynorm(convention = "dynorm" | "electrodb" | "dynamodb-toolbox")]`
+pub const CONVENTION: Symbol = Symbol("convention");
+/// `#[dynorm(service = "...")]`: ElectroDB's service name.
+pub const SERVICE: Symbol = Symbol("service");
+/// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
+pub const TIMESTAMPS: Symbol = Symbol("timestamps");
+
+// `#[key(...)]`
+
+/// `#[key(casing = "none" | "lower" | "upper" | "default")]`
+pub const CASING: Symbol = Symbol("casing");
+/// `#[key(collection = "...")]`: ElectroDB's collection, in default sort keys.
+pub const COLLECTION: Symbol = Symbol("collection");
 
 // `#[dynorm(...)]` on a field.
 
@@ -107,7 +120,15 @@ pub const CONTAINER_KEYS: &[Symbol] = &[
     ENTITY,
     ENTITY_ATTRIBUTE,
     STREAM,
+    CONVENTION,
+    SERVICE,
+    VERSION,
+    TIMESTAMPS,
 ];
+/// The values `#[dynorm(convention = ...)]` accepts.
+pub const CONVENTIONS: &[&str] = &["dynorm", "electrodb", "dynamodb-toolbox"];
+/// The values `#[key(casing = ...)]` accepts.
+pub const CASINGS: &[&str] = &["none", "lower", "upper", "default"];
 /// The values `#[dynorm(stream = "...")]` accepts.
 pub const STREAM_VIEWS: &[&str] = &["keys_only", "new_image", "old_image", "new_and_old_images"];
 /// The keys `#[dynorm(...)]` accepts on a field.

@@ -24,6 +24,9 @@ pub struct Template {
     pub literal: LitStr,
     /// The template split into text and fields.
     pub parts: Vec<Part>,
+    /// Whether it was written as a list of fields, `[team_id]`: ElectroDB's default key,
+    /// whose text the resolve stage adds. `parts` then holds only the fields.
+    pub composite: bool,
 }
 
 impl Template {
@@ -34,6 +37,17 @@ impl Template {
             attribute,
             literal,
             parts,
+            composite: false,
+        }
+    }
+
+    /// `attribute = [a, b]`: ElectroDB's default key from these fields.
+    pub fn composite(attribute: Ident, span: proc_macro2::Span, fields: Vec<FieldRef>) -> Self {
+        Template {
+            attribute,
+            literal: LitStr::new("[..]", span),
+            parts: fields.into_iter().map(Part::Field).collect(),
+            composite: true,
         }
     }
 }

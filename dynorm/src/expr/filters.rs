@@ -16,12 +16,24 @@ pub(crate) fn unexpired(schema: &Schema) -> Option<Expr> {
     ]))
 }
 
-/// The filter that keeps only this entity's items in a shared table.
+/// The filter that keeps only this entity's items in a shared table: its name, and under
+/// ElectroDB's convention its version too.
 pub(crate) fn entity(schema: &Schema) -> Option<Expr> {
     let entity = schema.entity?;
-    Some(Expr::Compare(
+    let name = Expr::Compare(
         entity.attribute,
         Comparison::Eq,
         AttributeValue::S(entity.name.to_owned()),
-    ))
+    );
+    Some(match entity.convention.version() {
+        Some((attribute, version)) => Expr::And(vec![
+            name,
+            Expr::Compare(
+                attribute,
+                Comparison::Eq,
+                AttributeValue::S(version.to_owned()),
+            ),
+        ]),
+        None => name,
+    })
 }

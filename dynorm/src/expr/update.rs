@@ -23,7 +23,8 @@ use crate::error::{Error, Result};
 use crate::expr::attr::{Attr, Optional, Writable};
 use crate::expr::placeholders::Placeholders;
 use crate::schema::combine::combined_text;
-use crate::schema::{Model, Schema};
+use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
+use crate::schema::{Convention, Entity, Model, Schema};
 use crate::value::{AttrValue, Item};
 
 /// A number an update can add to: every integer and float type. Sealed.
@@ -367,10 +368,7 @@ impl<M: Model> Update<M> {
         let mut out = self.rebuilt_combines(schema, fixed)?;
         out.extend(self.rebuilt_index_keys(schema, fixed, upsert)?);
         if let Some(entity) = schema.entity {
-            out.push((
-                entity.attribute,
-                Action::Set(AttributeValue::S(entity.name.to_owned())),
-            ));
+            out.extend(identity_actions(&entity));
             if upsert {
                 // The fields a template key is rendered from are stored attributes too.
                 for (name, value) in fixed {
@@ -583,6 +581,34 @@ impl<M: Model> Update<M> {
             .collect::<Vec<_>>()
             .join(" "))
     }
+}
+
+/// What an update sets to keep the item's identity, as the convention's own library does:
+/// the entity name (and ElectroDB's version) on every update; under DynamoDB-Toolbox's
+/// convention, the name and creation time only where absent, and the modification time.
+fn identity_actions(entity: &Entity) -> Vec<(&'static str, Action)> {
+    let name = AttributeValue::S(entity.name.to_owned());
+    let mut out = Vec::with_capacity(3);
+    match entity.convention {
+        Convention::Toolbox { timestamps } => {
+            out.push((entity.attribute, Action::SetIfNotExists(name)));
+            if timestamps {
+                let now = toolbox_now();
+                out.push((TOOLBOX_CREATED, Action::SetIfNotExists(now.clone())));
+                out.push((TOOLBOX_MODIFIED, Action::Set(now)));
+            }
+        }
+        _ => {
+            out.push((entity.attribute, Action::Set(name)));
+            if let Some((attribute, version)) = entity.convention.version() {
+                out.push((
+                    attribute,
+                    Action::Set(AttributeValue::S(version.to_owned())),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The index of which `attribute` is a key, when the action sets it to an empty string

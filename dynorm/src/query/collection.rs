@@ -9,7 +9,8 @@ use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
-use crate::schema::{entity_name, Collection, Entity, Index, Model};
+use crate::schema::collection;
+use crate::schema::{entity_name, Collection, Index, Model};
 use crate::value::Item;
 
 /// The items of a collection's partition.
@@ -66,11 +67,11 @@ impl<C: Collection> CollectionQuery<C> {
         const OPERATION: &str = "collection";
         let schema = &<C::Anchor as Model>::SCHEMA;
         let fail = |e: Error| e.with_model(schema.model).with_operation(OPERATION);
-        let attribute = schema.entity.map(|e| e.attribute).ok_or_else(|| {
-            fail(Error::config(
+        if schema.entity.is_none() {
+            return Err(fail(Error::config(
                 "a collection's entities need #[key(...)] templates",
-            ))
-        })?;
+            )));
+        }
         let values = <C::Anchor as Index>::hash_values(&hash).map_err(fail)?;
         let mut placeholders = Placeholders::default();
         let conditions: Vec<Expr> = values
@@ -113,18 +114,14 @@ impl<C: Collection> CollectionQuery<C> {
                 span.record("aws.dynamodb.scanned_count", output.scanned_count);
             }
             for item in output.items.unwrap_or_default() {
-                let entity = Entity::of(attribute, &item);
-                let expired = !include_expired
-                    && entity.as_deref().is_some_and(|name| {
-                        C::__ENTITIES
-                            .iter()
-                            .find(|schema| entity_name(schema) == name)
-                            .is_some_and(|schema| schema.is_expired(&item))
-                    });
-                if expired {
+                let Some(owner) = collection::owner(C::__ENTITIES, &item) else {
+                    out.skipped += 1;
+                    continue;
+                };
+                if !include_expired && owner.is_expired(&item) {
                     continue;
                 }
-                match entity.and_then(|name| C::decode(&name, item)) {
+                match C::decode(entity_name(owner), item) {
                     Some(decoded) => out
                         .items
                         .push(decoded.map_err(|e| e.with_operation(OPERATION))?),

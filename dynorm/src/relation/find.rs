@@ -12,7 +12,7 @@ use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr, Placeholders};
 use crate::query::Query;
-use crate::schema::{Entity, IndexKind, IndexSchema, Model};
+use crate::schema::{IndexKind, IndexSchema, Model};
 use crate::value::Item;
 
 const OPERATION: &str = "find";
@@ -334,13 +334,12 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
                 .await
                 .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION, &table))?;
             for item in output.items.unwrap_or_default() {
-                let name = Entity::of(entity.attribute, &item);
-                if name.as_deref() == Some(entity.name) {
+                if entity.holds(&item) {
                     let matches = equalities.iter().all(|(k, v)| item.get(k) == Some(v));
                     if matches && !M::SCHEMA.is_expired(&item) {
                         roots.push(M::from_item(item).map_err(Self::fail)?);
                     }
-                } else if name.as_deref() == Some(child.name) && !shared.schema.is_expired(&item) {
+                } else if child.holds(&item) && !shared.schema.is_expired(&item) {
                     children.push(item);
                 }
             }

@@ -47,3 +47,11 @@ pub const fn entity_name(schema: &Schema) -> &'static str {
         None => "",
     }
 }
+
+/// The entity among `entities` that holds a stored item, by its identity attributes.
+pub(crate) fn owner(entities: &[&'static Schema], item: &Item) -> Option<&'static Schema> {
+    entities
+        .iter()
+        .copied()
+        .find(|schema| schema.entity.is_some_and(|e| e.holds(item)))
+}

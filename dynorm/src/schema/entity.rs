@@ -3,14 +3,38 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::schema::convention::{self, Convention};
 use crate::schema::Schema;
 use crate::value::Item;
+
+/// How a rendered key is case-folded, as ElectroDB's `casing` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyCasing {
+    /// Stored as rendered.
+    None,
+    /// Lowercased, text and values alike: ElectroDB's default.
+    Lower,
+    /// Uppercased, text and values alike.
+    Upper,
+}
+
+impl KeyCasing {
+    /// Folds a value rendered into a key; the static text is folded by the derive.
+    fn fold<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        match self {
+            KeyCasing::None => text.into(),
+            KeyCasing::Lower => text.to_lowercase().into(),
+            KeyCasing::Upper => text.to_uppercase().into(),
+        }
+    }
+}
 
 /// One piece of a key template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum TemplatePart {
-    /// Text stored as written: never case-folded.
+    /// Text stored as written (the derive has already applied the key's casing).
     Static(&'static str),
     /// The stored value of this attribute.
     Field(&'static str),
@@ -27,6 +51,8 @@ pub struct KeyTemplate {
     pub is_hash: bool,
     /// The template.
     pub parts: &'static [TemplatePart],
+    /// How field values are case-folded.
+    pub casing: KeyCasing,
 }
 
 impl KeyTemplate {
@@ -54,8 +80,8 @@ impl KeyTemplate {
                 TemplatePart::Static(text) => out.push_str(text),
                 TemplatePart::Field(name) => {
                     let text = match item.get(*name) {
-                        Some(AttributeValue::S(s)) => s.as_str(),
-                        Some(AttributeValue::N(n)) => n.as_str(),
+                        Some(AttributeValue::S(s)) => self.casing.fold(s),
+                        Some(AttributeValue::N(n)) => n.as_str().into(),
                         Some(AttributeValue::Null(_)) | None => return Ok(None),
                         Some(other) => {
                             return Err(Error::validation(format!(
@@ -82,7 +108,7 @@ impl KeyTemplate {
                         // Not there yet: a `default` may generate it on create.
                         return Ok(None);
                     }
-                    out.push_str(text);
+                    out.push_str(&text);
                 }
             }
         }
@@ -121,6 +147,8 @@ pub struct Entity {
     pub name: &'static str,
     /// The attribute that stores it.
     pub attribute: &'static str,
+    /// How items carry their identity: dynorm's way, ElectroDB's or DynamoDB-Toolbox's.
+    pub convention: Convention,
     /// Every key template, the table's and the indexes'.
     pub keys: &'static [KeyTemplate],
 }
@@ -133,16 +161,33 @@ impl Entity {
         self.keys.iter().filter(move |k| k.index == index)
     }
 
-    /// Whether a stored item is of this entity.
+    /// Whether a stored item is of this entity: its name matches, and under ElectroDB's
+    /// convention, its version too. Queries, scans, collections and streams keep the items
+    /// this holds.
     pub fn holds(&self, item: &Item) -> bool {
-        matches!(item.get(self.attribute), Some(AttributeValue::S(name)) if name == self.name)
+        convention::text(item, self.attribute) == Some(self.name)
+            && self
+                .convention
+                .version()
+                .is_none_or(|(attribute, version)| {
+                    convention::text(item, attribute) == Some(version)
+                })
     }
 
-    /// The entity name of a stored item, if it has one.
-    pub(crate) fn of(attribute: &str, item: &Item) -> Option<String> {
-        match item.get(attribute) {
-            Some(AttributeValue::S(name)) => Some(name.clone()),
-            _ => None,
+    /// Writes the attributes that say which entity the item is, on every whole-item write:
+    /// the name, the version (ElectroDB) and the times (DynamoDB-Toolbox with `timestamps`).
+    fn write_identity(&self, item: &mut Item) {
+        item.insert(
+            self.attribute.to_owned(),
+            AttributeValue::S(self.name.to_owned()),
+        );
+        if let Some((attribute, version)) = self.convention.version() {
+            item.insert(attribute.to_owned(), AttributeValue::S(version.to_owned()));
+        }
+        if self.convention.timestamps() {
+            let now = convention::toolbox_now();
+            item.insert(convention::TOOLBOX_CREATED.to_owned(), now.clone());
+            item.insert(convention::TOOLBOX_MODIFIED.to_owned(), now);
         }
     }
 }
@@ -195,31 +240,56 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
     for (attribute, text) in rendered {
         item.insert(attribute.to_owned(), AttributeValue::S(text));
     }
-    item.insert(
-        entity.attribute.to_owned(),
-        AttributeValue::S(entity.name.to_owned()),
-    );
+    entity.write_identity(item);
     Ok(())
 }
 
-/// Checks that an item is of this entity before it is decoded.
+/// Checks that an item is of this entity before it is decoded, as the convention's own
+/// library would: the name (absent is accepted under DynamoDB-Toolbox's convention) and,
+/// under ElectroDB's, the version.
 pub fn check_entity(schema: &Schema, item: &Item) -> Result<()> {
     let entity = entity(schema)?;
-    match Entity::of(entity.attribute, item) {
-        Some(name) if name == entity.name => Ok(()),
-        found => Err(Error::new(
-            ErrorKind::Conversion,
-            match found {
-                Some(name) => format!("the item is a `{name}`, not a `{}`", entity.name),
-                None => format!(
-                    "the item has no entity name, so it is not a `{}`",
-                    entity.name
+    let refuse = |attribute: &'static str, message: String| {
+        Err(Error::new(ErrorKind::Conversion, message)
+            .with_model(schema.model)
+            .with_attribute(attribute))
+    };
+    match convention::text(item, entity.attribute) {
+        Some(name) if name == entity.name => {}
+        None if entity.convention.name_optional_on_read()
+            && !item.contains_key(entity.attribute) => {}
+        Some(name) => {
+            return refuse(
+                entity.attribute,
+                format!("the item is a `{name}`, not a `{}`", entity.name),
+            )
+        }
+        None => {
+            return refuse(
+                entity.attribute,
+                format!(
+                    "the item has no entity name in `{}`, so it is not a `{}`",
+                    entity.attribute, entity.name
                 ),
-            },
-        )
-        .with_model(schema.model)
-        .with_attribute(entity.attribute)),
+            )
+        }
     }
+    if let Some((attribute, version)) = entity.convention.version() {
+        match convention::text(item, attribute) {
+            Some(found) if found == version => {}
+            found => {
+                return refuse(
+                    attribute,
+                    format!(
+                        "the item is version {} of `{}`; this model reads version {version:?}",
+                        found.map_or_else(|| "(none)".to_owned(), |v| format!("{v:?}")),
+                        entity.name
+                    ),
+                )
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The table key of an entity, from the attributes of its key fields.

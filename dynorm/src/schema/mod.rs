@@ -7,6 +7,7 @@
 
 pub(crate) mod collection;
 pub(crate) mod combine;
+pub(crate) mod convention;
 pub(crate) mod entity;
 mod generated;
 mod index;
@@ -21,7 +22,8 @@ mod table_schema;
 pub(crate) use collection::entity_name;
 pub use collection::Collection;
 pub use combine::Combine;
-pub use entity::{Entity, KeyTemplate, TemplatePart};
+pub use convention::Convention;
+pub use entity::{Entity, KeyCasing, KeyTemplate, TemplatePart};
 pub use generated::{Generated, GeneratedValue};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
 pub use insert::Insertable;

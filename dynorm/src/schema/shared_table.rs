@@ -1,6 +1,7 @@
 //! Tables that several single-table entities share: the declaration macro and its
 //! compile-time checks.
 
+use crate::schema::convention::Convention;
 use crate::schema::entity::{Entity, KeyTemplate};
 use crate::schema::{table_definition, Schema};
 
@@ -24,6 +25,17 @@ pub(crate) const fn same(a: &str, b: &str) -> bool {
 }
 
 /// The table's template for the hash (`hash = true`) or range key of an entity.
+/// Whether two entities follow the same identity convention (the version and the
+/// timestamps may differ per entity, as in the libraries themselves).
+const fn same_convention(a: &Convention, b: &Convention) -> bool {
+    matches!(
+        (a, b),
+        (Convention::Dynorm, Convention::Dynorm)
+            | (Convention::ElectroDb { .. }, Convention::ElectroDb { .. })
+            | (Convention::Toolbox { .. }, Convention::Toolbox { .. })
+    )
+}
+
 const fn primary_template(entity: &Entity, hash: bool) -> Option<&KeyTemplate> {
     let mut i = 0;
     while i < entity.keys.len() {
@@ -78,6 +90,9 @@ pub const fn check_shared_table(schemas: &[&Schema]) {
                 panic!(
                     "the entities of a shared table must store their names in the same attribute"
                 );
+            }
+            if !same_convention(&ea.convention, &eb.convention) {
+                panic!("the entities of a shared table must follow one convention: dynorm's, ElectroDB's or DynamoDB-Toolbox's");
             }
             if same(ea.name, eb.name) {
                 panic!("two entities of a shared table have the same entity name");

@@ -136,7 +136,7 @@ impl<M: Model> Decoder<M> {
     pub fn model() -> Self {
         fn decode<M: Model>(entity: &str, item: Item) -> Option<Result<M>> {
             match M::SCHEMA.entity {
-                Some(own) if own.name != entity => None,
+                Some(own) if own.name != entity || !own.holds(&item) => None,
                 _ => Some(M::from_item(item)),
             }
         }
@@ -152,8 +152,9 @@ impl<C: Collection> Decoder<C> {
     /// Decodes items of a shared table as the collection enum `C`, by the entity name;
     /// items of entities `C` does not list are skipped.
     pub fn collection() -> Self {
-        fn decode<C: Collection>(entity: &str, item: Item) -> Option<Result<C>> {
-            C::decode(entity, item)
+        fn decode<C: Collection>(_entity: &str, item: Item) -> Option<Result<C>> {
+            let owner = crate::schema::collection::owner(C::__ENTITIES, &item)?;
+            C::decode(crate::schema::entity_name(owner), item)
         }
         let schema: &'static Schema = &<C::Anchor as Model>::SCHEMA;
         Self {

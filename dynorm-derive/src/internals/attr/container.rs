@@ -24,6 +24,14 @@ pub struct ContainerAttrs {
     pub rename_all: Option<RenameRule>,
     /// `#[dynorm(stream = "new_and_old_images")]`: the table's stream view type.
     pub stream: Option<LitStr>,
+    /// `#[dynorm(convention = "electrodb")]`: how items carry their identity.
+    pub convention: Option<LitStr>,
+    /// `#[dynorm(service = "app")]`: ElectroDB's service name.
+    pub service: Option<LitStr>,
+    /// `#[dynorm(version = "1")]`: ElectroDB's entity version.
+    pub version: Option<LitStr>,
+    /// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
+    pub timestamps: Option<syn::Path>,
 }
 
 /// Parses every `#[dynorm(...)]` attribute on the struct.
@@ -78,6 +86,34 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                         symbol::unknown_value_message(&value.value(), STREAM_VIEWS),
                     );
                 }
+            } else if meta.path == CONVENTION {
+                // #[dynorm(convention = "electrodb")]
+                let value: LitStr = meta.value()?.parse()?;
+                if CONVENTIONS.contains(&value.value().as_str()) {
+                    set_once(cx, &mut out.convention, value, &meta, CONVENTION);
+                } else {
+                    cx.error_spanned_by(
+                        &value,
+                        symbol::unknown_value_message(&value.value(), CONVENTIONS),
+                    );
+                }
+            } else if meta.path == SERVICE {
+                // #[dynorm(service = "app")]
+                let value = non_empty_string(cx, &meta, "the service name")?;
+                set_once(cx, &mut out.service, value, &meta, SERVICE);
+            } else if meta.path == VERSION {
+                // #[dynorm(version = "1")]
+                let value = non_empty_string(cx, &meta, "the entity version")?;
+                set_once(cx, &mut out.version, value, &meta, VERSION);
+            } else if meta.path == TIMESTAMPS {
+                // #[dynorm(timestamps)]
+                set_once(
+                    cx,
+                    &mut out.timestamps,
+                    meta.path.clone(),
+                    &meta,
+                    TIMESTAMPS,
+                );
             } else {
                 unknown_key(cx, &meta, CONTAINER_KEYS, "container")?;
             }

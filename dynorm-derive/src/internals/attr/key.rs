@@ -6,11 +6,19 @@
 //! ```
 //!
 //! The first template is the hash key, the second (if any) the range key; each name is the
-//! physical attribute.
+//! physical attribute. Under ElectroDB's convention, a list of fields instead of a template
+//! is ElectroDB's default key built from them, and `collection` puts the entity in one:
+//!
+//! ```text
+//! #[key(pk = [team_id], sk = [user_id], collection = "teamWithMembers")]
+//! ```
+//!
+//! `casing = "none" | "lower" | "upper" | "default"` case-folds the rendered keys, as
+//! ElectroDB's `casing` does.
 
 use syn::{Attribute, LitStr};
 
-use super::{set_once, skip_value};
+use super::{bracketed_fields, set_once, skip_value};
 use crate::internals::symbol::*;
 use crate::internals::template::Template;
 use crate::internals::Ctxt;
@@ -25,6 +33,10 @@ pub struct KeyDecl {
     pub hash: Template,
     /// The range key template, if any.
     pub range: Option<Template>,
+    /// `casing = ".."`, one of `symbol::CASINGS`.
+    pub casing: Option<LitStr>,
+    /// `collection = ".."`: ElectroDB's collection.
+    pub collection: Option<LitStr>,
 }
 
 /// Parses every `#[key(...)]` on the struct.
@@ -32,16 +44,38 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path() == KEY) {
         let mut index = None;
+        let mut casing = None;
+        let mut collection = None;
         let mut templates = Vec::new();
         let result = attr.parse_nested_meta(|meta| {
             if meta.path == INDEX {
                 // #[key(index = "GSI1", ..)]
                 let value: LitStr = meta.value()?.parse()?;
                 set_once(cx, &mut index, value, &meta, INDEX);
+            } else if meta.path == CASING {
+                // #[key(casing = "none", ..)]
+                let value: LitStr = meta.value()?.parse()?;
+                if CASINGS.contains(&value.value().as_str()) {
+                    set_once(cx, &mut casing, value, &meta, CASING);
+                } else {
+                    cx.error_spanned_by(&value, unknown_value_message(&value.value(), CASINGS));
+                }
+            } else if meta.path == COLLECTION {
+                // #[key(collection = "teamWithMembers", ..)]
+                let value: LitStr = meta.value()?.parse()?;
+                set_once(cx, &mut collection, value, &meta, COLLECTION);
             } else if let Some(attribute) = meta.path.get_ident() {
-                // #[key(pk = "TEAM#{team_id}", ..)]
-                let literal: LitStr = meta.value()?.parse()?;
-                templates.push(Template::parse(cx, attribute.clone(), literal));
+                let input = meta.value()?;
+                if input.peek(syn::token::Bracket) {
+                    // #[key(pk = [team_id], ..)]: ElectroDB's default key
+                    let span = input.span();
+                    let fields = bracketed_fields(input)?;
+                    templates.push(Template::composite(attribute.clone(), span, fields));
+                } else {
+                    // #[key(pk = "TEAM#{team_id}", ..)]
+                    let literal: LitStr = input.parse()?;
+                    templates.push(Template::parse(cx, attribute.clone(), literal));
+                }
             } else {
                 // #[key(a::b = ..)]: not an attribute name
                 cx.error_spanned_by(
@@ -64,6 +98,8 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
                 index,
                 hash,
                 range,
+                casing,
+                collection,
             }),
             _ => cx.error_spanned_by(
                 attr,

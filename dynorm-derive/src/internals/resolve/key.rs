@@ -3,7 +3,7 @@
 use syn::ext::IdentExt;
 use syn::{Attribute, LitStr};
 
-use super::Resolver;
+use super::{Convention, Field, Resolver};
 use crate::internals::attr::KeyDecl;
 use crate::internals::template::{self, Part as WrittenPart};
 
@@ -32,8 +32,79 @@ pub struct Template<'a> {
     pub literal: &'a LitStr,
     /// The physical attribute name, such as `pk`.
     pub attribute: String,
-    /// Static text and field positions.
+    /// Static text (already case-folded) and field positions.
     pub parts: Vec<Part>,
+    /// How field values are case-folded when the key is rendered.
+    pub casing: Casing,
+}
+
+/// How a rendered key is case-folded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Casing {
+    /// As rendered.
+    None,
+    /// Lowercased.
+    Lower,
+    /// Uppercased.
+    Upper,
+}
+
+impl Casing {
+    /// `casing = ".."` as written, or the convention's default: ElectroDB lowercases keys.
+    fn of(written: Option<&LitStr>, convention: &Convention) -> Self {
+        match written.map(LitStr::value).as_deref() {
+            Some("none") => Casing::None,
+            Some("lower") => Casing::Lower,
+            Some("upper") => Casing::Upper,
+            _ if matches!(convention, Convention::ElectroDb { .. }) => Casing::Lower,
+            _ => Casing::None,
+        }
+    }
+
+    /// Folds static text.
+    fn fold(self, text: &str) -> String {
+        match self {
+            Casing::None => text.to_owned(),
+            Casing::Lower => text.to_lowercase(),
+            Casing::Upper => text.to_uppercase(),
+        }
+    }
+}
+
+/// What ElectroDB's default keys are built from, besides the fields.
+struct DefaultKeyText {
+    /// `$service` and, for a key without a sort key, the sort key's text.
+    hash_prefix: String,
+    /// `$entity_version`, or `$collection#entity_version`.
+    range_prefix: String,
+}
+
+impl DefaultKeyText {
+    /// The text ElectroDB puts before the fields: see its `_getPrefixes`.
+    fn new(
+        service: &str,
+        entity: &str,
+        version: &str,
+        collection: Option<&str>,
+        has_range: bool,
+    ) -> Self {
+        let entity_keys = match collection {
+            Some(_) => format!("#{entity}_{version}"),
+            None => format!("${entity}_{version}"),
+        };
+        let range_prefix = match collection {
+            Some(collection) => format!("${collection}{entity_keys}"),
+            None => entity_keys,
+        };
+        let mut hash_prefix = format!("${service}");
+        if !has_range {
+            hash_prefix.push_str(&range_prefix);
+        }
+        DefaultKeyText {
+            hash_prefix,
+            range_prefix,
+        }
+    }
 }
 
 /// One piece of a resolved template.
@@ -80,6 +151,8 @@ pub struct Entity<'a> {
     pub name: String,
     /// The attribute it is stored in.
     pub attribute: String,
+    /// How items carry their identity.
+    pub convention: Convention,
     /// Every `#[key(..)]`, in declaration order.
     pub keys: Vec<KeyTemplates<'a>>,
 }
@@ -104,29 +177,90 @@ impl KeyTemplates<'_> {
 }
 
 impl<'a> Resolver<'_, 'a> {
-    /// A template with its fields resolved.
-    fn template(&self, written: &'a template::Template) -> Template<'a> {
+    /// A template with its fields resolved, and ElectroDB's default key text added to a
+    /// list of fields (`prefix`, when the convention allows one).
+    fn template(
+        &self,
+        written: &'a template::Template,
+        fields: &[Field],
+        casing: Casing,
+        prefix: Option<&str>,
+    ) -> Template<'a> {
+        let mut parts: Vec<Part> = Vec::new();
+        let push_text = |parts: &mut Vec<Part>, text: &str| match parts.last_mut() {
+            Some(Part::Static(last)) => last.push_str(&casing.fold(text)),
+            _ if text.is_empty() => {}
+            _ => parts.push(Part::Static(casing.fold(text))),
+        };
+        match (written.composite, prefix) {
+            (true, Some(prefix)) => {
+                push_text(&mut parts, prefix);
+                for part in &written.parts {
+                    let WrittenPart::Field(reference) = part else {
+                        continue;
+                    };
+                    if let Some(position) = self.field(reference) {
+                        push_text(&mut parts, &format!("#{}_", fields[position].name));
+                        parts.push(Part::Field(position));
+                    }
+                }
+            }
+            (true, None) => self.cx.error_spanned_by(
+                &written.literal,
+                "a list of fields is ElectroDB's default key, which needs \
+                 #[dynorm(convention = \"electrodb\", service = \"..\", version = \"..\")]; \
+                 otherwise write a template, such as \"TEAM#{team_id}\"",
+            ),
+            (false, _) => {
+                for part in &written.parts {
+                    match part {
+                        WrittenPart::Static(text) => push_text(&mut parts, text),
+                        WrittenPart::Field(reference) => {
+                            if let Some(position) = self.field(reference) {
+                                parts.push(Part::Field(position));
+                            }
+                        }
+                    }
+                }
+            }
+        }
         Template {
             literal: &written.literal,
             attribute: written.attribute.unraw().to_string(),
-            parts: written
-                .parts
-                .iter()
-                .filter_map(|part| match part {
-                    WrittenPart::Static(text) => Some(Part::Static(text.clone())),
-                    WrittenPart::Field(reference) => self.field(reference).map(Part::Field),
-                })
-                .collect(),
+            parts,
+            casing,
         }
     }
 
     /// A `#[key(..)]` with its templates resolved.
-    pub(super) fn key_templates(&self, decl: &'a KeyDecl) -> KeyTemplates<'a> {
+    pub(super) fn key_templates(
+        &self,
+        decl: &'a KeyDecl,
+        fields: &[Field],
+        convention: &Convention,
+        entity: &str,
+    ) -> KeyTemplates<'a> {
+        let casing = Casing::of(decl.casing.as_ref(), convention);
+        let text = match convention {
+            Convention::ElectroDb { service, version } => Some(DefaultKeyText::new(
+                service,
+                entity,
+                version,
+                decl.collection.as_ref().map(LitStr::value).as_deref(),
+                decl.range.is_some(),
+            )),
+            _ => None,
+        };
+        let hash_prefix = text.as_ref().map(|t| t.hash_prefix.as_str());
+        let range_prefix = text.as_ref().map(|t| t.range_prefix.as_str());
         KeyTemplates {
             attr: &decl.attr,
             index: decl.index.as_ref().map(LitStr::value),
-            hash: self.template(&decl.hash),
-            range: decl.range.as_ref().map(|range| self.template(range)),
+            hash: self.template(&decl.hash, fields, casing, hash_prefix),
+            range: decl
+                .range
+                .as_ref()
+                .map(|range| self.template(range, fields, casing, range_prefix)),
         }
     }
 

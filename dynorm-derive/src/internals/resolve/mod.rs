@@ -12,7 +12,7 @@ mod key;
 
 pub use field::{Codec, Field};
 pub use index::{Index, IndexKeys, Projection};
-pub use key::{Entity, KeyTemplates, Part, PrimaryKey, Template};
+pub use key::{Casing, Entity, KeyTemplates, Part, PrimaryKey, Template};
 
 use quote::format_ident;
 use syn::ext::IdentExt;
@@ -25,6 +25,51 @@ use crate::internals::Ctxt;
 
 /// The name stored in the entity attribute when `#[dynorm(entity_attribute)]` is absent.
 const DEFAULT_ENTITY_ATTRIBUTE: &str = "__entity";
+
+/// How a single-table model's items carry their identity (`#[dynorm(convention)]`).
+#[derive(Clone)]
+pub enum Convention {
+    /// dynorm's own.
+    Dynorm,
+    /// ElectroDB's: `__edb_e__`, `__edb_v__`, and default keys from service and version.
+    ElectroDb {
+        /// `service = ".."` (empty when missing, which `check` reports).
+        service: String,
+        /// `version = ".."` (empty when missing, which `check` reports).
+        version: String,
+    },
+    /// DynamoDB-Toolbox v2's: `_et`, and `_ct`/`_md` with `timestamps`.
+    Toolbox {
+        /// `timestamps`.
+        timestamps: bool,
+    },
+}
+
+impl Convention {
+    /// The convention the container's attributes declare.
+    fn of(attrs: &crate::internals::attr::ContainerAttrs) -> Self {
+        let text = |lit: &Option<LitStr>| lit.as_ref().map_or_else(String::new, LitStr::value);
+        match attrs.convention.as_ref().map(LitStr::value).as_deref() {
+            Some("electrodb") => Convention::ElectroDb {
+                service: text(&attrs.service),
+                version: text(&attrs.version),
+            },
+            Some("dynamodb-toolbox") => Convention::Toolbox {
+                timestamps: attrs.timestamps.is_some(),
+            },
+            _ => Convention::Dynorm,
+        }
+    }
+
+    /// The attribute that stores the entity name, unless `entity_attribute` renames it.
+    fn entity_attribute(&self) -> &'static str {
+        match self {
+            Convention::Dynorm => DEFAULT_ENTITY_ATTRIBUTE,
+            Convention::ElectroDb { .. } => "__edb_e__",
+            Convention::Toolbox { .. } => "_et",
+        }
+    }
+}
 
 /// Everything the derive knows about a model.
 pub struct Model<'a> {
@@ -154,10 +199,12 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         .map(|field| Field::new(field, cont.attrs.rename_all))
         .collect();
     let name = cont.ident.unraw().to_string();
+    let convention = Convention::of(&cont.attrs);
+    let entity_name = lit_or(&cont.attrs.entity, &name);
     let key_templates: Vec<KeyTemplates> = cont
         .keys
         .iter()
-        .map(|decl| resolver.key_templates(decl))
+        .map(|decl| resolver.key_templates(decl, &fields, &convention, &entity_name))
         .collect();
     let primary = resolver.primary_key(&key_templates);
     let key_fields = match &primary {
@@ -180,8 +227,9 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
     };
     let indexes = resolver.indexes(&primary, &key_templates, &key_fields, &name);
     let entity = cont.uses_templates().then(|| Entity {
-        name: lit_or(&cont.attrs.entity, &name),
-        attribute: lit_or(&cont.attrs.entity_attribute, DEFAULT_ENTITY_ATTRIBUTE),
+        name: entity_name,
+        attribute: lit_or(&cont.attrs.entity_attribute, convention.entity_attribute()),
+        convention,
         keys: key_templates,
     });
     let combines = cont

@@ -1,6 +1,8 @@
 //! The check stage: rules that involve several fields or attributes, validated on the
 //! resolved facts. It only reports; it changes nothing.
 
+mod convention;
+
 use std::collections::HashMap;
 
 use syn::ext::IdentExt;
@@ -26,6 +28,7 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_index_keys(cx, model);
     check_index_counts(cx, model);
     check_index_types(cx, model);
+    convention::check_convention(cx, cont, model);
 }
 
 /// `#[hash_key]` and `#[range_key]`: at most one of each, never on the same field, and

@@ -1,0 +1,230 @@
+//! Items that dynorm writes under ElectroDB's and DynamoDB-Toolbox's conventions are
+//! byte-identical to those the libraries write (`tests/interop/fixtures.json`, made by
+//! `tests/interop/fixtures.js` with the real packages), and dynorm reads the libraries'
+//! items as the libraries do. No server and no node needed.
+
+#[path = "interop_models/mod.rs"]
+mod interop_models;
+
+use std::collections::{BTreeSet, HashMap};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use chrono::{DateTime, Utc};
+use dynorm::{ErrorKind, Item, Model};
+use interop_models::{defaults, templates, toolbox};
+
+/// Attributes the libraries set to the time of writing; the fixtures hold `"<now>"`.
+const NOW: [&str; 3] = ["updatedAt", "_ct", "_md"];
+
+/// The fixture items, by name.
+fn fixtures() -> HashMap<String, Item> {
+    let text = include_str!("interop/fixtures.json");
+    let json: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(text).expect("fixtures.json is JSON");
+    json.into_iter()
+        .map(|(name, item)| (name, item_from_json(&item)))
+        .collect()
+}
+
+/// A DynamoDB JSON item (`{"a": {"S": "x"}}`) as an item.
+fn item_from_json(json: &serde_json::Value) -> Item {
+    json.as_object()
+        .expect("an item is an object")
+        .iter()
+        .map(|(name, value)| (name.clone(), value_from_json(value)))
+        .collect()
+}
+
+fn value_from_json(json: &serde_json::Value) -> AttributeValue {
+    let (kind, value) = json
+        .as_object()
+        .and_then(|o| o.iter().next())
+        .expect("a typed attribute value");
+    let strings = || {
+        value
+            .as_array()
+            .expect("a set is an array")
+            .iter()
+            .map(|v| v.as_str().expect("a set of text").to_owned())
+            .collect()
+    };
+    match kind.as_str() {
+        "S" => AttributeValue::S(value.as_str().expect("text").to_owned()),
+        "N" => AttributeValue::N(value.as_str().expect("number text").to_owned()),
+        "BOOL" => AttributeValue::Bool(value.as_bool().expect("a boolean")),
+        "NULL" => AttributeValue::Null(true),
+        "SS" => AttributeValue::Ss(strings()),
+        "NS" => AttributeValue::Ns(strings()),
+        "L" => AttributeValue::L(
+            value
+                .as_array()
+                .expect("a list")
+                .iter()
+                .map(value_from_json)
+                .collect(),
+        ),
+        "M" => AttributeValue::M(item_from_json(value)),
+        other => panic!("no fixture uses {other}"),
+    }
+}
+
+/// The item with its time-of-writing attributes replaced by `"<now>"`, after checking
+/// they are JavaScript's `toISOString()` text.
+fn normalized(mut item: Item) -> Item {
+    for name in NOW {
+        if let Some(AttributeValue::S(text)) = item.get(name) {
+            if text != "<now>" {
+                let parsed = DateTime::parse_from_rfc3339(text);
+                assert!(
+                    parsed.is_ok() && text.len() == 24 && text.ends_with('Z'),
+                    "`{name}` is {text:?}, not toISOString() text"
+                );
+            }
+            item.insert(name.to_owned(), AttributeValue::S("<now>".into()));
+        }
+    }
+    item
+}
+
+fn at() -> DateTime<Utc> {
+    "2026-12-01T03:41:50.258Z".parse().unwrap()
+}
+
+/// What dynorm writes for a model, as a whole item, with its generated times.
+fn written<M: Model>(model: &M) -> Item {
+    normalized(model.to_item().expect("the model converts"))
+}
+
+fn team() -> templates::Team {
+    templates::Team {
+        team_id: "t_eng".into(),
+        name: "Engineering".into(),
+        created_at: Some(at()),
+        updated_at: Some(Utc::now()),
+    }
+}
+
+fn membership() -> templates::Membership {
+    templates::Membership {
+        team_id: "t_eng".into(),
+        user_id: "u_alice".into(),
+        role: templates::Role::Owner,
+        joined_at: Some(at()),
+    }
+}
+
+fn default_membership() -> defaults::Membership {
+    defaults::Membership {
+        team_id: "T_Eng".into(),
+        user_id: "U_Alice".into(),
+        role: defaults::Role::Owner,
+        seats: Some(3),
+    }
+}
+
+fn pikachu() -> toolbox::Pokemon {
+    toolbox::Pokemon {
+        pokemon_id: "pikachu".into(),
+        name: "Pikachu".into(),
+        level: 12,
+        types: Some(BTreeSet::from(["electric".to_owned()])),
+    }
+}
+
+#[test]
+fn electrodb_custom_templates_match_the_library() {
+    let fixtures = fixtures();
+    assert_eq!(written(&team()), fixtures["templates_team"]);
+    let user = templates::User {
+        user_id: "u_alice".into(),
+        name: "Alice Chen".into(),
+        email: "alice@example.com".into(),
+    };
+    assert_eq!(written(&user), fixtures["templates_user"]);
+    assert_eq!(written(&membership()), fixtures["templates_membership"]);
+}
+
+#[test]
+fn electrodb_default_keys_match_the_library() {
+    let fixtures = fixtures();
+    let team = defaults::Team {
+        team_id: "T_Eng".into(),
+        name: "Engineering".into(),
+    };
+    assert_eq!(written(&team), fixtures["defaults_team"]);
+    assert_eq!(
+        written(&default_membership()),
+        fixtures["defaults_membership"]
+    );
+    let bob = defaults::Membership {
+        team_id: "t_design".into(),
+        user_id: "u_bob".into(),
+        role: defaults::Role::Member,
+        seats: None,
+    };
+    assert_eq!(written(&bob), fixtures["defaults_membership_no_seats"]);
+}
+
+#[test]
+fn toolbox_items_match_the_library() {
+    assert_eq!(written(&pikachu()), fixtures()["toolbox_pokemon"]);
+}
+
+#[test]
+fn the_libraries_items_read_back_as_models() {
+    let fixtures = fixtures();
+    let read = templates::Membership::from_item(fixtures["templates_membership"].clone()).unwrap();
+    assert_eq!(read, membership());
+    let read = defaults::Membership::from_item(fixtures["defaults_membership"].clone()).unwrap();
+    assert_eq!(read, default_membership());
+    let read = toolbox::Pokemon::from_item(fixtures["toolbox_pokemon"].clone()).unwrap();
+    assert_eq!(read, pikachu());
+}
+
+#[test]
+fn electrodb_items_of_another_version_or_entity_are_refused() {
+    let mut item = fixtures()["templates_membership"].clone();
+    item.insert("__edb_v__".into(), AttributeValue::S("2".into()));
+    let error = templates::Membership::from_item(item.clone()).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Conversion);
+    assert_eq!(error.attribute(), Some("__edb_v__"));
+    assert!(error.to_string().contains("version \"2\""), "{error}");
+
+    item.remove("__edb_v__");
+    let error = templates::Membership::from_item(item.clone()).unwrap_err();
+    assert_eq!(error.attribute(), Some("__edb_v__"), "{error}");
+
+    let mut item = fixtures()["templates_membership"].clone();
+    item.insert("__edb_e__".into(), AttributeValue::S("team".into()));
+    let error = templates::Membership::from_item(item).unwrap_err();
+    assert_eq!(error.attribute(), Some("__edb_e__"), "{error}");
+}
+
+#[test]
+fn toolbox_reads_items_without_an_entity_name_but_not_another_entitys() {
+    let mut item = fixtures()["toolbox_pokemon"].clone();
+    item.remove("_et");
+    assert_eq!(
+        toolbox::Pokemon::from_item(item.clone()).unwrap(),
+        pikachu()
+    );
+    item.insert("_et".into(), AttributeValue::S("TRAINER".into()));
+    let error = toolbox::Pokemon::from_item(item).unwrap_err();
+    assert_eq!(error.attribute(), Some("_et"), "{error}");
+}
+
+#[test]
+fn default_keys_lowercase_values_and_text() {
+    let schema = &defaults::Membership::SCHEMA;
+    let entity = schema.entity.expect("a single-table model");
+    let range = entity
+        .keys
+        .iter()
+        .find(|k| k.index.is_none() && !k.is_hash)
+        .unwrap();
+    // ElectroDB's begins_with for `query.primary({ teamId })`.
+    assert_eq!(
+        range.static_prefix(),
+        "$teamwithmembers#membership_1#userid_"
+    );
+}

@@ -1,0 +1,40 @@
+// Writes fixtures.json: the items ElectroDB and DynamoDB-Toolbox put for fixed inputs,
+// as DynamoDB attribute values. tests/conventions.rs checks that dynorm writes the same.
+// CI runs this and fails if the committed file differs.
+//
+//   NODE_PATH=.ci/cache/node_modules node tests/interop/fixtures.js > tests/interop/fixtures.json
+"use strict";
+
+const { marshall } = require("@aws-sdk/util-dynamodb");
+const models = require("./models.js");
+
+const client = models.documentClient();
+const templates = models.teamsWithTemplates(client, "TeamsTemplates");
+const defaults = models.teamsWithDefaultKeys(client, "TeamsDefaults");
+const { Pokemon } = models.pokedex(client, "Pokedex");
+
+const at = "2026-12-01T03:41:50.258Z";
+const electro = (entity, input) => entity.put(input).params().Item;
+const fixtures = {
+  templates_team: electro(templates.Team, { teamId: "t_eng", name: "Engineering", createdAt: at }),
+  templates_user: electro(templates.User, { userId: "u_alice", name: "Alice Chen", email: "alice@example.com" }),
+  templates_membership: electro(templates.Membership, { teamId: "t_eng", userId: "u_alice", role: "owner", joinedAt: at }),
+  defaults_team: electro(defaults.Team, { teamId: "T_Eng", name: "Engineering" }),
+  defaults_membership: electro(defaults.Membership, { teamId: "T_Eng", userId: "U_Alice", role: "owner", seats: 3 }),
+  defaults_membership_no_seats: electro(defaults.Membership, { teamId: "t_design", userId: "u_bob", role: "member" }),
+  toolbox_pokemon: Pokemon.build(models.toolbox.PutItemCommand)
+    .item({ pokemonId: "pikachu", name: "Pikachu", level: 12, types: new Set(["electric"]) })
+    .params().Item,
+};
+
+// Set by the library to the time of writing: the same text, "<now>", on both sides.
+const NOW = ["updatedAt", "_ct", "_md"];
+const lines = Object.entries(fixtures).map(([name, item]) => {
+  const attributes = marshall(item, { removeUndefinedValues: true });
+  for (const attribute of NOW) {
+    if (attribute in attributes) attributes[attribute] = { S: "<now>" };
+  }
+  const sorted = Object.fromEntries(Object.entries(attributes).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return `  ${JSON.stringify(name)}: ${JSON.stringify(sorted)}`;
+});
+process.stdout.write(`{\n${lines.join(",\n")}\n}\n`);

@@ -1,0 +1,162 @@
+// The TypeScript side of the interop tests: the same entities as tests/interop.rs and
+// tests/conventions.rs declare in Rust, defined with the real ElectroDB and
+// DynamoDB-Toolbox. Packages come from NODE_PATH (CI installs them in .ci/cache).
+"use strict";
+
+const { Entity, Service } = require("electrodb");
+const toolbox = require("dynamodb-toolbox");
+const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");
+const { DynamoDBDocumentClient } = require("@aws-sdk/lib-dynamodb");
+
+/** A DocumentClient for the endpoint, or an unconnected one for `.params()` only. */
+function documentClient(endpoint) {
+  const client = new DynamoDBClient({
+    region: "us-east-1",
+    endpoint: endpoint || "http://127.0.0.1:9",
+    credentials: { accessKeyId: "dynorm", secretAccessKey: "dynorm" },
+  });
+  return DynamoDBDocumentClient.from(client);
+}
+
+const iso = () => new Date().toISOString();
+
+/**
+ * The seed's teams design with its custom templates. `casing: "none"` keeps the seed's
+ * physical keys (`TEAM#t_eng`); without it ElectroDB lowercases them.
+ */
+function teamsWithTemplates(client, table) {
+  const Team = new Entity(
+    {
+      model: { entity: "team", version: "1", service: "app" },
+      attributes: {
+        teamId: { type: "string", required: true },
+        name: { type: "string", required: true },
+        createdAt: { type: "string", required: true, default: iso, readOnly: true },
+        updatedAt: { type: "string", required: true, default: iso, set: iso, watch: "*" },
+      },
+      indexes: {
+        primary: {
+          collection: "teamWithMembers",
+          pk: { field: "pk", composite: ["teamId"], template: "TEAM#${teamId}", casing: "none" },
+          sk: { field: "sk", composite: [], template: "#METADATA", casing: "none" },
+        },
+      },
+    },
+    { client, table },
+  );
+  const User = new Entity(
+    {
+      model: { entity: "user", version: "1", service: "app" },
+      attributes: {
+        userId: { type: "string", required: true },
+        name: { type: "string", required: true },
+        email: { type: "string", required: true },
+      },
+      indexes: {
+        primary: {
+          pk: { field: "pk", composite: ["userId"], template: "USER#${userId}", casing: "none" },
+          sk: { field: "sk", composite: [], template: "#METADATA", casing: "none" },
+        },
+      },
+    },
+    { client, table },
+  );
+  const Membership = new Entity(
+    {
+      model: { entity: "membership", version: "1", service: "app" },
+      attributes: {
+        teamId: { type: "string", required: true },
+        userId: { type: "string", required: true },
+        role: { type: ["owner", "admin", "member"], required: true },
+        joinedAt: { type: "string", default: iso, readOnly: true },
+      },
+      indexes: {
+        primary: {
+          collection: "teamWithMembers",
+          pk: { field: "pk", composite: ["teamId"], template: "TEAM#${teamId}", casing: "none" },
+          sk: { field: "sk", composite: ["userId"], template: "MEMBER#${userId}", casing: "none" },
+        },
+        byUser: {
+          index: "GSI1",
+          pk: { field: "gsi1pk", composite: ["userId"], template: "USER#${userId}", casing: "none" },
+          sk: { field: "gsi1sk", composite: ["teamId"], template: "TEAM#${teamId}", casing: "none" },
+        },
+      },
+    },
+    { client, table },
+  );
+  const service = new Service({ team: Team, membership: Membership });
+  return { Team, User, Membership, service };
+}
+
+/** The same design with ElectroDB's default keys: built from service, entity, version. */
+function teamsWithDefaultKeys(client, table) {
+  const Team = new Entity(
+    {
+      model: { entity: "team", version: "1", service: "app" },
+      attributes: {
+        teamId: { type: "string", required: true },
+        name: { type: "string", required: true },
+      },
+      indexes: {
+        primary: {
+          collection: "teamWithMembers",
+          pk: { field: "pk", composite: ["teamId"] },
+          sk: { field: "sk", composite: [] },
+        },
+      },
+    },
+    { client, table },
+  );
+  const Membership = new Entity(
+    {
+      model: { entity: "membership", version: "1", service: "app" },
+      attributes: {
+        teamId: { type: "string", required: true },
+        userId: { type: "string", required: true },
+        role: { type: ["owner", "admin", "member"], required: true },
+        seats: { type: "number" },
+      },
+      indexes: {
+        primary: {
+          collection: "teamWithMembers",
+          pk: { field: "pk", composite: ["teamId"] },
+          sk: { field: "sk", composite: ["userId"] },
+        },
+        byUser: {
+          index: "GSI1",
+          pk: { field: "gsi1pk", composite: ["userId"] },
+          sk: { field: "gsi1sk", composite: ["teamId", "role"] },
+        },
+      },
+    },
+    { client, table },
+  );
+  const service = new Service({ team: Team, membership: Membership });
+  return { Team, Membership, service };
+}
+
+/** One DynamoDB-Toolbox entity with timestamps (`_et`, `_ct`, `_md`). */
+function pokedex(client, name) {
+  const table = new toolbox.Table({
+    name,
+    partitionKey: { name: "pk", type: "string" },
+    sortKey: { name: "sk", type: "string" },
+    documentClient: client,
+  });
+  const Pokemon = new toolbox.Entity({
+    name: "POKEMON",
+    table,
+    schema: toolbox.item({
+      pokemonId: toolbox.string().key(),
+      name: toolbox.string(),
+      level: toolbox.number(),
+      types: toolbox.set(toolbox.string()).optional(),
+    }),
+    computeKey: ({ pokemonId }) => ({ pk: `POKEMON#${pokemonId}`, sk: "INFO" }),
+    timestamps: true,
+  });
+  return { table, Pokemon };
+}
+
+module.exports = { documentClient, teamsWithTemplates, teamsWithDefaultKeys, pokedex, toolbox };
