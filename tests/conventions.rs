@@ -1,8 +1,10 @@
 //! Items that dynorm writes under ElectroDB's and DynamoDB-Toolbox's conventions are
 //! byte-identical to those the libraries write (`tests/interop/fixtures.json`, made by
 //! `tests/interop/fixtures.js` with the real packages), and dynorm reads the libraries'
-//! items as the libraries do. No server and no node needed.
+//! items as the libraries do. Then every write path writes the identity and every read path
+//! checks it, on the test server. No node needed.
 
+mod common;
 #[path = "interop_models/mod.rs"]
 mod interop_models;
 
@@ -227,4 +229,204 @@ fn default_keys_lowercase_values_and_text() {
         range.static_prefix(),
         "$teamwithmembers#membership_1#userid_"
     );
+}
+
+/// The stored item, read raw.
+async fn raw<M: Model>(db: &dynorm::Client, key: Item) -> Item {
+    db.sdk()
+        .get_item()
+        .table_name(db.table_name::<M>())
+        .set_key(Some(key))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .expect("the item is stored")
+}
+
+fn s(text: &str) -> AttributeValue {
+    AttributeValue::S(text.into())
+}
+
+fn membership_key(team: &str, user: &str) -> Item {
+    Item::from([
+        ("pk".to_owned(), s(&format!("TEAM#{team}"))),
+        ("sk".to_owned(), s(&format!("MEMBER#{user}"))),
+    ])
+}
+
+/// ElectroDB's identity on a stored item: name and version, and nothing of dynorm's own.
+fn assert_electrodb_identity(item: &Item, entity: &str, path: &str) {
+    assert_eq!(item.get("__edb_e__"), Some(&s(entity)), "{path}");
+    assert_eq!(item.get("__edb_v__"), Some(&s("1")), "{path}");
+    assert!(!item.contains_key("__entity"), "{path}");
+}
+
+#[tokio::test]
+async fn every_write_path_writes_electrodbs_identity() {
+    use templates::{Membership, MembershipKey, Role};
+
+    let db = common::db("conv_edb_paths").await;
+    db.create_shared_table::<templates::TeamsTemplates>()
+        .await
+        .unwrap();
+    let member = |user: &str| Membership {
+        team_id: "t1".into(),
+        user_id: user.into(),
+        role: Role::Member,
+        joined_at: None,
+    };
+    db.create(&member("create")).send().await.unwrap();
+    db.put(&member("put")).send().await.unwrap();
+    db.batch_write().put(&member("batch")).send().await.unwrap();
+    db.transaction()
+        .write(db.put(&member("transaction")))
+        .send()
+        .await
+        .unwrap();
+    let key = |user: &str| MembershipKey {
+        team_id: "t1".into(),
+        user_id: user.into(),
+    };
+    db.update::<Membership>(key("upsert"))
+        .set(Membership::ROLE, Role::Admin)
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    db.update::<Membership>(key("put"))
+        .set(Membership::ROLE, Role::Owner)
+        .send()
+        .await
+        .unwrap();
+    for path in ["create", "put", "batch", "transaction", "upsert"] {
+        let item = raw::<Membership>(&db, membership_key("t1", path)).await;
+        assert_electrodb_identity(&item, "membership", path);
+        assert_eq!(item.get("gsi1pk"), Some(&s(&format!("USER#{path}"))), "{path}");
+    }
+
+    // Every read path takes them, and an item of another version is not the model's.
+    let mut foreign = raw::<Membership>(&db, membership_key("t1", "put")).await;
+    foreign.insert("sk".into(), s("MEMBER#v2"));
+    foreign.insert("userId".into(), s("v2"));
+    foreign.insert("gsi1pk".into(), s("USER#v2"));
+    foreign.insert("__edb_v__".into(), s("2"));
+    db.sdk()
+        .put_item()
+        .table_name(db.table_name::<Membership>())
+        .set_item(Some(foreign))
+        .send()
+        .await
+        .unwrap();
+    let members = db.query_by::<Membership>("t1").all().await.unwrap();
+    assert_eq!(members.len(), 5, "the version 2 item is not a Membership");
+    let page = db
+        .collection::<templates::TeamWithMembers>("t1")
+        .await
+        .unwrap();
+    assert_eq!((page.items.len(), page.skipped), (5, 1));
+    let error = db.get::<Membership>(key("v2")).send().await.unwrap_err();
+    assert_eq!(error.attribute(), Some("__edb_v__"), "{error}");
+    let found = db
+        .batch_get()
+        .get::<Membership>(key("v2"))
+        .get::<Membership>(key("batch"))
+        .send()
+        .await
+        .unwrap()
+        .items::<Membership>()
+        .unwrap();
+    assert_eq!(found.len(), 1, "a batch get leaves the other version out");
+    let scanned = db.scan::<Membership>().all().await.unwrap();
+    assert_eq!(scanned.len(), 5);
+}
+
+#[tokio::test]
+async fn default_keys_are_lowercased_on_every_path_and_found_by_any_case() {
+    use defaults::{Membership, MembershipKey, Role};
+
+    let db = common::db("conv_edb_case").await;
+    db.create_shared_table::<defaults::TeamsDefaults>()
+        .await
+        .unwrap();
+    let member = Membership {
+        team_id: "Team_A".into(),
+        user_id: "User_B".into(),
+        role: Role::Owner,
+        seats: Some(2),
+    };
+    db.create(&member).send().await.unwrap();
+    let key = MembershipKey {
+        team_id: "Team_A".into(),
+        user_id: "User_B".into(),
+    };
+    let found = db.get::<Membership>(key.clone()).send_required().await.unwrap();
+    assert_eq!(found, member, "the values keep their case; the keys do not");
+    // An update that changes a source of the GSI's sort key rebuilds it, folded.
+    db.update::<Membership>(key)
+        .set(Membership::ROLE, Role::Admin)
+        .send()
+        .await
+        .unwrap();
+    let item = raw::<Membership>(
+        &db,
+        Item::from([
+            ("pk".to_owned(), s("$app#teamid_team_a")),
+            (
+                "sk".to_owned(),
+                s("$teamwithmembers#membership_1#userid_user_b"),
+            ),
+        ]),
+    )
+    .await;
+    assert_eq!(
+        item.get("gsi1sk"),
+        Some(&s("$membership_1#teamid_team_a#role_admin"))
+    );
+    let by_user = db
+        .query_by::<defaults::MembershipGSI1>("USER_b")
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(by_user.len(), 1, "the query's key is folded as the stored one");
+}
+
+#[tokio::test]
+async fn toolbox_writes_its_timestamps_and_an_update_keeps_the_creation_time() {
+    use toolbox::Pokemon;
+
+    let db = common::db_with::<Pokemon>("conv_toolbox").await;
+    db.create(&pikachu()).send().await.unwrap();
+    let key = || {
+        Item::from([
+            ("pk".to_owned(), s("POKEMON#pikachu")),
+            ("sk".to_owned(), s("INFO")),
+        ])
+    };
+    let created = raw::<Pokemon>(&db, key()).await;
+    assert_eq!(created.get("_et"), Some(&s("POKEMON")));
+    assert_eq!(created.get("_ct"), created.get("_md"));
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    db.update::<Pokemon>("pikachu")
+        .set(Pokemon::LEVEL, 13u32)
+        .send()
+        .await
+        .unwrap();
+    let updated = raw::<Pokemon>(&db, key()).await;
+    assert_eq!(updated.get("_ct"), created.get("_ct"), "if_not_exists keeps it");
+    assert_ne!(updated.get("_md"), created.get("_md"));
+    assert_eq!(normalized(updated.clone()).len(), created.len());
+
+    // An item written before the entity attribute existed is read by key, not by a query.
+    let mut unnamed = updated;
+    unnamed.remove("_et");
+    db.sdk()
+        .put_item()
+        .table_name(db.table_name::<Pokemon>())
+        .set_item(Some(unnamed))
+        .send()
+        .await
+        .unwrap();
+    assert!(db.get::<Pokemon>("pikachu").send().await.unwrap().is_some());
+    assert!(db.scan::<Pokemon>().all().await.unwrap().is_empty());
 }

@@ -13,7 +13,7 @@ function documentClient(endpoint) {
   const client = new DynamoDBClient({
     region: "us-east-1",
     endpoint: endpoint || "http://127.0.0.1:9",
-    credentials: { accessKeyId: "dynorm", secretAccessKey: "dynorm" },
+    credentials: { accessKeyId: "dynorm", secretAccessKey: "local" },
   });
   return DynamoDBDocumentClient.from(client);
 }

@@ -362,7 +362,7 @@ impl BatchGetItems {
         let entity = M::SCHEMA.entity;
         self.items[table]
             .iter()
-            .filter(|item| entity.is_none_or(|e| e.holds(item)))
+            .filter(|item| entity.is_none_or(|e| e.accepts(item)))
             .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item))
             .map(|item| M::from_item(item.clone()).map_err(|e| e.with_operation(OPERATION)))
             .collect()

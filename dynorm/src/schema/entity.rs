@@ -174,6 +174,13 @@ impl Entity {
                 })
     }
 
+    /// Whether a read by key takes a stored item as this entity's: as [`holds`](Self::holds),
+    /// and under DynamoDB-Toolbox's convention also an item without an entity name.
+    pub(crate) fn accepts(&self, item: &Item) -> bool {
+        self.holds(item)
+            || (self.convention.name_optional_on_read() && !item.contains_key(self.attribute))
+    }
+
     /// Writes the attributes that say which entity the item is, on every whole-item write:
     /// the name, the version (ElectroDB) and the times (DynamoDB-Toolbox with `timestamps`).
     fn write_identity(&self, item: &mut Item) {

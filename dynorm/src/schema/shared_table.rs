@@ -86,13 +86,13 @@ pub const fn check_shared_table(schemas: &[&Schema]) {
                 (None, None) => {}
                 _ => panic!("the entities of a shared table must use the same range key attribute"),
             }
+            if !same_convention(&ea.convention, &eb.convention) {
+                panic!("the entities of a shared table must follow one convention: dynorm's, ElectroDB's or DynamoDB-Toolbox's");
+            }
             if !same(ea.attribute, eb.attribute) {
                 panic!(
                     "the entities of a shared table must store their names in the same attribute"
                 );
-            }
-            if !same_convention(&ea.convention, &eb.convention) {
-                panic!("the entities of a shared table must follow one convention: dynorm's, ElectroDB's or DynamoDB-Toolbox's");
             }
             if same(ea.name, eb.name) {
                 panic!("two entities of a shared table have the same entity name");

@@ -1,0 +1,247 @@
+//! Sharing tables with TypeScript services, in both directions, through the real npm
+//! packages: ElectroDB and DynamoDB-Toolbox write items, dynorm reads them (get, query, an
+//! index query and a collection), dynorm writes items on every write path, and the
+//! libraries read those back with their ownership checks on and compare every attribute
+//! (`tests/interop/*.js`).
+//!
+//! These tests need node and the packages of `.ci/node/package.json`, which `.ci/run`
+//! installs in `.ci/cache` before it runs them with `--ignored`, against DynamoDB Local.
+//! Set `DYNORM_NODE_MODULES` to use packages installed elsewhere.
+
+#[path = "interop_models/mod.rs"]
+mod interop_models;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Command;
+
+use dynorm::Client;
+use interop_models::{defaults, templates, toolbox};
+
+
+
+/// The endpoint node connects to: DynamoDB Local in CI, else the embedded server.
+fn endpoint() -> String {
+    match std::env::var("DYNAMODB_ENDPOINT") {
+        Ok(endpoint) if !endpoint.trim().is_empty() => endpoint.trim().to_owned(),
+        _ => dynorm::local::embedded_endpoint()
+            .expect("the embedded server starts")
+            .to_owned(),
+    }
+}
+
+/// Runs `tests/interop/<script> <args>` with node, and fails with its output if it fails.
+fn node(script: &str, args: &[&str]) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let modules = std::env::var_os("DYNORM_NODE_MODULES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join(".ci/cache/node_modules"));
+    assert!(
+        modules.join("electrodb").is_dir(),
+        "no npm packages in {}: run `npm ci --prefix .ci/cache` with .ci/node/package.json",
+        modules.display()
+    );
+    let output = Command::new("node")
+        .arg(root.join("tests/interop").join(script))
+        .args(args)
+        .env("NODE_PATH", &modules)
+        .env("NODE_NO_WARNINGS", "1")
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "node {script} {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+async fn db(label: &str) -> Client {
+    dynorm::local::isolated_client(label)
+        .await
+        .expect("the test server is reachable")
+}
+
+#[tokio::test]
+#[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
+async fn electrodb_and_dynorm_share_the_teams_tables() {
+    let db = db("interop_edb").await;
+    db.create_shared_table::<templates::TeamsTemplates>()
+        .await
+        .unwrap();
+    db.create_shared_table::<defaults::TeamsDefaults>()
+        .await
+        .unwrap();
+    let (with_templates, with_defaults) = (
+        db.table_name::<templates::Team>(),
+        db.table_name::<defaults::Team>(),
+    );
+    let endpoint = endpoint();
+    let tables = [endpoint.as_str(), &with_templates, &with_defaults];
+    node("electrodb.js", &[&["write"][..], &tables].concat());
+
+    read_electrodb_items(&db).await;
+    write_for_electrodb(&db).await;
+
+    node("electrodb.js", &[&["verify"][..], &tables].concat());
+}
+
+/// dynorm reads what ElectroDB wrote: get, query, an index query and a collection.
+async fn read_electrodb_items(db: &Client) {
+    use templates::{Membership, MembershipGSI1, Role, Team, TeamWithMembers};
+
+    let team = db.get::<Team>("t_eng").send_required().await.unwrap();
+    assert_eq!(team.name, "Engineering");
+    assert!(team.created_at.is_some() && team.updated_at.is_some());
+
+    let members = db.query_by::<Membership>("t_eng").all().await.unwrap();
+    let roles: Vec<_> = members.iter().map(|m| (m.user_id.as_str(), m.role)).collect();
+    assert_eq!(roles, [("u_alice", Role::Owner), ("u_bob", Role::Member)]);
+
+    let teams = db.query_by::<MembershipGSI1>("u_alice").all().await.unwrap();
+    let teams: Vec<_> = teams.iter().map(|m| m.team_id.as_str()).collect();
+    assert_eq!(teams, ["t_design", "t_eng"]);
+
+    let page = db.collection::<TeamWithMembers>("t_eng").await.unwrap();
+    assert_eq!((page.items.len(), page.skipped), (3, 0));
+    assert!(matches!(&page.items[0], TeamWithMembers::Team(t) if t.name == "Engineering"));
+
+    let team = db
+        .get::<defaults::Team>("T_Eng")
+        .send_required()
+        .await
+        .unwrap();
+    assert_eq!((team.team_id.as_str(), team.name.as_str()), ("T_Eng", "Engineering"));
+    let members = db
+        .query_by::<defaults::Membership>("T_Eng")
+        .all()
+        .await
+        .unwrap();
+    let members: Vec<_> = members
+        .iter()
+        .map(|m| (m.user_id.as_str(), m.seats))
+        .collect();
+    assert_eq!(members, [("U_Alice", Some(3)), ("u_bob", None)]);
+    let alice = db
+        .query_by::<defaults::MembershipGSI1>("U_Alice")
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(alice.len(), 1);
+    assert_eq!(alice[0].role, Role::Owner);
+    let page = db
+        .collection::<defaults::TeamWithMembers>("T_Eng")
+        .await
+        .unwrap();
+    assert_eq!((page.items.len(), page.skipped), (3, 0));
+}
+
+/// dynorm writes on every path: create, put, update, batch and transaction.
+async fn write_for_electrodb(db: &Client) {
+    use templates::{Membership, MembershipKey, Role, Team, User};
+
+    let member = |team: &str, user: &str, role| Membership {
+        team_id: team.into(),
+        user_id: user.into(),
+        role,
+        joined_at: None,
+    };
+    db.create(&Team {
+        team_id: "t_ops".into(),
+        name: "Operations".into(),
+        created_at: None,
+        updated_at: None,
+    })
+    .send()
+    .await
+    .unwrap();
+    db.create(&User {
+        user_id: "u_carol".into(),
+        name: "Carol Diaz".into(),
+        email: "carol@example.com".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+    db.put(&User {
+        user_id: "u_bob".into(),
+        name: "Bob Park".into(),
+        email: "bob@ops.example.com".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+    db.create(&member("t_ops", "u_carol", Role::Owner))
+        .send()
+        .await
+        .unwrap();
+    // `default`s apply on create; a batch put writes the item as given.
+    let joined = |m: Membership| Membership {
+        joined_at: Some(chrono::Utc::now()),
+        ..m
+    };
+    let carol = joined(member("t_eng", "u_carol", Role::Member));
+    let dave = joined(member("t_design", "u_dave", Role::Member));
+    db.batch_write().put(&carol).put(&dave).send().await.unwrap();
+    db.transaction()
+        .write(db.create(&member("t_ops", "u_dave", Role::Admin)))
+        .send()
+        .await
+        .unwrap();
+    db.update::<Membership>(MembershipKey {
+        team_id: "t_eng".into(),
+        user_id: "u_bob".into(),
+    })
+    .set(Membership::ROLE, Role::Admin)
+    .send()
+    .await
+    .unwrap();
+
+    db.update::<defaults::Team>("T_Eng")
+        .set(defaults::Team::NAME, "Eng")
+        .send()
+        .await
+        .unwrap();
+    db.create(&defaults::Membership {
+        team_id: "T_Eng".into(),
+        user_id: "U_Carol".into(),
+        role: Role::Admin,
+        seats: Some(1),
+    })
+    .send()
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
+async fn dynamodb_toolbox_and_dynorm_share_a_table() {
+    use toolbox::Pokemon;
+
+    let db = db("interop_tb").await;
+    db.create_table::<Pokemon>().await.unwrap();
+    let table = db.table_name::<Pokemon>();
+    let endpoint = endpoint();
+    node("toolbox.js", &["write", &endpoint, &table]);
+
+    let pikachu = db.get::<Pokemon>("pikachu").send_required().await.unwrap();
+    assert_eq!((pikachu.name.as_str(), pikachu.level), ("Pikachu", 12));
+    assert_eq!(pikachu.types, Some(BTreeSet::from(["electric".to_owned()])));
+
+    db.put(&Pokemon {
+        pokemon_id: "bulbasaur".into(),
+        name: "Bulbasaur".into(),
+        level: 5,
+        types: Some(BTreeSet::from(["grass".to_owned(), "poison".to_owned()])),
+    })
+    .send()
+    .await
+    .unwrap();
+    db.update::<Pokemon>("pikachu")
+        .set(Pokemon::LEVEL, 13u32)
+        .send()
+        .await
+        .unwrap();
+
+    node("toolbox.js", &["verify", &endpoint, &table]);
+}
