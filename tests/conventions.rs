@@ -302,7 +302,11 @@ async fn every_write_path_writes_electrodbs_identity() {
     for path in ["create", "put", "batch", "transaction", "upsert"] {
         let item = raw::<Membership>(&db, membership_key("t1", path)).await;
         assert_electrodb_identity(&item, "membership", path);
-        assert_eq!(item.get("gsi1pk"), Some(&s(&format!("USER#{path}"))), "{path}");
+        assert_eq!(
+            item.get("gsi1pk"),
+            Some(&s(&format!("USER#{path}"))),
+            "{path}"
+        );
     }
 
     // Every read path takes them, and an item of another version is not the model's.
@@ -360,7 +364,11 @@ async fn default_keys_are_lowercased_on_every_path_and_found_by_any_case() {
         team_id: "Team_A".into(),
         user_id: "User_B".into(),
     };
-    let found = db.get::<Membership>(key.clone()).send_required().await.unwrap();
+    let found = db
+        .get::<Membership>(key.clone())
+        .send_required()
+        .await
+        .unwrap();
     assert_eq!(found, member, "the values keep their case; the keys do not");
     // An update that changes a source of the GSI's sort key rebuilds it, folded.
     db.update::<Membership>(key)
@@ -388,7 +396,11 @@ async fn default_keys_are_lowercased_on_every_path_and_found_by_any_case() {
         .all()
         .await
         .unwrap();
-    assert_eq!(by_user.len(), 1, "the query's key is folded as the stored one");
+    assert_eq!(
+        by_user.len(),
+        1,
+        "the query's key is folded as the stored one"
+    );
 }
 
 #[tokio::test]
@@ -413,7 +425,11 @@ async fn toolbox_writes_its_timestamps_and_an_update_keeps_the_creation_time() {
         .await
         .unwrap();
     let updated = raw::<Pokemon>(&db, key()).await;
-    assert_eq!(updated.get("_ct"), created.get("_ct"), "if_not_exists keeps it");
+    assert_eq!(
+        updated.get("_ct"),
+        created.get("_ct"),
+        "if_not_exists keeps it"
+    );
     assert_ne!(updated.get("_md"), created.get("_md"));
     assert_eq!(normalized(updated.clone()).len(), created.len());
 

@@ -18,8 +18,6 @@ use std::process::Command;
 use dynorm::Client;
 use interop_models::{defaults, templates, toolbox};
 
-
-
 /// The endpoint node connects to: DynamoDB Local in CI, else the embedded server.
 fn endpoint() -> String {
     match std::env::var("DYNAMODB_ENDPOINT") {
@@ -95,10 +93,17 @@ async fn read_electrodb_items(db: &Client) {
     assert!(team.created_at.is_some() && team.updated_at.is_some());
 
     let members = db.query_by::<Membership>("t_eng").all().await.unwrap();
-    let roles: Vec<_> = members.iter().map(|m| (m.user_id.as_str(), m.role)).collect();
+    let roles: Vec<_> = members
+        .iter()
+        .map(|m| (m.user_id.as_str(), m.role))
+        .collect();
     assert_eq!(roles, [("u_alice", Role::Owner), ("u_bob", Role::Member)]);
 
-    let teams = db.query_by::<MembershipGSI1>("u_alice").all().await.unwrap();
+    let teams = db
+        .query_by::<MembershipGSI1>("u_alice")
+        .all()
+        .await
+        .unwrap();
     let teams: Vec<_> = teams.iter().map(|m| m.team_id.as_str()).collect();
     assert_eq!(teams, ["t_design", "t_eng"]);
 
@@ -111,7 +116,10 @@ async fn read_electrodb_items(db: &Client) {
         .send_required()
         .await
         .unwrap();
-    assert_eq!((team.team_id.as_str(), team.name.as_str()), ("T_Eng", "Engineering"));
+    assert_eq!(
+        (team.team_id.as_str(), team.name.as_str()),
+        ("T_Eng", "Engineering")
+    );
     let members = db
         .query_by::<defaults::Membership>("T_Eng")
         .all()
@@ -182,7 +190,12 @@ async fn write_for_electrodb(db: &Client) {
     };
     let carol = joined(member("t_eng", "u_carol", Role::Member));
     let dave = joined(member("t_design", "u_dave", Role::Member));
-    db.batch_write().put(&carol).put(&dave).send().await.unwrap();
+    db.batch_write()
+        .put(&carol)
+        .put(&dave)
+        .send()
+        .await
+        .unwrap();
     db.transaction()
         .write(db.create(&member("t_ops", "u_dave", Role::Admin)))
         .send()

@@ -22,8 +22,13 @@ pub mod templates {
 
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynorm(table = "TeamsTemplates", entity = "team", rename_all = "camelCase")]
-    #[dynorm(convention = "electrodb", service = "app", version = "1")]
-    #[key(pk = "TEAM#{team_id}", sk = "#METADATA", casing = "none")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "app",
+        version = "1",
+        casing = "none"
+    )]
+    #[key(pk = "TEAM#{team_id}", sk = "#METADATA")]
     pub struct Team {
         pub team_id: String,
         pub name: String,
@@ -35,8 +40,13 @@ pub mod templates {
 
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynorm(table = "TeamsTemplates", entity = "user", rename_all = "camelCase")]
-    #[dynorm(convention = "electrodb", service = "app", version = "1")]
-    #[key(pk = "USER#{user_id}", sk = "#METADATA", casing = "none")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "app",
+        version = "1",
+        casing = "none"
+    )]
+    #[key(pk = "USER#{user_id}", sk = "#METADATA")]
     pub struct User {
         pub user_id: String,
         pub name: String,
@@ -49,14 +59,14 @@ pub mod templates {
         entity = "membership",
         rename_all = "camelCase"
     )]
-    #[dynorm(convention = "electrodb", service = "app", version = "1")]
-    #[key(pk = "TEAM#{team_id}", sk = "MEMBER#{user_id}", casing = "none")]
-    #[key(
-        index = "GSI1",
-        gsi1pk = "USER#{user_id}",
-        gsi1sk = "TEAM#{team_id}",
+    #[dynorm(
+        convention = "electrodb",
+        service = "app",
+        version = "1",
         casing = "none"
     )]
+    #[key(pk = "TEAM#{team_id}", sk = "MEMBER#{user_id}")]
+    #[key(index = "GSI1", gsi1pk = "USER#{user_id}", gsi1sk = "TEAM#{team_id}")]
     pub struct Membership {
         pub team_id: String,
         pub user_id: String,

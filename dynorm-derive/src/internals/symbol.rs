@@ -64,7 +64,7 @@ pub const TIMESTAMPS: Symbol = Symbol("timestamps");
 
 // `#[key(...)]`
 
-/// `#[key(casing = "none" | "lower" | "upper" | "default")]`
+/// `#[key(casing = "none" | "lower" | "upper" | "default")]`; also on the struct, for every key.
 pub const CASING: Symbol = Symbol("casing");
 /// `#[key(collection = "...")]`: ElectroDB's collection, in default sort keys.
 pub const COLLECTION: Symbol = Symbol("collection");
@@ -124,6 +124,7 @@ pub const CONTAINER_KEYS: &[Symbol] = &[
     SERVICE,
     VERSION,
     TIMESTAMPS,
+    CASING,
 ];
 /// The values `#[dynorm(convention = ...)]` accepts.
 pub const CONVENTIONS: &[&str] = &["dynorm", "electrodb", "dynamodb-toolbox"];

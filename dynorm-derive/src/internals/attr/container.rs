@@ -2,7 +2,7 @@
 
 use syn::{Attribute, LitStr};
 
-use super::{non_empty_string, set_once, unknown_key};
+use super::{non_empty_string, one_of, set_once, unknown_key};
 use crate::internals::case::RenameRule;
 use crate::internals::symbol::{self, *};
 use crate::internals::Ctxt;
@@ -32,6 +32,8 @@ pub struct ContainerAttrs {
     pub version: Option<LitStr>,
     /// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
     pub timestamps: Option<syn::Path>,
+    /// `#[dynorm(casing = "none")]`: the casing of every key that does not give its own.
+    pub casing: Option<LitStr>,
 }
 
 /// Parses every `#[dynorm(...)]` attribute on the struct.
@@ -77,25 +79,13 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 }
             } else if meta.path == STREAM {
                 // #[dynorm(stream = "new_and_old_images")]
-                let value: LitStr = meta.value()?.parse()?;
-                if STREAM_VIEWS.contains(&value.value().as_str()) {
+                if let Some(value) = one_of(cx, &meta, STREAM_VIEWS)? {
                     set_once(cx, &mut out.stream, value, &meta, STREAM);
-                } else {
-                    cx.error_spanned_by(
-                        &value,
-                        symbol::unknown_value_message(&value.value(), STREAM_VIEWS),
-                    );
                 }
             } else if meta.path == CONVENTION {
                 // #[dynorm(convention = "electrodb")]
-                let value: LitStr = meta.value()?.parse()?;
-                if CONVENTIONS.contains(&value.value().as_str()) {
+                if let Some(value) = one_of(cx, &meta, CONVENTIONS)? {
                     set_once(cx, &mut out.convention, value, &meta, CONVENTION);
-                } else {
-                    cx.error_spanned_by(
-                        &value,
-                        symbol::unknown_value_message(&value.value(), CONVENTIONS),
-                    );
                 }
             } else if meta.path == SERVICE {
                 // #[dynorm(service = "app")]
@@ -105,6 +95,11 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 // #[dynorm(version = "1")]
                 let value = non_empty_string(cx, &meta, "the entity version")?;
                 set_once(cx, &mut out.version, value, &meta, VERSION);
+            } else if meta.path == CASING {
+                // #[dynorm(casing = "none")]
+                if let Some(value) = one_of(cx, &meta, CASINGS)? {
+                    set_once(cx, &mut out.casing, value, &meta, CASING);
+                }
             } else if meta.path == TIMESTAMPS {
                 // #[dynorm(timestamps)]
                 set_once(

@@ -18,7 +18,7 @@
 
 use syn::{Attribute, LitStr};
 
-use super::{bracketed_fields, set_once, skip_value};
+use super::{bracketed_fields, one_of, set_once, skip_value};
 use crate::internals::symbol::*;
 use crate::internals::template::Template;
 use crate::internals::Ctxt;
@@ -54,11 +54,8 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
                 set_once(cx, &mut index, value, &meta, INDEX);
             } else if meta.path == CASING {
                 // #[key(casing = "none", ..)]
-                let value: LitStr = meta.value()?.parse()?;
-                if CASINGS.contains(&value.value().as_str()) {
+                if let Some(value) = one_of(cx, &meta, CASINGS)? {
                     set_once(cx, &mut casing, value, &meta, CASING);
-                } else {
-                    cx.error_spanned_by(&value, unknown_value_message(&value.value(), CASINGS));
                 }
             } else if meta.path == COLLECTION {
                 // #[key(collection = "teamWithMembers", ..)]

@@ -77,6 +77,17 @@ fn non_empty_string(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) -> syn::Resul
     Ok(value)
 }
 
+/// A string value that must be one of `known`: reported, and `None`, when it is not.
+fn one_of(cx: &Ctxt, meta: &ParseNestedMeta, known: &[&str]) -> syn::Result<Option<LitStr>> {
+    let value: LitStr = meta.value()?.parse()?;
+    if known.contains(&value.value().as_str()) {
+        Ok(Some(value))
+    } else {
+        cx.error_spanned_by(&value, symbol::unknown_value_message(&value.value(), known));
+        Ok(None)
+    }
+}
+
 /// One field name after `=`: `"a"` or `a`.
 fn field_ref(meta: &ParseNestedMeta) -> syn::Result<FieldRef> {
     field_ref_from(meta.value()?)

@@ -238,9 +238,10 @@ impl<'a> Resolver<'_, 'a> {
         decl: &'a KeyDecl,
         fields: &[Field],
         convention: &Convention,
+        model_casing: Option<&LitStr>,
         entity: &str,
     ) -> KeyTemplates<'a> {
-        let casing = Casing::of(decl.casing.as_ref(), convention);
+        let casing = Casing::of(decl.casing.as_ref().or(model_casing), convention);
         let text = match convention {
             Convention::ElectroDb { service, version } => Some(DefaultKeyText::new(
                 service,

@@ -204,7 +204,10 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
     let key_templates: Vec<KeyTemplates> = cont
         .keys
         .iter()
-        .map(|decl| resolver.key_templates(decl, &fields, &convention, &entity_name))
+        .map(|decl| {
+            let casing = cont.attrs.casing.as_ref();
+            resolver.key_templates(decl, &fields, &convention, casing, &entity_name)
+        })
         .collect();
     let primary = resolver.primary_key(&key_templates);
     let key_fields = match &primary {
