@@ -11,10 +11,11 @@ pub use crate::schema::entity::{
 };
 pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shared_table::check_shared_table;
+pub use crate::schema::template_parse::{template_field, template_key_sources};
 pub use crate::schema::{
     Collection, Combine, Entity, FromItem, Generated, GeneratedValue, Index, IndexKind,
-    IndexSchema, Insertable, Item, KeyAttribute, KeyTemplate, Model, ModelKey, Projection, Schema,
-    TemplatePart,
+    IndexSchema, Insertable, Item, KeyAttribute, KeyTemplate, Keyed, Model, ModelKey, Projection,
+    Schema, TemplatePart,
 };
 pub use crate::schema::{KeysOnly, NewAndOldImages, NewImage, OldImage, StreamViewType, Streamed};
 pub use crate::value::scalar::bytes;
