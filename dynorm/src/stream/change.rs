@@ -128,8 +128,11 @@ pub struct Decoder<T: Keyed> {
     /// Decodes the key attributes of an item of entity `entity`, when an image named it;
     /// without one (a keys-only stream), the entity is known by the key's shape. `None`
     /// for an entity `T` does not cover.
-    decode_key: fn(Option<&str>, Item) -> Option<Result<T::Key>>,
+    decode_key: KeyDecoder<T::Key>,
 }
+
+/// Decodes key attributes as a typed key, given the entity when an image named it.
+type KeyDecoder<K> = fn(Option<&str>, Item) -> Option<Result<K>>;
 
 impl<T: Keyed> Clone for Decoder<T> {
     fn clone(&self) -> Self {

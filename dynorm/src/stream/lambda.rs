@@ -380,8 +380,9 @@ mod tests {
         user_id: String,
     }
 
-    /// Teams and seats; invites are not listed.
+    /// Teams and seats; invites are not listed. A keys-only stream never reads the items.
     #[derive(crate::Collection)]
+    #[allow(dead_code)]
     enum TeamItem {
         Team(Team),
         Seat(Seat),
