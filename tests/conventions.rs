@@ -446,3 +446,37 @@ async fn toolbox_writes_its_timestamps_and_an_update_keeps_the_creation_time() {
     assert!(db.get::<Pokemon>("pikachu").send().await.unwrap().is_some());
     assert!(db.scan::<Pokemon>().all().await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn a_change_streams_typed_key_keeps_the_case_its_folded_key_lost() {
+    use defaults::{Membership, MembershipKey, Role};
+    use futures::StreamExt;
+
+    let db = common::db("conv_stream").await;
+    db.create_shared_table::<defaults::TeamsDefaults>()
+        .await
+        .unwrap();
+    let member = Membership {
+        team_id: "Team_A".into(),
+        user_id: "User_B".into(),
+        role: Role::Owner,
+        seats: None,
+    };
+    db.create(&member).send().await.unwrap();
+    let changes: Vec<_> = db
+        .changes::<Membership>()
+        .poll_interval(std::time::Duration::from_millis(50))
+        .stop_when_idle(std::time::Duration::from_millis(700))
+        .stream()
+        .collect()
+        .await;
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    let change = changes.into_iter().next().unwrap().unwrap();
+    assert_eq!(
+        change.key,
+        MembershipKey {
+            team_id: "Team_A".into(),
+            user_id: "User_B".into(),
+        }
+    );
+}

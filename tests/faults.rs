@@ -282,6 +282,7 @@ fn expected(fault: Fault) -> (ErrorKind, Option<&'static str>, &'static str) {
             "Internal server error",
         ),
         Fault::Timeout => (ErrorKind::Service, None, "the request timed out"),
+        Fault::Coded(code) => (ErrorKind::Service, Some(code), "injected"),
     }
 }
 

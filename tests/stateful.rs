@@ -9,7 +9,10 @@
 //! `delete_raw`, and writes that must be refused (a stale version, a create over a live
 //! item, an update of a missing item, an update that cannot rebuild a key, values a key
 //! cannot hold). The reads: `get`, `get_raw`, `get_many`, `transact_get`, queries through
-//! both GSIs, scans and a collection. A few orgs and ids make the steps collide.
+//! both GSIs, scans and a collection. A few orgs and ids make the steps collide. The table's
+//! change stream is the last read: after the run, its typed changes (to the collection
+//! enum, and to `Task` alone), replayed in order onto an empty map, give the table's final
+//! items, each modification and removal finding the image the replay holds.
 //!
 //! After every step the whole table is read raw (`db.sdk().scan()`), compared with the
 //! oracle item by item, and every stored item is checked:
@@ -67,7 +70,7 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
 /// sparse GSI on an `Option`, a non-key `#[combine]`, `#[version]`, `#[ttl]`,
 /// `updated_at`, a `read_only` default and a UUID v7 default.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "Workspace", entity = "task")]
+#[dynorm(table = "Workspace", entity = "task", stream = "new_and_old_images")]
 #[key(pk = "ORG#{org}", sk = "TASK#{id}")]
 #[key(
     index = "GSI1",
@@ -106,7 +109,7 @@ struct Task {
 
 /// An org: no version, so batches can write it; a sparse entry in the shared GSI1.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "Workspace", entity = "org")]
+#[dynorm(table = "Workspace", entity = "org", stream = "new_and_old_images")]
 #[key(pk = "ORG#{org}", sk = "#META")]
 #[key(index = "GSI1", gsi1pk = "PLAN#{plan}", gsi1sk = "ORG#{org}")]
 struct Org {
@@ -133,7 +136,8 @@ enum OrgWithTasks {
 // ---------------------------------------------------------------------------------------
 
 /// 64 cases of 1 to 30 steps, about 930 steps each followed by a raw scan of the table:
-/// about 7 s in debug mode on 2 cores, on the embedded server and on DynamoDB Local alike.
+/// about 7 s in debug mode on 2 cores, on the embedded server and on DynamoDB Local alike,
+/// and about 2 s more to read the stream at the end (most of it waiting for it to go quiet).
 const CASES: u32 = 64;
 const MAX_STEPS: usize = 30;
 const SEED: u64 = 0x5EED_0011;
@@ -161,10 +165,17 @@ fn every_write_path_keeps_the_invariants() {
         ..Config::default()
     };
     let mut runner = TestRunner::new(config);
+    // The table's items at the end of each case, for the stream's replay.
+    let endings = std::cell::RefCell::new(Vec::new());
     let result = runner.run(&proptest::collection::vec(op(), 1..=MAX_STEPS), |ops| {
-        runtime
-            .block_on(run_case(&db, &ops))
-            .map_err(TestCaseError::fail)
+        let ending = runtime.block_on(async {
+            run_case(&db, &ops).await?;
+            table_state(&db).await
+        });
+        endings
+            .borrow_mut()
+            .push(ending.map_err(TestCaseError::fail)?);
+        Ok(())
     });
     match result {
         Ok(()) => {}
@@ -177,6 +188,9 @@ fn every_write_path_keeps_the_invariants() {
             panic!("{reason}\nminimal failing sequence:\n{}", steps.join("\n"));
         }
         Err(other) => panic!("{other}"),
+    }
+    if let Err(e) = runtime.block_on(replay_stream(&db, &endings.into_inner())) {
+        panic!("the stream: {e}");
     }
 }
 
@@ -2708,4 +2722,132 @@ fn verify(items: &[Item], candidate: &World, until: DateTime<Utc>) -> Result<Wor
         }
     }
     Ok(learned)
+}
+
+// ---------------------------------------------------------------------------------------
+// The stream, replayed.
+// ---------------------------------------------------------------------------------------
+
+/// An item's identity in the replay: its entity, org and id.
+type ReplayKey = (&'static str, String, String);
+
+/// The table's items, decoded, by identity.
+async fn table_state(db: &Client) -> Result<BTreeMap<ReplayKey, String>, String> {
+    let mut table = BTreeMap::new();
+    for item in raw_items(db).await? {
+        let (key, shown) = if text(&item, "__entity").as_deref() == Some("task") {
+            let task = Task::from_item(item).map_err(|e| e.to_string())?;
+            (
+                ("task", task.org.clone(), task.id.clone()),
+                format!("{task:?}"),
+            )
+        } else {
+            let org = Org::from_item(item).map_err(|e| e.to_string())?;
+            (("org", org.org.clone(), String::new()), format!("{org:?}"))
+        };
+        table.insert(key, shown);
+    }
+    Ok(table)
+}
+
+/// The stream of the whole run, from its first record: every case's writes and clears,
+/// replayed in order onto an empty map, pass through the table's items at the end of each
+/// case (`endings`), in order, and end with the table's items. A modification or removal
+/// must find the image the replay holds, and each change's typed key is its item's key.
+async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> Result<(), String> {
+    use dynorm::stream::ChangeKind;
+    use futures::StreamExt;
+
+    let idle = std::time::Duration::from_secs(1);
+    let poll = std::time::Duration::from_millis(50);
+    // `Task` alone reads the same task changes and skips the orgs', alongside.
+    let task_only = async {
+        let mut tasks = db
+            .changes::<Task>()
+            .poll_interval(poll)
+            .stop_when_idle(idle)
+            .stream();
+        let mut seen = 0usize;
+        while let Some(change) = tasks.next().await {
+            change.map_err(|e| format!("task change {seen}: {e}"))?;
+            seen += 1;
+        }
+        Ok::<_, String>((seen, tasks.skipped()))
+    };
+    let mut replayed: BTreeMap<ReplayKey, String> = BTreeMap::new();
+    let mut changes = db
+        .collection_changes::<OrgWithTasks>()
+        .poll_interval(poll)
+        .stop_when_idle(idle)
+        .stream();
+    let mut count = 0usize;
+    let mut task_changes = 0usize;
+    let mut endings_reached = 0usize;
+    // Each case's ending, in order; an empty one may come before the first change.
+    while endings.get(endings_reached) == Some(&replayed) {
+        endings_reached += 1;
+    }
+    let all = async {
+        while let Some(change) = changes.next().await {
+            let change = change.map_err(|e| format!("change {count}: {e}"))?;
+            count += 1;
+            let key: ReplayKey = match &change.key {
+                OrgWithTasksKey::Org(key) => ("org", key.org.clone(), String::new()),
+                OrgWithTasksKey::Task(key) => {
+                    task_changes += 1;
+                    ("task", key.org.clone(), key.id.clone())
+                }
+            };
+            let image_key = |item: &OrgWithTasks| -> ReplayKey {
+                match item {
+                    OrgWithTasks::Org(org) => ("org", org.org.clone(), String::new()),
+                    OrgWithTasks::Task(task) => ("task", task.org.clone(), task.id.clone()),
+                }
+            };
+            let show = |item: &OrgWithTasks| match item {
+                OrgWithTasks::Org(org) => format!("{org:?}"),
+                OrgWithTasks::Task(task) => format!("{task:?}"),
+            };
+            let (old, new) = match &change.kind {
+                ChangeKind::Insert { new } => (None, Some(new)),
+                ChangeKind::Modify { old, new } => (Some(old), Some(new)),
+                ChangeKind::Remove { old } | ChangeKind::Expire { old } => (Some(old), None),
+            };
+            for image in old.iter().chain(new.iter()) {
+                same("a change's typed key", &image_key(image), &key)?;
+            }
+            let held = match new {
+                Some(new) => replayed.insert(key.clone(), show(new)),
+                None => replayed.remove(&key),
+            };
+            same(
+                &format!("the image before change {count} ({})", change.kind_name()),
+                held,
+                old.map(show),
+            )?;
+            // Each case's ending, in order; an empty one is passed by its own clear at the latest.
+            while endings.get(endings_reached) == Some(&replayed) {
+                endings_reached += 1;
+            }
+        }
+        Ok::<_, String>(())
+    };
+    let (all, task_only) = futures::join!(all, task_only);
+    all?;
+    let (seen, skipped) = task_only?;
+    if count == 0 {
+        return Err("the stream is empty".into());
+    }
+    same("the replayed items", &replayed, &table_state(db).await?)?;
+    same(
+        "the case endings the replay passed",
+        endings_reached,
+        endings.len(),
+    )?;
+    same("the changes of Task", seen, task_changes)?;
+    same(
+        "the org changes Task skipped",
+        skipped,
+        (count - task_changes) as u64,
+    )
 }

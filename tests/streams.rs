@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::stream::{ChangeKind, MemoryCheckpoints, NoImage, StreamViewType};
+use dynorm::stream::{ChangeKind, MemoryCheckpoints, ModelChange, NoImage, StreamViewType};
 use dynorm::{Collection, Model};
 use futures::StreamExt;
 
@@ -97,7 +97,7 @@ async fn each_change_kind_is_decoded_with_its_images() {
     );
     assert!(matches!(&changes[2].kind, ChangeKind::Remove { old } if *old == account("a", 2)));
     for change in &changes {
-        assert_eq!(change.key.get("id").unwrap().as_s().unwrap(), "a");
+        assert_eq!(change.key, AccountKey { id: "a".into() });
         assert!(!change.sequence_number.is_empty());
         assert!(!change.event_id.is_empty());
     }
@@ -123,7 +123,7 @@ async fn a_keys_only_stream_has_no_images() {
     let ChangeKind::Insert { new: NoImage } = change.kind else {
         panic!("expected an insert, got {:?}", change.kind);
     };
-    assert_eq!(change.key.get("id").unwrap().as_s().unwrap(), "p");
+    assert_eq!(change.key, PingKey { id: "p".into() });
 }
 
 #[tokio::test]
@@ -224,8 +224,11 @@ async fn a_shared_table_decodes_into_the_enum_and_skips_unknown_entities() {
         .stop_when_idle(IDLE)
         .stream();
     let mut seen = Vec::new();
+    let mut keys = Vec::new();
     while let Some(change) = changes.next().await {
-        match change.unwrap().kind {
+        let change = change.unwrap();
+        keys.push(change.key);
+        match change.kind {
             ChangeKind::Insert {
                 new: TeamItem::Team(team),
             } => seen.push(format!("team {}", team.name)),
@@ -237,6 +240,19 @@ async fn a_shared_table_decodes_into_the_enum_and_skips_unknown_entities() {
     }
     assert_eq!(seen, ["team Core", "member u1"]);
     assert_eq!(changes.skipped(), 1, "the invite is skipped and counted");
+    // Each key is the entity's typed key, read back from the stored templates.
+    assert_eq!(
+        keys,
+        [
+            TeamItemKey::Team(TeamKey {
+                team_id: "t1".into()
+            }),
+            TeamItemKey::Member(MembershipKey {
+                team_id: "t1".into(),
+                user_id: "u1".into()
+            }),
+        ]
+    );
 
     // A model on the shared table sees only its own entity.
     let mut memberships = db
@@ -245,13 +261,27 @@ async fn a_shared_table_decodes_into_the_enum_and_skips_unknown_entities() {
         .stop_when_idle(IDLE)
         .stream();
     let first = memberships.next().await.unwrap().unwrap();
+    assert_eq!(
+        first.key,
+        MembershipKey {
+            team_id: "t1".into(),
+            user_id: "u1".into()
+        }
+    );
     assert!(matches!(first.kind, ChangeKind::Insert { new } if new.user_id == "u1"));
     assert!(memberships.next().await.is_none());
     assert_eq!(memberships.skipped(), 2);
 }
 
+fn balance(change: dynorm::Result<ModelChange<Account>>) -> i64 {
+    match change.unwrap().kind {
+        ChangeKind::Insert { new } | ChangeKind::Modify { new, .. } => new.balance,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
 #[tokio::test]
-async fn a_consumer_resumes_after_its_checkpoint_without_losing_or_repeating() {
+async fn a_consumer_resumes_after_the_last_change_it_handled() {
     let db = common::db_with::<Account>("streams_resume").await;
     for i in 0..6 {
         db.put(&account("r", i)).send().await.unwrap();
@@ -264,34 +294,26 @@ async fn a_consumer_resumes_after_its_checkpoint_without_losing_or_repeating() {
             .poll_interval(Duration::from_millis(50))
             .stop_when_idle(IDLE)
     };
-    // The first run handles three changes and stops (asking for a fourth would
-    // checkpoint the third).
-    let mut balances = Vec::new();
-    {
-        let mut first = consumer().stream();
-        for _ in 0..3 {
-            let change = first.next().await.unwrap().unwrap();
-            balances.push(match change.kind {
-                ChangeKind::Insert { new } | ChangeKind::Modify { new, .. } => new.balance,
-                other => panic!("unexpected {other:?}"),
-            });
-        }
+    // The first run handles two changes, commits each, and stops.
+    let mut first = consumer().stream();
+    for expected in 0..2 {
+        assert_eq!(balance(first.next().await.unwrap()), expected);
+        first.commit().await.unwrap();
     }
-    // The third was not checkpointed: at least once, so it comes again.
-    let second: Vec<_> = consumer().stream().collect().await;
-    let rest: Vec<i64> = second
-        .into_iter()
-        .map(|c| match c.unwrap().kind {
-            ChangeKind::Insert { new } | ChangeKind::Modify { new, .. } => new.balance,
-            other => panic!("unexpected {other:?}"),
-        })
-        .collect();
-    assert_eq!(balances, [0, 1, 2]);
-    assert_eq!(rest, [2, 3, 4, 5]);
+    drop(first);
+    // The second starts after the last change handled: nothing comes twice. It handles
+    // two more without `commit`: asking for the second saves the first's checkpoint.
+    let mut second = consumer().stream();
+    assert_eq!(balance(second.next().await.unwrap()), 2);
+    assert_eq!(balance(second.next().await.unwrap()), 3);
+    drop(second);
+    // The change handled last, never committed, comes again (at least once); then the rest.
+    let third: Vec<i64> = consumer().stream().map(balance).collect().await;
+    assert_eq!(third, [3, 4, 5]);
     // After a run to the end, nothing is left.
     db.put(&account("r", 6)).send().await.unwrap();
-    let third: Vec<_> = consumer().stream().collect().await;
-    assert_eq!(third.len(), 1);
+    let fourth: Vec<i64> = consumer().stream().map(balance).collect().await;
+    assert_eq!(fourth, [6]);
 }
 
 #[tokio::test]

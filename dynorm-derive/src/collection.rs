@@ -57,6 +57,17 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                     ) -> ::core::option::Option<::core::result::Result<Self, ::dynorm::__private::Error>> {
                         ::core::unreachable!()
                     }
+
+                    fn __decode_key(
+                        _: &::core::primitive::str,
+                        _: ::dynorm::__private::Item,
+                    ) -> ::core::option::Option<::core::result::Result<(), ::dynorm::__private::Error>> {
+                        ::core::unreachable!()
+                    }
+                }
+                #[automatically_derived]
+                impl ::dynorm::__private::Keyed for #ident {
+                    type Key = ();
                 }
             };
         }
@@ -78,7 +89,35 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         }
     };
     let entity_types = variants.iter().map(|(_, ty)| ty);
+    let key_ident = quote::format_ident!("{}Key", ident);
+    let vis = &input.vis;
+    let key_doc = format!("The key of an item of `{ident}`: the key of one of its entities.");
+    let key_variants = variants.iter().map(|(variant, ty)| {
+        let doc = format!("A key of `{}`.", quote!(#ty).to_string().replace(' ', ""));
+        quote!(#[doc = #doc] #variant(<#ty as ::dynorm::__private::Model>::Key))
+    });
+    let key_arms = variants.iter().map(|(variant, ty)| {
+        quote! {
+            if __entity == ::dynorm::__private::entity_name(&<#ty as ::dynorm::__private::Model>::SCHEMA) {
+                return ::core::option::Option::Some(
+                    <<#ty as ::dynorm::__private::Model>::Key as ::dynorm::__private::ModelKey>::from_key_item(__key)
+                        .map(#key_ident::#variant),
+                );
+            }
+        }
+    });
     quote! {
+        #[doc = #key_doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+        #vis enum #key_ident {
+            #(#key_variants,)*
+        }
+
+        #[automatically_derived]
+        impl ::dynorm::__private::Keyed for #ident {
+            type Key = #key_ident;
+        }
+
         #[automatically_derived]
         impl ::dynorm::__private::Collection for #ident {
             type Anchor = #anchor;
@@ -91,6 +130,14 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                 __item: ::dynorm::__private::Item,
             ) -> ::core::option::Option<::core::result::Result<Self, ::dynorm::__private::Error>> {
                 #body
+            }
+
+            fn __decode_key(
+                __entity: &::core::primitive::str,
+                __key: ::dynorm::__private::Item,
+            ) -> ::core::option::Option<::core::result::Result<#key_ident, ::dynorm::__private::Error>> {
+                #(#key_arms)*
+                ::core::option::Option::None
             }
         }
     }

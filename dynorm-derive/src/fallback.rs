@@ -34,7 +34,12 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
     let insert_struct = insert::insert_struct(model);
     let insert_impl = insert::insert_impl(model, Some(quote!(::core::unreachable!())));
     let relations = relation::relations(model);
-    let key_impl = key::model_key_impl(model, quote!(::core::unreachable!()), TokenStream::new());
+    let key_impl = key::model_key_impl(
+        model,
+        quote!(::core::unreachable!()),
+        quote!(::core::unreachable!()),
+        TokenStream::new(),
+    );
     let from_impls = key::from_impls(model);
     let attr_consts = attrs::attr_consts_with(model, |_| quote!(|_| ::core::unreachable!()));
     let table_hash = match &model.primary {

@@ -6,15 +6,15 @@ pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
 pub use crate::relation::{check_reachable, check_types, Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
-pub use crate::schema::convention::{ELECTRODB_ENTITY, TOOLBOX_ENTITY};
 pub use crate::schema::entity::{
     check_entity, entity_key, template_hash_values, write_entity_keys, MissingTableKey,
 };
 pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shared_table::check_shared_table;
+pub use crate::schema::template_parse::{template_field, template_key_sources};
 pub use crate::schema::{
     Collection, Combine, Convention, Entity, FromItem, Generated, GeneratedValue, Index, IndexKind,
-    IndexSchema, Insertable, Item, KeyAttribute, KeyCasing, KeyTemplate, Model, ModelKey,
+    IndexSchema, Insertable, Item, KeyAttribute, KeyCasing, KeyTemplate, Keyed, Model, ModelKey,
     Projection, Schema, TemplatePart,
 };
 pub use crate::schema::{KeysOnly, NewAndOldImages, NewImage, OldImage, StreamViewType, Streamed};

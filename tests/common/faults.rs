@@ -4,7 +4,7 @@
 //! requests and hands them back as `UnprocessedItems`, and turns responses into throttling
 //! errors. [`Script`] injects deterministically into any one operation: throttling, server
 //! errors (before or after the server applied the request) and timeouts, on chosen attempts,
-//! and counts every attempt.
+//! and counts every attempt, on the DynamoDB client or on the DynamoDB Streams client.
 
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -193,6 +193,10 @@ pub enum Fault {
     /// No answer: the request goes to a listener that accepts connections and never
     /// responds, so the client's `operation_attempt_timeout` ([`ATTEMPT_TIMEOUT`]) fires.
     Timeout,
+    /// A 400 with this error code, such as DynamoDB Streams' `LimitExceededException`,
+    /// `ExpiredIteratorException` or `TrimmedDataAccessException`; the request does not
+    /// reach the server.
+    Coded(&'static str),
 }
 
 /// The attempt timeout of a [`Script`] client.
@@ -224,8 +228,23 @@ impl Storable for Injected {
 impl Script {
     /// Faults for `operation` (`GetItem`, `Query`, `TransactWriteItems`, ...).
     pub fn new(operation: &str, fault: Fault, skip: usize, fail: usize) -> Arc<Self> {
+        Self::on_target(format!("DynamoDB_20120810.{operation}"), fault, skip, fail)
+    }
+
+    /// Faults for DynamoDB Streams' `operation` (`GetRecords`, `GetShardIterator`,
+    /// `DescribeStream`); put them in the path with [`streams_client`](Self::streams_client).
+    pub fn streams(operation: &str, fault: Fault, skip: usize, fail: usize) -> Arc<Self> {
+        Self::on_target(
+            format!("DynamoDBStreams_20120810.{operation}"),
+            fault,
+            skip,
+            fail,
+        )
+    }
+
+    fn on_target(target: String, fault: Fault, skip: usize, fail: usize) -> Arc<Self> {
         Arc::new(Self {
-            target: format!("DynamoDB_20120810.{operation}"),
+            target,
             fault,
             skip,
             fail,
@@ -277,6 +296,26 @@ impl Script {
         db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config))
     }
 
+    /// A client on the same server and tables as `db` whose DynamoDB Streams client has
+    /// these faults in its path, and no retries of the SDK's own (`max_attempts` 1), so
+    /// that every attempt counted is one the change consumer made.
+    pub fn streams_client(self: &Arc<Self>, db: &dynorm::Client) -> dynorm::Client {
+        use aws_sdk_dynamodb::config::retry::RetryConfig;
+        let streams = db
+            .streams_sdk()
+            .expect("the test client has a streams client")
+            .config()
+            .to_builder()
+            .retry_config(RetryConfig::standard().with_max_attempts(1))
+            .interceptor(Scripted(self.clone()))
+            .build();
+        dynorm::Client::builder(db.sdk().clone())
+            .table_prefix(db.table_prefix())
+            .table_suffix(db.table_suffix())
+            .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(streams))
+            .build()
+    }
+
     /// Counts an attempt of the operation, and says whether it gets the fault.
     fn next(&self) -> Option<Fault> {
         let attempt = self.attempts.fetch_add(1, Ordering::SeqCst);
@@ -326,7 +365,7 @@ impl Intercept for Scripted {
             None
         };
         match fault {
-            Some(Fault::Throttle | Fault::ServerError) => {
+            Some(Fault::Throttle | Fault::ServerError | Fault::Coded(_)) => {
                 // Something harmless instead, whose answer is replaced.
                 request
                     .headers_mut()
@@ -359,6 +398,13 @@ impl Intercept for Scripted {
                         "reason": "TableReadProvisionedThroughputExceeded",
                         "resource": "arn:aws:dynamodb:us-east-1:000000000000:table/injected"
                     }]
+                }),
+            ),
+            Some(Fault::Coded(code)) => (
+                400,
+                json!({
+                    "__type": format!("com.amazonaws.dynamodb.v20120810#{code}"),
+                    "message": "injected"
                 }),
             ),
             Some(Fault::ServerError | Fault::ServerErrorAfterApplying) => (

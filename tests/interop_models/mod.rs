@@ -99,6 +99,7 @@ pub mod defaults {
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynorm(table = "TeamsDefaults", entity = "team", rename_all = "camelCase")]
     #[dynorm(convention = "electrodb", service = "app", version = "1")]
+    #[dynorm(stream = "new_and_old_images")]
     #[key(pk = [team_id], sk = [], collection = "teamWithMembers")]
     pub struct Team {
         pub team_id: String,
@@ -112,6 +113,7 @@ pub mod defaults {
         rename_all = "camelCase"
     )]
     #[dynorm(convention = "electrodb", service = "app", version = "1")]
+    #[dynorm(stream = "new_and_old_images")]
     #[key(pk = [team_id], sk = [user_id], collection = "teamWithMembers")]
     #[key(index = "GSI1", gsi1pk = [user_id], gsi1sk = [team_id, role])]
     pub struct Membership {

@@ -90,3 +90,15 @@ pub fn read_present(model: &str, field: &Field) -> TokenStream {
     let decoded = decode_present(field, quote!(__item.remove(#name)));
     quote!(::dynorm::__private::field(#model, #name, #decoded)?)
 }
+
+/// An expression of the field's type, read out of `__item`, whose values were parsed out of
+/// a key template as strings: a number is read again as a number. With `?` on errors.
+pub fn read_template_field(model: &str, field: &Field) -> TokenStream {
+    let name = &field.name;
+    let decode = decode_present(field, quote!(__value));
+    quote!(::dynorm::__private::field(
+        #model,
+        #name,
+        ::dynorm::__private::template_field(__item.remove(#name), |__value| #decode),
+    )?)
+}

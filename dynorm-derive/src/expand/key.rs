@@ -26,8 +26,14 @@ pub fn key_struct(model: &Model) -> TokenStream {
     }
 }
 
-/// `ModelKey` for the key struct, with `body` as `to_key_item` and `extra` items.
-pub fn model_key_impl(model: &Model, body: TokenStream, extra: TokenStream) -> TokenStream {
+/// `ModelKey` for the key struct, with `to` as `to_key_item`, `from` as `from_key_item`
+/// (reading `__item`) and `extra` items.
+pub fn model_key_impl(
+    model: &Model,
+    to: TokenStream,
+    from: TokenStream,
+    extra: TokenStream,
+) -> TokenStream {
     let ident = model.ident;
     let key = &model.key_struct;
     quote! {
@@ -36,11 +42,46 @@ pub fn model_key_impl(model: &Model, body: TokenStream, extra: TokenStream) -> T
             type Model = #ident;
 
             fn to_key_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
-                #body
+                #to
+            }
+
+            fn from_key_item(
+                __item: ::dynorm::__private::Item,
+            ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+                #from
             }
 
             #extra
         }
+    }
+}
+
+/// The body of `from_key_item`: each key field read from the key attributes, or from the
+/// values parsed out of the key templates.
+fn from_key_item(model: &Model) -> TokenStream {
+    let ident = model.ident;
+    let fields = model.key_fields.iter().map(|&position| {
+        let field = &model.fields[position];
+        let member = field.member;
+        let value = if model.uses_templates() {
+            codec::read_template_field(&model.name, field)
+        } else {
+            codec::read_field(&model.name, field)
+        };
+        quote!(#member: #value)
+    });
+    let sources = model.uses_templates().then(|| {
+        quote! {
+            let __item = ::dynorm::__private::template_key_sources(
+                &<#ident as ::dynorm::__private::Model>::SCHEMA,
+                &__item,
+            )?;
+        }
+    });
+    quote! {
+        #sources
+        let mut __item = __item;
+        ::core::result::Result::Ok(Self { #(#fields,)* })
     }
 }
 
@@ -63,6 +104,7 @@ pub fn key_impl(model: &Model) -> TokenStream {
                 #fields
                 ::core::result::Result::Ok(__item)
             },
+            from_key_item(model),
             TokenStream::new(),
         );
     }
@@ -73,6 +115,7 @@ pub fn key_impl(model: &Model) -> TokenStream {
             #fields
             ::dynorm::__private::entity_key(&<#ident as ::dynorm::__private::Model>::SCHEMA, &__item)
         },
+        from_key_item(model),
         quote! {
             fn __stored_sources(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
                 #fields

@@ -65,6 +65,10 @@ pub enum ErrorKind {
     Conversion,
     /// The model, the client or the table is set up wrongly.
     Config,
+    /// Records of a change stream were removed (streams keep them 24 hours) before the
+    /// consumer read them (`TrimmedDataAccessException`): they are lost to it, and it does
+    /// not skip them silently.
+    StreamTrimmed,
     /// DynamoDB or the transport failed otherwise: a server fault (HTTP 5xx), a timeout, a
     /// connection that failed, or an error code dynorm gives no kind of its own;
     /// [`source()`](StdError::source) is the SDK error.
@@ -88,6 +92,7 @@ impl ErrorKind {
             Self::IdempotencyMismatch => "idempotency mismatch",
             Self::Conversion => "conversion error",
             Self::Config => "configuration error",
+            Self::StreamTrimmed => "stream trimmed",
             Self::Service => "service error",
         }
     }
@@ -344,6 +349,11 @@ impl Error {
     /// Whether something is set up wrongly.
     pub fn is_config(&self) -> bool {
         self.kind() == ErrorKind::Config
+    }
+
+    /// Whether change stream records were trimmed before they were read.
+    pub fn is_stream_trimmed(&self) -> bool {
+        self.kind() == ErrorKind::StreamTrimmed
     }
 
     /// Whether DynamoDB or the transport failed.

@@ -120,6 +120,7 @@ fn classify(code: Option<&str>, status: u16) -> (ErrorKind, bool) {
         // request gets its result.
         "TransactionInProgressException" => (ErrorKind::Service, true),
         "InternalServerError" | "ServiceUnavailable" => (ErrorKind::Service, true),
+        "TrimmedDataAccessException" => (ErrorKind::StreamTrimmed, false),
         _ => (ErrorKind::Service, status >= 500),
     }
 }
@@ -365,6 +366,13 @@ mod tests {
             ("ServiceUnavailable", 503, ErrorKind::Service, true),
             ("SomethingNew", 502, ErrorKind::Service, true),
             ("AccessDeniedException", 400, ErrorKind::Service, false),
+            (
+                "TrimmedDataAccessException",
+                400,
+                ErrorKind::StreamTrimmed,
+                false,
+            ),
+            ("ExpiredIteratorException", 400, ErrorKind::Service, false),
             (
                 "UnrecognizedClientException",
                 400,

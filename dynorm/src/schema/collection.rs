@@ -1,7 +1,7 @@
 //! Collections: an enum of entities that share a partition, decoded by entity name.
 
 use crate::error::Result;
-use crate::schema::{Index, Model, Schema};
+use crate::schema::{Index, Keyed, Model, Schema};
 use crate::value::Item;
 
 /// An enum of entities that share a partition. Derive it:
@@ -28,7 +28,7 @@ use crate::value::Item;
 /// ```
 ///
 /// The first variant's table key gives the partition: `db.collection::<TeamWithMembers>("t1")`.
-pub trait Collection: Sized + Send + 'static {
+pub trait Collection: Keyed + Sized + Send + 'static {
     /// The entity whose hash key names the partition.
     type Anchor: Model + Index<Model = Self::Anchor>;
 
@@ -38,6 +38,11 @@ pub trait Collection: Sized + Send + 'static {
 
     /// Decodes an item of entity `entity`, or `None` for an entity not in the collection.
     fn decode(entity: &str, item: Item) -> Option<Result<Self>>;
+
+    /// Decodes the key attributes of an item of entity `entity` as that entity's key, in
+    /// the collection's key enum, or `None` for an entity not in the collection.
+    #[doc(hidden)]
+    fn __decode_key(entity: &str, key: Item) -> Option<Result<<Self as Keyed>::Key>>;
 }
 
 /// The entity name of a schema, for generated code.

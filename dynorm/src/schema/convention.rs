@@ -5,12 +5,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::value::Item;
 
-/// The attribute ElectroDB stores the entity name in.
-pub const ELECTRODB_ENTITY: &str = "__edb_e__";
 /// The attribute ElectroDB stores the entity version in.
 pub const ELECTRODB_VERSION: &str = "__edb_v__";
-/// The attribute DynamoDB-Toolbox stores the entity name in.
-pub const TOOLBOX_ENTITY: &str = "_et";
 /// The attribute DynamoDB-Toolbox stores the creation time in, with `timestamps`.
 pub const TOOLBOX_CREATED: &str = "_ct";
 /// The attribute DynamoDB-Toolbox stores the last modification time in, with `timestamps`.

@@ -18,6 +18,7 @@ pub(crate) mod shared_table;
 mod stream_view;
 pub(crate) mod table_definition;
 mod table_schema;
+pub(crate) mod template_parse;
 
 pub(crate) use collection::entity_name;
 pub use collection::Collection;
@@ -27,7 +28,7 @@ pub use entity::{Entity, KeyCasing, KeyTemplate, TemplatePart};
 pub use generated::{Generated, GeneratedValue};
 pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
 pub use insert::Insertable;
-pub use model::{Model, ModelKey};
+pub use model::{Keyed, Model, ModelKey};
 pub use shared_table::SharedTable;
 pub use stream_view::{
     KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamViewType, Streamed, View,

@@ -94,12 +94,31 @@ pub trait ModelKey: Send + Sync {
     /// The key as DynamoDB key attributes, each in its field's storage.
     fn to_key_item(&self) -> Result<Item>;
 
+    /// The key read back from DynamoDB key attributes (the `Keys` of a stream record, a
+    /// `LastEvaluatedKey`): the inverse of [`to_key_item`](Self::to_key_item). A key built
+    /// from templates is parsed back into its fields.
+    fn from_key_item(item: Item) -> Result<Self>
+    where
+        Self: Sized;
+
     /// The stored attributes the key is made of: for a key built from templates, the
     /// fields it is rendered from; otherwise the key attributes themselves.
     #[doc(hidden)]
     fn __stored_sources(&self) -> Result<Item> {
         self.to_key_item()
     }
+}
+
+/// What a change stream decodes items into, and the typed key its changes carry: every
+/// model, with its [`Model::Key`], and every `#[derive(Collection)]` enum, with the enum of
+/// its entities' keys that the derive generates (`TeamItemKey::Member(MembershipKey { .. })`).
+pub trait Keyed: Send + 'static {
+    /// The typed key.
+    type Key: Send + 'static;
+}
+
+impl<M: Model> Keyed for M {
+    type Key = M::Key;
 }
 
 impl Error {

@@ -5,7 +5,8 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 
 use crate::error::{Error, Result};
-use crate::schema::{Collection, Model, Schema, View};
+use crate::schema::template_parse::key_fits;
+use crate::schema::{entity_name, Collection, KeyCasing, Keyed, Model, ModelKey, Schema, View};
 use crate::stream::record::{EventName, Record};
 use crate::value::Item;
 
@@ -39,11 +40,13 @@ pub enum ChangeKind<T: Send + 'static, V: View> {
 
 /// A change to one item, decoded: what happened, the item's key, and where the change sits
 /// in the stream.
-pub struct Change<T: Send + 'static, V: View> {
+pub struct Change<T: Keyed, V: View> {
     /// What happened, with the images the view type carries.
     pub kind: ChangeKind<T, V>,
-    /// The item's key attributes, as stored.
-    pub key: Item,
+    /// The item's typed key, read from the record's key attributes: the model's key (such
+    /// as `AccountKey { id }`), or for a collection the entity's key in the collection's
+    /// key enum. Every view type carries it, keys-only included.
+    pub key: T::Key,
     /// The record's sequence number: unique in its shard and increasing within it.
     pub sequence_number: String,
     /// When the change was made, to the second (as DynamoDB reports it).
@@ -52,7 +55,7 @@ pub struct Change<T: Send + 'static, V: View> {
     pub event_id: String,
 }
 
-impl<T: Send + 'static, V: View> Change<T, V> {
+impl<T: Keyed, V: View> Change<T, V> {
     /// `"INSERT"`, `"MODIFY"`, `"REMOVE"` or `"EXPIRE"`.
     pub fn kind_name(&self) -> &'static str {
         match self.kind {
@@ -95,7 +98,8 @@ where
 
 impl<T, V> fmt::Debug for Change<T, V>
 where
-    T: Send + 'static,
+    T: Keyed,
+    T::Key: fmt::Debug,
     V: View,
     V::New<T>: fmt::Debug,
     V::Old<T>: fmt::Debug,
@@ -113,7 +117,7 @@ where
 
 /// How the items of one table decode into `T`: a model (skipping other entities of a
 /// shared table) or a collection enum (skipping entities it does not list).
-pub struct Decoder<T> {
+pub struct Decoder<T: Keyed> {
     /// The schema whose table the stream belongs to.
     pub(crate) schema: &'static Schema,
     /// The attribute that holds the entity name, for a shared table.
@@ -121,15 +125,22 @@ pub struct Decoder<T> {
     /// Decodes an image of entity `entity` (`""` when the table has no entity
     /// attribute), or `None` for an entity `T` does not cover.
     decode: fn(&str, Item) -> Option<Result<T>>,
+    /// Decodes the key attributes of an item of entity `entity`, when an image named it;
+    /// without one (a keys-only stream), the entity is known by the key's shape. `None`
+    /// for an entity `T` does not cover.
+    decode_key: KeyDecoder<T::Key>,
 }
 
-impl<T> Clone for Decoder<T> {
+/// Decodes key attributes as a typed key, given the entity when an image named it.
+type KeyDecoder<K> = fn(Option<&str>, Item) -> Option<Result<K>>;
+
+impl<T: Keyed> Clone for Decoder<T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for Decoder<T> {}
+impl<T: Keyed> Copy for Decoder<T> {}
 
 impl<M: Model> Decoder<M> {
     /// Decodes items as `M`; on a shared table, items of other entities are skipped.
@@ -140,10 +151,19 @@ impl<M: Model> Decoder<M> {
                 _ => Some(M::from_item(item)),
             }
         }
+        fn decode_key<M: Model>(entity: Option<&str>, key: Item) -> Option<Result<M::Key>> {
+            let ours = match (M::SCHEMA.entity, entity) {
+                (Some(own), Some(entity)) => own.name == entity,
+                (Some(_), None) => key_fits(&M::SCHEMA, &key),
+                (None, _) => true,
+            };
+            ours.then(|| M::Key::from_key_item(key))
+        }
         Self {
             schema: &M::SCHEMA,
             entity_attribute: M::SCHEMA.entity.map(|e| e.attribute),
             decode: decode::<M>,
+            decode_key: decode_key::<M>,
         }
     }
 }
@@ -156,11 +176,24 @@ impl<C: Collection> Decoder<C> {
             let owner = crate::schema::collection::owner(C::__ENTITIES, &item)?;
             C::decode(crate::schema::entity_name(owner), item)
         }
+        fn decode_key<C: Collection>(entity: Option<&str>, key: Item) -> Option<Result<C::Key>> {
+            // Without an image, the first entity (in variant order) whose key templates
+            // the key fits.
+            let entity = match entity {
+                Some(entity) => entity,
+                None => C::__ENTITIES
+                    .iter()
+                    .find(|schema| key_fits(schema, &key))
+                    .map(|schema| entity_name(schema))?,
+            };
+            C::__decode_key(entity, key)
+        }
         let schema: &'static Schema = &<C::Anchor as Model>::SCHEMA;
         Self {
             schema,
             entity_attribute: schema.entity.map(|e| e.attribute),
             decode: decode::<C>,
+            decode_key: decode_key::<C>,
         }
     }
 }
@@ -171,7 +204,7 @@ pub(crate) enum Decoded<C> {
     Skipped,
 }
 
-impl<T: Send + 'static> Decoder<T> {
+impl<T: Keyed> Decoder<T> {
     /// The entity an item belongs to, by its entity attribute.
     fn entity_of<'a>(&self, item: &'a Item) -> &'a str {
         self.entity_attribute
@@ -195,6 +228,7 @@ impl<T: Send + 'static> Decoder<T> {
         // The entity, from whichever image the view carries; a keys-only record has none.
         let new_image = new_image.filter(|_| V::TYPE.has_new_image());
         let old_image = old_image.filter(|_| V::TYPE.has_old_image());
+        let keys = with_key_sources(self.schema, keys, new_image.as_ref().or(old_image.as_ref()));
         let entity = new_image
             .as_ref()
             .or(old_image.as_ref())
@@ -241,12 +275,36 @@ impl<T: Send + 'static> Decoder<T> {
         if skipped {
             return Decoded::Skipped;
         }
-        Decoded::Change(kind.map(|kind| Change {
-            kind,
-            key: keys,
-            sequence_number,
-            approximate_creation_time,
-            event_id,
+        let key = match (self.decode_key)(entity.as_deref(), keys) {
+            Some(key) => key.map_err(|e| {
+                e.with_operation("changes")
+                    .with_context("in the key of a stream record")
+            }),
+            None => return Decoded::Skipped,
+        };
+        Decoded::Change(kind.and_then(|kind| {
+            Ok(Change {
+                kind,
+                key: key?,
+                sequence_number,
+                approximate_creation_time,
+                event_id,
+            })
         }))
     }
+}
+
+/// The record's keys, with the image's attributes added when a key template folds case:
+/// the folded key has lost the case of the values it was rendered from, and the image
+/// has them as written.
+fn with_key_sources(schema: &Schema, mut keys: Item, image: Option<&Item>) -> Item {
+    let folds = schema
+        .entity
+        .is_some_and(|e| e.keys.iter().any(|k| k.casing != KeyCasing::None));
+    if let (true, Some(image)) = (folds, image) {
+        for (name, value) in image {
+            keys.entry(name.clone()).or_insert_with(|| value.clone());
+        }
+    }
+    keys
 }

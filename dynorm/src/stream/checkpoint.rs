@@ -1,5 +1,6 @@
 //! Where a consumer of a change stream records how far it got in each shard.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -21,8 +22,44 @@ pub enum Checkpoint {
     ShardEnd,
 }
 
+impl Checkpoint {
+    /// Whether this checkpoint is at or beyond `other` in the same shard: a checkpoint
+    /// never moves back, whoever saves it.
+    pub fn is_at_or_after(&self, other: &Checkpoint) -> bool {
+        match (self, other) {
+            (Self::ShardEnd, _) => true,
+            (Self::After(_), Self::ShardEnd) => false,
+            (Self::After(mine), Self::After(theirs)) => {
+                compare_sequence_numbers(mine, theirs).is_ge()
+            }
+        }
+    }
+}
+
+/// Orders two sequence numbers of one shard: decimal numbers of up to 40 digits, so
+/// compared by value, not as text.
+pub(crate) fn compare_sequence_numbers(a: &str, b: &str) -> Ordering {
+    let a = a.trim_start_matches('0');
+    let b = b.trim_start_matches('0');
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// A sequence number as text that sorts as the number does (zero-padded), for the
+/// condition that keeps a stored checkpoint from moving back.
+fn sortable(sequence: &str) -> String {
+    format!("{:0>48}", sequence.trim_start_matches('0'))
+}
+
+/// The sortable position of a shard's end: after every sequence number.
+const END_POSITION: &str = "~";
+
 /// Stores checkpoints: one per consumer, stream and shard. `stream` is the stream's ARN,
 /// so a new stream on the same table (after turning the stream off and on) starts afresh.
+///
+/// A checkpoint never moves back: `save` leaves a stored checkpoint that is further
+/// ([`Checkpoint::is_at_or_after`]) as it is, and succeeds, so that a late writer (two
+/// consumers of the same name, or a retried save) cannot make a restart read records
+/// again.
 ///
 /// Implement it to keep checkpoints anywhere; [`MemoryCheckpoints`] and
 /// [`TableCheckpoints`] are provided.
@@ -90,17 +127,23 @@ impl CheckpointStore for MemoryCheckpoints {
         checkpoint: Checkpoint,
     ) -> BoxFuture<'a, Result<()>> {
         let mut map = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        map.insert(
-            (consumer.to_owned(), stream.to_owned(), shard.to_owned()),
-            checkpoint,
-        );
+        let key = (consumer.to_owned(), stream.to_owned(), shard.to_owned());
+        match map.get_mut(&key) {
+            Some(stored) if stored.is_at_or_after(&checkpoint) => {}
+            Some(stored) => *stored = checkpoint,
+            None => {
+                map.insert(key, checkpoint);
+            }
+        }
         Box::pin(async { Ok(()) })
     }
 }
 
 /// Checkpoints kept in a DynamoDB table of their own, so that a consumer resumes after a
 /// restart. The table has hash key `consumer` (the consumer name and the stream ARN) and
-/// range key `shard`; each item has `sequenceNumber` or `shardEnd`.
+/// range key `shard`; each item has `sequenceNumber` or `shardEnd`, and `position`, which
+/// sorts as the checkpoint does: every save is conditional on it, so a checkpoint never
+/// moves back.
 #[derive(Clone, Debug)]
 pub struct TableCheckpoints {
     client: Client,
@@ -111,6 +154,7 @@ const CONSUMER: &str = "consumer";
 const SHARD: &str = "shard";
 const SEQUENCE_NUMBER: &str = "sequenceNumber";
 const SHARD_END: &str = "shardEnd";
+const POSITION: &str = "position";
 
 impl TableCheckpoints {
     /// A store in table `table` (the full name, no prefix added).
@@ -229,17 +273,88 @@ impl CheckpointStore for TableCheckpoints {
                 .item(CONSUMER, Self::hash(consumer, stream))
                 .item(SHARD, AttributeValue::S(shard.to_owned()));
             let request = match checkpoint {
-                Checkpoint::After(sequence) => {
-                    request.item(SEQUENCE_NUMBER, AttributeValue::S(sequence))
-                }
-                Checkpoint::ShardEnd => request.item(SHARD_END, AttributeValue::Bool(true)),
+                Checkpoint::After(sequence) => request
+                    .item(POSITION, AttributeValue::S(sortable(&sequence)))
+                    .item(SEQUENCE_NUMBER, AttributeValue::S(sequence.clone()))
+                    // Only forward: a stored checkpoint that is further stays.
+                    .condition_expression(
+                        "attribute_not_exists(#position) OR #position <= :position",
+                    )
+                    .expression_attribute_names("#position", POSITION)
+                    .expression_attribute_values(
+                        ":position",
+                        AttributeValue::S(sortable(&sequence)),
+                    ),
+                // Nothing is further than a shard's end.
+                Checkpoint::ShardEnd => request
+                    .item(POSITION, AttributeValue::S(END_POSITION.to_owned()))
+                    .item(SHARD_END, AttributeValue::Bool(true)),
             };
-            request.send().await.map_err(|e| {
-                from_sdk(e)
-                    .with_operation("save_checkpoint")
-                    .with_table(&self.table)
-            })?;
-            Ok(())
+            match request.send().await {
+                Ok(_) => Ok(()),
+                Err(e) => {
+                    let error = from_sdk(e)
+                        .with_operation("save_checkpoint")
+                        .with_table(&self.table);
+                    if error.is_condition_failed() {
+                        // Another writer got further: its checkpoint stays.
+                        Ok(())
+                    } else {
+                        Err(error)
+                    }
+                }
+            }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_numbers_compare_by_value_and_their_sortable_text_agrees() {
+        let numbers = [
+            "0",
+            "7",
+            "000000000000000000042",
+            "100000000000000000001",
+            "4421584500000000017450439091",
+            "4421584500000000017450439092",
+            "9999999999999999999999999999999999999999",
+        ];
+        for (i, a) in numbers.iter().enumerate() {
+            for (j, b) in numbers.iter().enumerate() {
+                assert_eq!(compare_sequence_numbers(a, b), i.cmp(&j), "{a} vs {b}");
+                assert_eq!(sortable(a).cmp(&sortable(b)), i.cmp(&j), "{a} vs {b}");
+                assert!(sortable(a).as_str() < END_POSITION);
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_memory_checkpoint_never_moves_back() {
+        let store = MemoryCheckpoints::new();
+        let after = |s: &str| Checkpoint::After(s.to_owned());
+        store.save("c", "arn", "s", after("20")).await.unwrap();
+        store.save("c", "arn", "s", after("9")).await.unwrap();
+        assert_eq!(
+            store.load("c", "arn", "s").await.unwrap(),
+            Some(after("20"))
+        );
+        store.save("c", "arn", "s", after("100")).await.unwrap();
+        assert_eq!(
+            store.load("c", "arn", "s").await.unwrap(),
+            Some(after("100"))
+        );
+        store
+            .save("c", "arn", "s", Checkpoint::ShardEnd)
+            .await
+            .unwrap();
+        store.save("c", "arn", "s", after("200")).await.unwrap();
+        assert_eq!(
+            store.load("c", "arn", "s").await.unwrap(),
+            Some(Checkpoint::ShardEnd)
+        );
     }
 }

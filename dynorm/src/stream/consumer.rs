@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -15,9 +15,10 @@ use tokio::time::Instant;
 
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
-use crate::schema::{Collection, Streamed, View};
+use crate::schema::{Collection, Keyed, Streamed, View};
 use crate::stream::change::{Change, Decoded, Decoder};
 use crate::stream::checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints};
+use crate::stream::lineage::{Lineage, ListedShard, Progress};
 use crate::stream::record::Record;
 
 /// Where a consumer with no checkpoint in a shard starts reading it.
@@ -31,7 +32,7 @@ pub enum StartAt {
 
 /// Builds a change consumer: `db.changes::<Membership>().consumer("counts").stream()`.
 #[must_use = "a builder does nothing until `stream` is called"]
-pub struct ChangesBuilder<T, V> {
+pub struct ChangesBuilder<T: Keyed, V> {
     client: Client,
     decoder: Decoder<T>,
     consumer: String,
@@ -97,7 +98,7 @@ impl Client {
     }
 }
 
-impl<T: Send + 'static, V: View> ChangesBuilder<T, V> {
+impl<T: Keyed, V: View> ChangesBuilder<T, V> {
     fn new(client: Client, decoder: Decoder<T>) -> Self {
         Self {
             client,
@@ -163,13 +164,18 @@ impl<T: Send + 'static, V: View> ChangesBuilder<T, V> {
     pub fn stream(self) -> Changes<T, V> {
         let skipped = Arc::new(AtomicU64::new(0));
         let table = self.client.table_name_of(self.decoder.schema);
+        let committer = Committer {
+            store: self.checkpoints.clone(),
+            consumer: self.consumer.clone().into(),
+            pending: Arc::default(),
+        };
         let reader = Reader {
             streams: None,
             table,
             stream_arn: None,
-            shards: Vec::new(),
+            lineage: Lineage::default(),
             buffer: VecDeque::new(),
-            pending: None,
+            committer: committer.clone(),
             skipped: skipped.clone(),
             last_record: Instant::now(),
             last_refresh: None,
@@ -184,6 +190,7 @@ impl<T: Send + 'static, V: View> ChangesBuilder<T, V> {
         Changes {
             inner: Box::pin(inner),
             skipped,
+            committer,
         }
     }
 }
@@ -192,24 +199,49 @@ impl<T: Send + 'static, V: View> ChangesBuilder<T, V> {
 ///
 /// **Delivery.** At least once, and in order per key: the records of a shard come in
 /// order, and a shard's children only after the shard is done. A change counts as handled
-/// once the next one is asked for: its checkpoint is saved then, so a consumer that stops
-/// (or fails) in between gets it again on restart. Make handling idempotent, for example
-/// with a condition on the item's `#[version]`, or by recording the change's
+/// once [`commit`](Self::commit) is called or the next change is asked for: its checkpoint
+/// is saved then. Call `commit` after handling a change when the consumer may stop before
+/// asking for the next one, so that a restart begins after it; a consumer that stops (or
+/// fails) before either gets the change again. Make handling idempotent all the same, for
+/// example with a condition on the item's `#[version]`, or by recording the change's
 /// `event_id`/`sequence_number` in the same conditional write as its effect.
-pub struct Changes<T: Send + 'static, V: View> {
+pub struct Changes<T: Keyed, V: View> {
     inner: BoxedChanges<T, V>,
     skipped: Arc<AtomicU64>,
+    committer: Committer,
 }
 
-impl<T: Send + 'static, V: View> Changes<T, V> {
+impl<T: Keyed, V: View> Changes<T, V> {
     /// How many records were skipped so far because they belong to an entity the target
     /// type does not cover.
     pub fn skipped(&self) -> u64 {
         self.skipped.load(Ordering::Relaxed)
     }
+
+    /// Saves the checkpoint of the last change yielded, now: the handler is done with it,
+    /// and a consumer made again with the same store and name starts after it. Asking for
+    /// the next change does the same; call this when the consumer may stop first.
+    ///
+    /// ```no_run
+    /// # use dynorm::Model;
+    /// # use futures::StreamExt;
+    /// # #[derive(Model, Debug)] #[dynorm(stream = "new_image")] struct User { #[hash_key] id: String }
+    /// # async fn demo(db: dynorm::Client, store: dynorm::stream::MemoryCheckpoints) -> Result<(), dynorm::Error> {
+    /// let mut changes = db.changes::<User>().consumer("mailer").checkpoints(store).stream();
+    /// while let Some(change) = changes.next().await {
+    ///     let change = change?;
+    ///     println!("{:?} changed", change.key);
+    ///     changes.commit().await?; // a restart begins after this change
+    /// #   break;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn commit(&mut self) -> Result<()> {
+        self.committer.commit().await
+    }
 }
 
-impl<T: Send + 'static, V: View> Stream for Changes<T, V> {
+impl<T: Keyed, V: View> Stream for Changes<T, V> {
     type Item = Result<Change<T, V>>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
@@ -220,15 +252,50 @@ impl<T: Send + 'static, V: View> Stream for Changes<T, V> {
 /// The stream inside [`Changes`].
 type BoxedChanges<T, V> = Pin<Box<dyn Stream<Item = Result<Change<T, V>>> + Send>>;
 
-/// One shard of the stream, as the consumer follows it.
-struct Shard {
-    id: String,
-    parent: Option<String>,
-    iterator: Option<String>,
-    /// Every record of the closed shard was handled.
-    done: bool,
-    /// `GetRecords` returned no next iterator: the shard is closed and read to its end.
-    exhausted: bool,
+/// The last record yielded or skipped, whose checkpoint is not saved yet.
+struct Pending {
+    stream: String,
+    shard: String,
+    sequence: String,
+}
+
+/// Saves the pending checkpoint: shared by [`Changes::commit`] and the reader, which
+/// saves it when the next change is asked for.
+#[derive(Clone)]
+struct Committer {
+    store: Arc<dyn CheckpointStore>,
+    consumer: Arc<str>,
+    pending: Arc<Mutex<Option<Pending>>>,
+}
+
+impl Committer {
+    fn set(&self, pending: Pending) {
+        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(pending);
+    }
+
+    async fn commit(&self) -> Result<()> {
+        let taken = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        let Some(pending) = taken else {
+            return Ok(());
+        };
+        let checkpoint = Checkpoint::After(pending.sequence.clone());
+        let saved = self
+            .store
+            .save(&self.consumer, &pending.stream, &pending.shard, checkpoint)
+            .await;
+        if saved.is_err() {
+            // Not saved: the next call tries again.
+            let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            if slot.is_none() {
+                *slot = Some(pending);
+            }
+        }
+        saved
+    }
 }
 
 /// What the buffer holds: a record read from a shard, or the end of a closed shard.
@@ -237,16 +304,16 @@ enum Entry {
     End(usize),
 }
 
-struct Reader<T, V> {
+struct Reader<T: Keyed, V> {
     builder: ChangesBuilder<T, V>,
     /// Made on the first request.
     streams: Option<aws_sdk_dynamodbstreams::Client>,
     table: String,
     stream_arn: Option<String>,
-    shards: Vec<Shard>,
+    /// The shards, and how far each is read.
+    lineage: Lineage,
     buffer: VecDeque<Entry>,
-    /// The last record yielded or skipped, whose checkpoint is saved on the next call.
-    pending: Option<(usize, String)>,
+    committer: Committer,
     skipped: Arc<AtomicU64>,
     last_record: Instant,
     last_refresh: Option<Instant>,
@@ -257,7 +324,7 @@ struct Reader<T, V> {
 /// How often the shard list is read again while records flow.
 const REFRESH: Duration = Duration::from_secs(10);
 
-impl<T: Send + 'static, V: View> Reader<T, V> {
+impl<T: Keyed, V: View> Reader<T, V> {
     async fn next(&mut self) -> Option<Result<Change<T, V>>> {
         if self.finished {
             return None;
@@ -279,32 +346,46 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
         self.stream_arn.as_deref().unwrap_or_default()
     }
 
-    async fn save(&self, shard: usize, checkpoint: Checkpoint) -> Result<()> {
-        let b = &self.builder;
-        b.checkpoints
-            .save(&b.consumer, self.arn(), &self.shards[shard].id, checkpoint)
-            .await
+    fn shard_id(&self, shard: usize) -> &str {
+        &self.lineage.shard(shard).listed.id
     }
 
     async fn next_inner(&mut self) -> Result<Option<Change<T, V>>> {
         loop {
-            if let Some((shard, sequence)) = self.pending.take() {
-                self.save(shard, Checkpoint::After(sequence)).await?;
-            }
+            // The change yielded last is handled: the next one is asked for.
+            self.committer.commit().await?;
             match self.buffer.pop_front() {
                 Some(Entry::Record(shard, record)) => {
-                    self.pending = Some((shard, record.sequence_number.clone()));
+                    let pending = Pending {
+                        stream: self.arn().to_owned(),
+                        shard: self.shard_id(shard).to_owned(),
+                        sequence: record.sequence_number.clone(),
+                    };
                     match self.builder.decoder.decode::<V>(*record) {
                         Decoded::Skipped => {
                             self.skipped.fetch_add(1, Ordering::Relaxed);
+                            self.committer.set(pending);
                         }
-                        Decoded::Change(change) => return change.map(Some),
+                        Decoded::Change(Ok(change)) => {
+                            self.committer.set(pending);
+                            return Ok(Some(change));
+                        }
+                        // Never checkpointed: a restart reads it again.
+                        Decoded::Change(Err(e)) => return Err(e),
                     }
                     continue;
                 }
                 Some(Entry::End(shard)) => {
-                    self.save(shard, Checkpoint::ShardEnd).await?;
-                    self.shards[shard].done = true;
+                    let b = &self.builder;
+                    b.checkpoints
+                        .save(
+                            &b.consumer,
+                            self.arn(),
+                            self.shard_id(shard),
+                            Checkpoint::ShardEnd,
+                        )
+                        .await?;
+                    self.lineage.shard_mut(shard).progress = Progress::Done;
                     continue;
                 }
                 None => {}
@@ -315,10 +396,10 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
                 self.last_record = Instant::now();
                 continue;
             }
-            if self.shards.iter().all(|s| s.done) && !self.shards.is_empty() {
+            if self.lineage.all_done() {
                 // Every shard is closed and handled: the stream was turned off.
                 self.refresh_shards().await?;
-                if self.shards.iter().all(|s| s.done) {
+                if self.lineage.all_done() {
                     return Ok(None);
                 }
             }
@@ -336,7 +417,8 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
         }
     }
 
-    /// Reads the stream's shards again: new ones are added, known ones kept as they are.
+    /// Reads every page of the stream's shard list: new shards are added, known ones
+    /// keep their progress.
     async fn refresh_shards(&mut self) -> Result<()> {
         if self.stream_arn.is_none() {
             let arn = self.builder.client.latest_stream_arn(&self.table).await?;
@@ -365,18 +447,17 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
             let Some(description) = output.stream_description else {
                 break;
             };
-            for shard in description.shards.unwrap_or_default() {
-                let Some(id) = shard.shard_id else { continue };
-                if self.shards.iter().all(|s| s.id != id) {
-                    self.shards.push(Shard {
-                        id,
-                        parent: shard.parent_shard_id,
-                        iterator: None,
-                        done: false,
-                        exhausted: false,
-                    });
-                }
-            }
+            let page = description.shards.unwrap_or_default().into_iter();
+            self.lineage.merge(page.filter_map(|shard| {
+                Some(ListedShard {
+                    id: shard.shard_id?,
+                    parent: shard.parent_shard_id,
+                    ending_sequence: shard
+                        .sequence_number_range
+                        .and_then(|range| range.ending_sequence_number),
+                })
+            }));
+            // The next page starts after the last shard of this one.
             start = description.last_evaluated_shard_id;
             if start.is_none() {
                 break;
@@ -386,34 +467,27 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
         Ok(())
     }
 
-    /// Whether a shard may be read: its parent is done, or no longer in the stream.
-    fn ready(&self, shard: usize) -> bool {
-        let s = &self.shards[shard];
-        if s.done || s.exhausted {
-            return false;
-        }
-        match &s.parent {
-            None => true,
-            Some(parent) => self
-                .shards
-                .iter()
-                .find(|p| &p.id == parent)
-                .is_none_or(|p| p.done),
-        }
-    }
-
-    /// One `GetRecords` on every shard that may be read; whether anything was buffered.
+    /// One `GetRecords` on every shard the lineage says may be read; whether anything was
+    /// buffered.
     async fn poll_round(&mut self) -> Result<bool> {
         let stale = self.last_refresh.is_none_or(|at| at.elapsed() >= REFRESH);
-        if stale || !(0..self.shards.len()).any(|i| self.ready(i)) {
+        if stale || self.lineage.readable().is_empty() {
             self.refresh_shards().await?;
         }
         let mut read = false;
-        for shard in 0..self.shards.len() {
-            if !self.ready(shard) {
-                continue;
-            }
-            if self.shards[shard].iterator.is_none() && !self.open_iterator(shard).await? {
+        // A shard done during this round (its checkpoint says so) lets its children be
+        // read in the same round.
+        let mut seen = Vec::new();
+        while let Some(shard) = self
+            .lineage
+            .readable()
+            .into_iter()
+            .find(|s| !seen.contains(s))
+        {
+            seen.push(shard);
+            if self.lineage.shard(shard).progress == Progress::Unopened
+                && !self.open_iterator(shard).await?
+            {
                 continue;
             }
             read |= self.get_records(shard).await?;
@@ -421,23 +495,26 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
         Ok(read)
     }
 
-    /// Gets a shard iterator from the checkpoint; false when the shard is already done.
+    /// Gets a shard iterator from the checkpoint; false when the shard needs no reading.
     async fn open_iterator(&mut self, shard: usize) -> Result<bool> {
         let b = &self.builder;
-        let id = self.shards[shard].id.clone();
+        let id = self.shard_id(shard).to_owned();
         let checkpoint = b.checkpoints.load(&b.consumer, self.arn(), &id).await?;
-        let (kind, sequence) = match checkpoint {
-            Some(Checkpoint::ShardEnd) => {
-                self.shards[shard].done = true;
+        if let Some(checkpoint) = &checkpoint {
+            if self.lineage.checkpoint_finishes(shard, checkpoint) {
+                self.lineage.shard_mut(shard).progress = Progress::Done;
                 return Ok(false);
             }
+        }
+        let has_parent = self.lineage.shard(shard).listed.parent.is_some();
+        let (kind, sequence) = match checkpoint {
             Some(Checkpoint::After(sequence)) => {
                 (ShardIteratorType::AfterSequenceNumber, Some(sequence))
             }
-            None if b.start_at == StartAt::Latest && self.shards[shard].parent.is_none() => {
+            None if b.start_at == StartAt::Latest && !has_parent => {
                 (ShardIteratorType::Latest, None)
             }
-            None => (ShardIteratorType::TrimHorizon, None),
+            Some(Checkpoint::ShardEnd) | None => (ShardIteratorType::TrimHorizon, None),
         };
         let arn = self.arn().to_owned();
         let output = self
@@ -450,22 +527,27 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
                     .set_sequence_number(sequence.clone())
                     .send()
             })
-            .await?;
-        let opened = output.shard_iterator.is_some();
+            .await
+            .map_err(|e| trimmed_context(e, &id, sequence.as_deref()))?;
+        let tracked = self.lineage.shard_mut(shard);
         match output.shard_iterator {
-            Some(iterator) => self.shards[shard].iterator = Some(iterator),
+            Some(iterator) => {
+                tracked.iterator = Some(iterator);
+                tracked.progress = Progress::Reading;
+                Ok(true)
+            }
             None => {
                 // Closed and read to its end already.
-                self.shards[shard].exhausted = true;
+                tracked.progress = Progress::ReadToEnd;
                 self.buffer.push_back(Entry::End(shard));
+                Ok(false)
             }
         }
-        Ok(opened)
     }
 
     /// One `GetRecords` on a shard; whether anything was buffered.
     async fn get_records(&mut self, shard: usize) -> Result<bool> {
-        let Some(iterator) = self.shards[shard].iterator.clone() else {
+        let Some(iterator) = self.lineage.shard(shard).iterator.clone() else {
             return Ok(false);
         };
         let limit = self.builder.limit;
@@ -479,14 +561,29 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
             })
             .await;
         let output = match result {
-            Ok(output) => output,
+            Ok(output) => {
+                self.lineage.shard_mut(shard).expired_in_a_row = 0;
+                output
+            }
             Err(e) if e.code() == Some("ExpiredIteratorException") => {
-                // Open a new one from the checkpoint, which is up to date: the buffer is
-                // empty whenever a shard is read.
-                self.shards[shard].iterator = None;
+                // Open a new one after the checkpoint, which is up to date: the buffer is
+                // empty whenever a shard is read, and the last change was committed.
+                let tracked = self.lineage.shard_mut(shard);
+                tracked.iterator = None;
+                tracked.progress = Progress::Unopened;
+                tracked.expired_in_a_row += 1;
+                if tracked.expired_in_a_row > self.builder.max_retries {
+                    return Err(e.with_context(&format!(
+                        "the iterator of shard `{}` expired {} times in a row",
+                        tracked.listed.id, tracked.expired_in_a_row
+                    )));
+                }
                 return Ok(false);
             }
-            Err(e) => return Err(e),
+            Err(e) => {
+                let id = self.shard_id(shard).to_owned();
+                return Err(trimmed_context(e, &id, None));
+            }
         };
         let mut read = false;
         for record in output.records.unwrap_or_default() {
@@ -496,15 +593,15 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
                 read = true;
             }
         }
-        self.shards[shard].iterator = output.next_shard_iterator;
-        if self.shards[shard].iterator.is_none() {
-            self.shards[shard].exhausted = true;
+        let tracked = self.lineage.shard_mut(shard);
+        tracked.iterator = output.next_shard_iterator;
+        if tracked.iterator.is_none() {
+            tracked.progress = Progress::ReadToEnd;
             self.buffer.push_back(Entry::End(shard));
             read = true;
         }
         Ok(read)
     }
-
     /// Sends a streams request, retrying what throttling or a passing fault explains,
     /// at most `max_retries` times, with exponential backoff and full jitter.
     async fn retrying<O, E, F, Fut>(&mut self, send: F) -> Result<O>
@@ -550,6 +647,20 @@ impl<T: Send + 'static, V: View> Reader<T, V> {
             }
         }
     }
+}
+
+/// Says which records a trimmed stream lost, on a `TrimmedDataAccessException`.
+fn trimmed_context(error: Error, shard: &str, after: Option<&str>) -> Error {
+    if !error.is_stream_trimmed() {
+        return error;
+    }
+    let after = after.map_or_else(
+        || "at its iterator".to_owned(),
+        |sequence| format!("after checkpoint {sequence}"),
+    );
+    error.with_context(&format!(
+        "records of shard `{shard}` {after} are gone from the stream; read it again from `StartAt::TrimHorizon` with a new consumer name, after recovering what was lost"
+    ))
 }
 
 /// A random delay in `[0, min(5 s, 50 ms * 2^attempt)]`.

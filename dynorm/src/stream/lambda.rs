@@ -26,13 +26,13 @@ use aws_lambda_events::event::dynamodb::{Event, EventRecord};
 use aws_lambda_events::event::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
 
 use crate::error::{Error, Result};
-use crate::schema::{Collection, Streamed, View};
+use crate::schema::{Collection, Keyed, Streamed, View};
 use crate::stream::change::{Change, Decoded, Decoder};
 use crate::stream::record::{is_ttl_identity, EventName, Record};
 use crate::value::Item;
 
 /// The records of one event, decoded.
-pub struct Batch<T: Send + 'static, V: View> {
+pub struct Batch<T: Keyed, V: View> {
     /// Every record, in order: its sequence number and its change, or why it could not
     /// be decoded. Records of entities the target type does not cover are left out.
     pub records: Vec<(String, Result<Change<T, V>>)>,
@@ -54,7 +54,7 @@ where
     decode_with(event, Decoder::collection())
 }
 
-fn decode_with<T: Send + 'static, V: View>(event: Event, decoder: Decoder<T>) -> Batch<T, V> {
+fn decode_with<T: Keyed, V: View>(event: Event, decoder: Decoder<T>) -> Batch<T, V> {
     let mut batch = Batch {
         records: Vec::new(),
         skipped: 0,
@@ -88,7 +88,7 @@ where
 /// failure in the batch-item-failures shape.
 pub async fn respond<T, V, F, Fut>(batch: Batch<T, V>, mut handler: F) -> DynamoDbEventResponse
 where
-    T: Send + 'static,
+    T: Keyed,
     V: View,
     F: FnMut(Change<T, V>) -> Fut,
     Fut: Future<Output = Result<()>>,
@@ -309,17 +309,7 @@ mod tests {
             changes[0].approximate_creation_time.unwrap().timestamp(),
             1428537600
         );
-        assert_eq!(changes[3].key, Message::key_item(102));
-    }
-
-    impl Message {
-        fn key_item(id: i64) -> Item {
-            [(
-                "Id".to_owned(),
-                aws_sdk_dynamodb::types::AttributeValue::N(id.to_string()),
-            )]
-            .into()
-        }
+        assert_eq!(changes[3].key, MessageKey { id: 102 });
     }
 
     #[test]
@@ -338,7 +328,95 @@ mod tests {
             changes[1].kind,
             ChangeKind::Expire { old: NoImage }
         ));
-        assert_eq!(changes[1].key, Message::key_item(7));
+        assert_eq!(changes[1].key, PingKey { id: 7 });
+    }
+
+    /// A keys-only stream of a shared table: the entity is known by the key's shape.
+    const SHARED_KEYS_ONLY: &str = r##"{
+      "Records": [
+        {
+          "eventID": "1", "eventName": "INSERT", "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"pk": {"S": "TEAM#t1"}, "sk": {"S": "#METADATA"}},
+            "SequenceNumber": "100", "SizeBytes": 10, "StreamViewType": "KEYS_ONLY"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/App/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "2", "eventName": "INSERT", "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"pk": {"S": "TEAM#t1"}, "sk": {"S": "SEAT#12#ada"}},
+            "SequenceNumber": "101", "SizeBytes": 10, "StreamViewType": "KEYS_ONLY"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/App/stream/2015-06-27T00:48:05.899"
+        },
+        {
+          "eventID": "3", "eventName": "REMOVE", "eventVersion": "1.1",
+          "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
+          "dynamodb": {
+            "Keys": {"pk": {"S": "TEAM#t1"}, "sk": {"S": "INVITE#a@example.com"}},
+            "SequenceNumber": "102", "SizeBytes": 10, "StreamViewType": "KEYS_ONLY"
+          },
+          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/App/stream/2015-06-27T00:48:05.899"
+        }
+      ]
+    }"##;
+
+    #[derive(crate::Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "App", entity = "team", stream = "keys_only")]
+    #[key(pk = "TEAM#{team_id}", sk = "#METADATA")]
+    struct Team {
+        team_id: String,
+    }
+
+    #[derive(crate::Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "App", entity = "seat", stream = "keys_only")]
+    #[key(pk = "TEAM#{team_id}", sk = "SEAT#{row}#{user_id}")]
+    struct Seat {
+        team_id: String,
+        row: u32,
+        user_id: String,
+    }
+
+    /// Teams and seats; invites are not listed. A keys-only stream never reads the items.
+    #[derive(crate::Collection)]
+    #[allow(dead_code)]
+    enum TeamItem {
+        Team(Team),
+        Seat(Seat),
+    }
+
+    #[test]
+    fn a_keys_only_shared_table_decodes_typed_keys_by_their_shape() {
+        let batch = decode_collection::<TeamItem>(event(SHARED_KEYS_ONLY));
+        assert_eq!(
+            batch.skipped, 1,
+            "the invite fits no entity of the collection"
+        );
+        let keys: Vec<_> = batch
+            .records
+            .into_iter()
+            .map(|(_, change)| change.unwrap().key)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                TeamItemKey::Team(TeamKey {
+                    team_id: "t1".into()
+                }),
+                TeamItemKey::Seat(SeatKey {
+                    team_id: "t1".into(),
+                    row: 12,
+                    user_id: "ada".into()
+                }),
+            ]
+        );
+        // A model of the shared table reads only the keys of its own shape.
+        let seats = decode::<Seat>(event(SHARED_KEYS_ONLY));
+        assert_eq!(seats.skipped, 2);
+        assert_eq!(seats.records.len(), 1);
     }
 
     #[tokio::test]

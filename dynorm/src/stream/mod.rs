@@ -18,10 +18,11 @@ mod checkpoint;
 mod consumer;
 #[cfg(feature = "lambda")]
 pub mod lambda;
+mod lineage;
 mod record;
 
 pub use crate::schema::{
-    KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamViewType, Streamed, View,
+    Keyed, KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamViewType, Streamed, View,
 };
 pub use change::{Change, ChangeKind, Decoder};
 pub use checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints, TableCheckpoints};

@@ -1,0 +1,188 @@
+//! Key templates read backwards: the field values a stored key was rendered from, so that a
+//! key read from a stream record (or anywhere else) becomes the model's typed key again.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{Error, Result};
+use crate::schema::entity::{KeyCasing, KeyTemplate, TemplatePart};
+use crate::schema::Schema;
+use crate::value::{AttrError, Item};
+
+impl KeyTemplate {
+    /// The field values `value` was rendered from, or `None` when it does not fit the
+    /// template. A field ends at the first character of the static text after it, which
+    /// rendering refuses in the field's value; the last field takes the rest.
+    pub(crate) fn parse(&self, value: &str) -> Option<Vec<(&'static str, String)>> {
+        let mut rest = value;
+        let mut fields = Vec::new();
+        for (i, part) in self.parts.iter().enumerate() {
+            match part {
+                TemplatePart::Static(text) => rest = rest.strip_prefix(text)?,
+                TemplatePart::Field(name) => {
+                    let end = match self.parts.get(i + 1) {
+                        Some(TemplatePart::Static(next)) => rest.find(next.chars().next()?)?,
+                        // Two fields side by side have no boundary to find.
+                        Some(TemplatePart::Field(_)) => return None,
+                        None => rest.len(),
+                    };
+                    let (text, tail) = rest.split_at(end);
+                    if text.is_empty() {
+                        return None;
+                    }
+                    fields.push((*name, text.to_owned()));
+                    rest = tail;
+                }
+            }
+        }
+        rest.is_empty().then_some(fields)
+    }
+}
+
+/// The table's key templates of a schema, hash first; empty when it has none.
+fn table_templates(schema: &Schema) -> impl Iterator<Item = &'static KeyTemplate> + '_ {
+    schema
+        .entity
+        .iter()
+        .flat_map(|entity| entity.keys.iter())
+        .filter(|template| template.index.is_none())
+}
+
+/// Whether a key fits the schema's table key templates (always, for a model without
+/// templates): on a shared table, whether the key can be an item of this entity.
+pub(crate) fn key_fits(schema: &Schema, key: &Item) -> bool {
+    table_templates(schema).all(|template| match key.get(template.attribute) {
+        Some(AttributeValue::S(text)) => template.parse(text).is_some(),
+        _ => false,
+    })
+}
+
+/// The field values a templated table key was rendered from, as strings: the input of a
+/// generated `from_key_item`. A key whose template folds case loses the values' case; when
+/// `key` also holds a field's own attribute, that value is taken instead.
+pub fn template_key_sources(schema: &Schema, key: &Item) -> Result<Item> {
+    let mut sources = Item::new();
+    for template in table_templates(schema) {
+        let refused = |why: String| {
+            Error::validation(why)
+                .with_model(schema.model)
+                .with_attribute(template.attribute)
+        };
+        let text = match key.get(template.attribute) {
+            Some(AttributeValue::S(text)) => text,
+            Some(other) => {
+                return Err(refused(format!(
+                    "key `{}` is {}, and a templated key is a string",
+                    template.attribute,
+                    crate::value::describe(other)
+                )))
+            }
+            None => {
+                return Err(refused(format!(
+                    "the key has no `{}` attribute",
+                    template.attribute
+                )))
+            }
+        };
+        let fields = template.parse(text).ok_or_else(|| {
+            refused(format!(
+                "key `{}` is {text:?}, which does not fit its template",
+                template.attribute
+            ))
+        })?;
+        for (name, value) in fields {
+            if template.casing != KeyCasing::None {
+                // The key folded the value's case; the source attribute, when the caller
+                // has it (a stream record's image), holds it as written.
+                if let Some(stored) = key.get(name) {
+                    sources.insert(name.to_owned(), stored.clone());
+                    continue;
+                }
+            }
+            match sources.get(name) {
+                Some(AttributeValue::S(seen)) if *seen != value => {
+                    return Err(refused(format!(
+                        "the key gives `{name}` two values, {seen:?} and {value:?}"
+                    )))
+                }
+                _ => {
+                    sources.insert(name.to_owned(), AttributeValue::S(value));
+                }
+            }
+        }
+    }
+    Ok(sources)
+}
+
+/// Decodes a value parsed out of a key template. Rendering wrote the text of a string or
+/// a number alike, so a value that does not decode as a string is read as a number.
+pub fn template_field<T>(
+    value: Option<AttributeValue>,
+    decode: impl Fn(Option<AttributeValue>) -> Result<T, AttrError>,
+) -> Result<T, AttrError> {
+    match value {
+        Some(AttributeValue::S(text)) => decode(Some(AttributeValue::S(text.clone())))
+            .or_else(|as_string| decode(Some(AttributeValue::N(text))).map_err(|_| as_string)),
+        other => decode(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::AttrValue;
+
+    const MEMBER: KeyTemplate = KeyTemplate {
+        index: None,
+        attribute: "sk",
+        is_hash: false,
+        parts: &[
+            TemplatePart::Static("MEMBER#"),
+            TemplatePart::Field("user_id"),
+            TemplatePart::Static("#"),
+            TemplatePart::Field("since"),
+        ],
+        casing: KeyCasing::None,
+    };
+
+    #[test]
+    fn a_rendered_key_parses_back_into_its_fields() {
+        let item: Item = [
+            ("user_id".to_owned(), AttributeValue::S("ada".into())),
+            ("since".to_owned(), AttributeValue::N("2024".into())),
+        ]
+        .into();
+        let rendered = MEMBER.render("Member", &item).unwrap().unwrap();
+        assert_eq!(rendered, "MEMBER#ada#2024");
+        assert_eq!(
+            MEMBER.parse(&rendered).unwrap(),
+            [("user_id", "ada".to_owned()), ("since", "2024".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_key_of_another_shape_does_not_fit() {
+        for other in [
+            "TEAM#ada#2024",
+            "MEMBER#",
+            "MEMBER#ada",
+            "MEMBER##2024",
+            "MEMBER#ada#",
+        ] {
+            assert_eq!(MEMBER.parse(other), None, "{other}");
+        }
+        let last_takes_the_rest = MEMBER.parse("MEMBER#ada#20#24").unwrap();
+        assert_eq!(last_takes_the_rest[1], ("since", "20#24".to_owned()));
+    }
+
+    #[test]
+    fn a_parsed_number_is_read_as_a_number() {
+        let decode = |value: Option<AttributeValue>| i64::from_attr(value.unwrap());
+        let number = template_field(Some(AttributeValue::S("2024".into())), decode);
+        assert_eq!(number.unwrap(), 2024);
+        let text = template_field(Some(AttributeValue::S("2024".into())), |value| {
+            String::from_attr(value.unwrap())
+        });
+        assert_eq!(text.unwrap(), "2024");
+        assert!(template_field(Some(AttributeValue::S("ada".into())), decode).is_err());
+    }
+}
