@@ -4,11 +4,13 @@
 mod collection;
 mod cursor;
 mod page;
+mod partition;
 mod scan;
 
 pub use crate::expr::Plan;
 pub use collection::{CollectionItems, CollectionQuery};
 pub use page::{ItemStream, Page};
+pub(crate) use partition::Partition;
 pub use scan::Scan;
 
 use std::marker::PhantomData;

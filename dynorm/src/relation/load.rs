@@ -8,25 +8,16 @@ use futures::future::BoxFuture;
 use futures::stream::{self, StreamExt, TryStreamExt};
 
 use super::access::{self, Access};
+use super::shared::{self, Prefetched, Shared};
 use super::{RelationSchema, CONCURRENCY};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr};
 use crate::query::Query;
-use crate::schema::{Index, Model, Schema};
+use crate::schema::{Index, IndexSchema, Model};
 use crate::value::Item;
 
 const OPERATION: &str = "find";
-
-/// What a `many` relation whose items share its parents' partition needs from the loader.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub struct Shared {
-    /// The related model.
-    pub schema: &'static Schema,
-    /// The relation.
-    pub relation: RelationSchema,
-}
 
 /// Loads what a tree of relations adds to each parent of type `P`.
 ///
@@ -49,29 +40,30 @@ pub trait Load<P: Model>: Send + Sync {
         &'a self,
         db: &'a Client,
         parents: &'a [P],
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>>;
-
-    /// Describes the requests this loader sends, in `waves[wave]` and after.
-    #[doc(hidden)]
-    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>) -> Result<()>;
-
-    /// The relation whose items can come with the parents' own query, if this is one.
-    #[doc(hidden)]
-    fn __shared(&self) -> Option<Shared> {
-        None
+    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
+        self.__load_with(db, parents, vec![None; self.__candidates().len()])
     }
 
-    /// Builds the output from related items read with the parents (see `__shared`).
+    /// One entry per relation of this loader (a tuple has several, `()` none): the
+    /// relation, when its items could come in the same Query as the parents.
     #[doc(hidden)]
-    fn __load_shared<'a>(
+    fn __candidates(&self) -> Vec<Option<Shared>>;
+
+    /// Loads the output of every parent, with the items of the relations that came with
+    /// the parents already read (`prefetched`, one entry per candidate).
+    #[doc(hidden)]
+    fn __load_with<'a>(
         &'a self,
         db: &'a Client,
         parents: &'a [P],
-        items: Vec<Item>,
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
-        let _ = (items, db);
-        Box::pin(async move { self.__load(db, parents).await })
-    }
+        prefetched: Prefetched,
+    ) -> BoxFuture<'a, Result<Vec<Self::Output>>>;
+
+    /// Describes the requests this loader sends, in `waves[wave]` and after. A relation
+    /// whose items come with the parents (`prefetched`, one entry per candidate) sends
+    /// nothing itself, and its own relations start in `waves[wave]`.
+    #[doc(hidden)]
+    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>, prefetched: &[bool]) -> Result<()>;
 }
 
 impl<P: Model + Clone> Load<P> for () {
@@ -82,12 +74,21 @@ impl<P: Model + Clone> Load<P> for () {
         parent
     }
 
-    fn __load<'a>(&'a self, _: &'a Client, parents: &'a [P]) -> BoxFuture<'a, Result<Vec<()>>> {
+    fn __candidates(&self) -> Vec<Option<Shared>> {
+        Vec::new()
+    }
+
+    fn __load_with<'a>(
+        &'a self,
+        _: &'a Client,
+        parents: &'a [P],
+        _: Prefetched,
+    ) -> BoxFuture<'a, Result<Vec<()>>> {
         let count = parents.len();
         Box::pin(async move { Ok(vec![(); count]) })
     }
 
-    fn __plan(&self, _: usize, _: &mut Vec<Vec<String>>) -> Result<()> {
+    fn __plan(&self, _: usize, _: &mut Vec<Vec<String>>, _: &[bool]) -> Result<()> {
         Ok(())
     }
 }
@@ -102,23 +103,49 @@ macro_rules! tuples {
                 (parent, output)
             }
 
-            fn __load<'a>(
+            fn __candidates(&self) -> Vec<Option<Shared>> {
+                let mut out = Vec::new();
+                $(out.extend(self.$index.__candidates());)+
+                out
+            }
+
+            fn __load_with<'a>(
                 &'a self,
                 db: &'a Client,
                 parents: &'a [P],
+                prefetched: Prefetched,
             ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
                 Box::pin(async move {
+                    let mut rest = prefetched.into_iter();
+                    let parts = ($(
+                        rest.by_ref()
+                            .take(self.$index.__candidates().len())
+                            .collect::<Prefetched>(),
+                    )+);
                     // Independent branches of the tree, concurrently.
-                    let outputs = futures::try_join!($(self.$index.__load(db, parents)),+)?;
+                    let outputs =
+                        futures::try_join!($(self.$index.__load_with(db, parents, parts.$index)),+)?;
                     let mut iters = ($(outputs.$index.into_iter(),)+);
                     Ok((0..parents.len())
-                        .map(|_| ($(iters.$index.next().expect("one output per parent"),)+))
+                        .filter_map(|_| Some(($(iters.$index.next()?,)+)))
                         .collect())
                 })
             }
 
-            fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>) -> Result<()> {
-                $(self.$index.__plan(wave, waves)?;)+
+            fn __plan(
+                &self,
+                wave: usize,
+                waves: &mut Vec<Vec<String>>,
+                prefetched: &[bool],
+            ) -> Result<()> {
+                let mut rest = prefetched.iter().copied();
+                $(
+                    let part: Vec<bool> = rest
+                        .by_ref()
+                        .take(self.$index.__candidates().len())
+                        .collect();
+                    self.$index.__plan(wave, waves, &part)?;
+                )+
                 Ok(())
             }
         }
@@ -224,15 +251,221 @@ async fn nest<C: Model, N: Load<C>>(
     db: &Client,
     nested: &N,
     groups: Vec<Vec<C>>,
+    prefetched: Prefetched,
 ) -> Result<Vec<Vec<N::Joined>>> {
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
     let flat: Vec<C> = groups.into_iter().flatten().collect();
-    let outputs = nested.__load(db, &flat).await?;
+    let outputs = nested.__load_with(db, &flat, prefetched).await?;
     let mut joined = flat.into_iter().zip(outputs).map(|(c, o)| N::join(c, o));
     Ok(sizes
         .into_iter()
         .map(|size| joined.by_ref().take(size).collect())
         .collect())
+}
+
+/// Raw items grouped by the reference values they hold, then decoded.
+fn decode_groups<C: Model>(
+    items: Vec<Item>,
+    values: &[Item],
+    relation: &RelationSchema,
+) -> Result<Vec<Vec<C>>> {
+    let index: HashMap<String, usize> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (signature(v, relation), i))
+        .collect();
+    let mut groups: Vec<Vec<C>> = (0..values.len()).map(|_| Vec::new()).collect();
+    for item in items {
+        if let Some(&i) = index.get(&signature(&item, relation)) {
+            groups[i].push(C::from_item(item)?);
+        }
+    }
+    Ok(groups)
+}
+
+/// A relation as its loader holds it: the declaration, `one` or `many`, the per-parent
+/// options.
+struct Declared<'a> {
+    relation: &'a RelationSchema,
+    one: bool,
+    /// `None` for a `one` relation.
+    options: Option<&'a Options>,
+}
+
+impl Declared<'_> {
+    /// The related items a parent keeps: the first for a `one` relation.
+    fn first<C>(&self, groups: Vec<Vec<C>>) -> Vec<Vec<C>> {
+        if self.one {
+            groups
+                .into_iter()
+                .map(|g| g.into_iter().take(1).collect())
+                .collect()
+        } else {
+            groups
+        }
+    }
+
+    /// How the related items are reached.
+    fn access<C: Model>(&self) -> Result<Access> {
+        access::choose(
+            &C::SCHEMA,
+            self.relation.references,
+            self.one,
+            self.relation.allow_scan,
+        )
+    }
+
+    /// The index whose partitions hold the related items of one parent and the items of
+    /// some of their own relations (`nested`), with those relations marked; `None` when
+    /// each is read on its own. Only without per-parent options, which the whole partition
+    /// read could not apply.
+    fn carrier<C: Model>(
+        &self,
+        access: &Access,
+        nested: &[Option<Shared>],
+    ) -> Option<(IndexSchema, Vec<bool>)> {
+        if !self.options.is_none_or(Options::is_plain) {
+            return None;
+        }
+        let index = match access {
+            Access::Key => C::SCHEMA.table_index(),
+            Access::Query(index) => *index,
+            Access::Scan => return None,
+        };
+        let slots = shared::carried(&C::SCHEMA, &index, self.relation.references, nested)?;
+        Some((index, slots))
+    }
+
+    /// The related items of each distinct value, with their own relations: from the items
+    /// read with the parents, or one Query per partition that holds them and their own
+    /// carried relations, or the relation's own requests.
+    async fn load<C, N>(
+        &self,
+        db: &Client,
+        nested: &N,
+        values: &[Item],
+        prefetched: Option<Vec<Item>>,
+    ) -> Result<Vec<Vec<N::Joined>>>
+    where
+        C: Model + Clone + Index<Model = C, Item = C>,
+        N: Load<C>,
+    {
+        let candidates = nested.__candidates();
+        let none: Prefetched = vec![None; candidates.len()];
+        if let Some(items) = prefetched {
+            let groups = decode_groups::<C>(items, values, self.relation)?;
+            return nest(db, nested, self.first(groups), none).await;
+        }
+        if values.is_empty() {
+            return Ok(Vec::new());
+        }
+        let access = self.access::<C>()?;
+        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates) {
+            let hashes = values
+                .iter()
+                .map(|value| access::hash_values(&C::SCHEMA, &index, value))
+                .collect::<Result<Vec<_>>>()?;
+            let splits =
+                shared::read_partitions(db, &C::SCHEMA, &index, hashes, &candidates, &slots)
+                    .await?;
+            let mut own = Vec::new();
+            let mut carried: Prefetched = slots.iter().map(|&s| s.then(Vec::new)).collect();
+            for split in splits {
+                own.extend(split.own);
+                for (all, items) in carried.iter_mut().zip(split.carried) {
+                    if let (Some(all), Some(items)) = (all, items) {
+                        all.extend(items);
+                    }
+                }
+            }
+            let groups = decode_groups::<C>(own, values, self.relation)?;
+            return nest(db, nested, self.first(groups), carried).await;
+        }
+        let groups = match access {
+            Access::Key => {
+                let mut batch = db.batch_get();
+                for value in values {
+                    batch = batch.get_key::<C>(access::table_key(&C::SCHEMA, value)?);
+                }
+                let found = batch.send().await?.items::<C>()?;
+                group(found, values, self.relation)?
+            }
+            other => {
+                let plain = Options::default();
+                let options = self.options.unwrap_or(&plain);
+                many_groups::<C>(db, &other, values, self.relation, options).await?
+            }
+        };
+        nest(db, nested, self.first(groups), none).await
+    }
+
+    /// The requests of this relation, in `waves[wave]`, and those of its own relations.
+    fn plan<P: Model, C: Model, N: Load<C>>(
+        &self,
+        nested: &N,
+        wave: usize,
+        waves: &mut Vec<Vec<String>>,
+        prefetched: &[bool],
+    ) -> Result<()> {
+        let candidates = nested.__candidates();
+        if prefetched.first() == Some(&true) {
+            // Read with the parents: its own relations start in this wave.
+            return nested.__plan(wave, waves, &vec![false; candidates.len()]);
+        }
+        let relation = self.relation;
+        let access = self.access::<C>().map_err(fail::<P>(relation))?;
+        let kind = if self.one { "one" } else { "many" };
+        let name = format!(
+            "`{}.{}` ({kind} {})",
+            P::SCHEMA.model,
+            relation.name,
+            C::SCHEMA.model
+        );
+        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates) {
+            let with: Vec<String> = candidates
+                .iter()
+                .zip(&slots)
+                .filter_map(|(c, &slot)| c.filter(|_| slot))
+                .map(|c| {
+                    format!(
+                        "`{}.{}` ({})",
+                        C::SCHEMA.model,
+                        c.relation.name,
+                        c.schema.model
+                    )
+                })
+                .collect();
+            push(
+                waves,
+                wave,
+                format!(
+                    "{name} with {}: one Query on `{}` per distinct parent, one partition each, {CONCURRENCY} in flight",
+                    with.join(" and "),
+                    index.label()
+                ),
+            );
+            return nested.__plan(wave + 1, waves, &slots);
+        }
+        let how = match access {
+            Access::Key => "one BatchGetItem per 100 distinct keys".to_owned(),
+            Access::Scan => "one Scan with a filter (allow_scan)".to_owned(),
+            other => format!("one {other} per distinct parent, {CONCURRENCY} in flight"),
+        };
+        let mut described = String::new();
+        if let Some(options) = self.options {
+            if let Some(limit) = options.limit {
+                described.push_str(&format!(", at most {limit} per parent"));
+            }
+            if options.descending {
+                described.push_str(", descending");
+            }
+            if !options.filter.parts().is_empty() {
+                described.push_str(", filtered");
+            }
+        }
+        push(waves, wave, format!("{name}: {how}{described}"));
+        nested.__plan(wave + 1, waves, &vec![false; candidates.len()])
+    }
 }
 
 /// A `one` relation from `P` to `C`, with the relations `N` loaded for the related item.
@@ -272,89 +505,6 @@ impl<P: Model, C: Model, N> One<P, C, N> {
     }
 }
 
-impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>> Load<P>
-    for One<P, C, N>
-{
-    type Output = Option<N::Joined>;
-    type Joined = (P, Self::Output);
-
-    fn join(parent: P, output: Self::Output) -> Self::Joined {
-        (parent, output)
-    }
-
-    fn __load<'a>(
-        &'a self,
-        db: &'a Client,
-        parents: &'a [P],
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
-        Box::pin(async move {
-            let relation = &self.relation;
-            let fail = fail::<P>(relation);
-            let access = access::choose(&C::SCHEMA, relation.references, true, relation.allow_scan)
-                .map_err(&fail)?;
-            let (values, positions) = distinct(parents, relation).map_err(&fail)?;
-            if values.is_empty() {
-                return Ok(vec![None; parents.len()]);
-            }
-            let groups: Vec<Vec<C>> = match access {
-                Access::Key => {
-                    let mut batch = db.batch_get();
-                    for value in &values {
-                        batch = batch
-                            .get_key::<C>(access::table_key(&C::SCHEMA, value).map_err(&fail)?);
-                    }
-                    let found = batch
-                        .send()
-                        .await
-                        .map_err(&fail)?
-                        .items::<C>()
-                        .map_err(&fail)?;
-                    group(found, &values, relation).map_err(&fail)?
-                }
-                other => many_groups::<C>(db, &other, &values, relation, &Options::default())
-                    .await
-                    .map_err(&fail)?,
-            };
-            let groups = groups
-                .into_iter()
-                .map(|g| g.into_iter().take(1).collect())
-                .collect();
-            let joined = nest(db, &self.nested, groups).await?;
-            let firsts: Vec<Option<N::Joined>> =
-                joined.into_iter().map(|g| g.into_iter().next()).collect();
-            Ok(positions
-                .into_iter()
-                .map(|p| p.and_then(|p| firsts[p].clone()))
-                .collect())
-        })
-    }
-
-    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>) -> Result<()> {
-        let relation = &self.relation;
-        let access = access::choose(&C::SCHEMA, relation.references, true, relation.allow_scan)
-            .map_err(fail::<P>(relation))?;
-        let how = match access {
-            Access::Key => "one BatchGetItem per 100 distinct keys".to_owned(),
-            Access::Query(index) => format!(
-                "one Query on `{}` per distinct parent, {CONCURRENCY} in flight",
-                index.label()
-            ),
-            Access::Scan => "one Scan with a filter (allow_scan)".to_owned(),
-        };
-        push(
-            waves,
-            wave,
-            format!(
-                "`{}.{}` (one {}): {how}",
-                P::SCHEMA.model,
-                relation.name,
-                C::SCHEMA.model
-            ),
-        );
-        self.nested.__plan(wave + 1, waves)
-    }
-}
-
 /// Adds a line to a wave.
 fn push(waves: &mut Vec<Vec<String>>, wave: usize, line: String) {
     while waves.len() <= wave {
@@ -369,6 +519,13 @@ struct Options {
     limit: Option<usize>,
     descending: bool,
     filter: Conjunction,
+}
+
+impl Options {
+    /// No limit, order or filter: every related item, in range key order.
+    fn is_plain(&self) -> bool {
+        self.limit.is_none() && !self.descending && self.filter.parts().is_empty()
+    }
 }
 
 /// The related items of each distinct value, through `access`.
@@ -488,6 +645,63 @@ impl<P: Model, C: Model, N> Many<P, C, N> {
 }
 
 impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>> Load<P>
+    for One<P, C, N>
+{
+    type Output = Option<N::Joined>;
+    type Joined = (P, Self::Output);
+
+    fn join(parent: P, output: Self::Output) -> Self::Joined {
+        (parent, output)
+    }
+
+    fn __candidates(&self) -> Vec<Option<Shared>> {
+        vec![Some(Shared {
+            schema: &C::SCHEMA,
+            relation: self.relation,
+        })]
+    }
+
+    fn __load_with<'a>(
+        &'a self,
+        db: &'a Client,
+        parents: &'a [P],
+        prefetched: Prefetched,
+    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
+        Box::pin(async move {
+            let fail = fail::<P>(&self.relation);
+            let (values, positions) = distinct(parents, &self.relation).map_err(&fail)?;
+            let declared = self.declared();
+            let items = prefetched.into_iter().next().flatten();
+            let joined = declared
+                .load::<C, N>(db, &self.nested, &values, items)
+                .await
+                .map_err(&fail)?;
+            let firsts: Vec<Option<N::Joined>> =
+                joined.into_iter().map(|g| g.into_iter().next()).collect();
+            Ok(positions
+                .into_iter()
+                .map(|p| p.and_then(|p| firsts.get(p).cloned().flatten()))
+                .collect())
+        })
+    }
+
+    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>, prefetched: &[bool]) -> Result<()> {
+        self.declared()
+            .plan::<P, C, N>(&self.nested, wave, waves, prefetched)
+    }
+}
+
+impl<P, C, N> One<P, C, N> {
+    fn declared(&self) -> Declared<'_> {
+        Declared {
+            relation: &self.relation,
+            one: true,
+            options: None,
+        }
+    }
+}
+
+impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>> Load<P>
     for Many<P, C, N>
 {
     type Output = Vec<N::Joined>;
@@ -497,94 +711,50 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
         (parent, output)
     }
 
-    fn __load<'a>(
+    fn __candidates(&self) -> Vec<Option<Shared>> {
+        vec![self.options.is_plain().then_some(Shared {
+            schema: &C::SCHEMA,
+            relation: self.relation,
+        })]
+    }
+
+    fn __load_with<'a>(
         &'a self,
         db: &'a Client,
         parents: &'a [P],
+        prefetched: Prefetched,
     ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
         Box::pin(async move {
-            let relation = &self.relation;
-            let fail = fail::<P>(relation);
+            let fail = fail::<P>(&self.relation);
             if let Some(error) = self.options.filter.first_error() {
                 return Err(fail(error.clone()));
             }
-            let access =
-                access::choose(&C::SCHEMA, relation.references, false, relation.allow_scan)
-                    .map_err(&fail)?;
-            let (values, positions) = distinct(parents, relation).map_err(&fail)?;
-            let groups = many_groups::<C>(db, &access, &values, relation, &self.options)
+            let (values, positions) = distinct(parents, &self.relation).map_err(&fail)?;
+            let items = prefetched.into_iter().next().flatten();
+            let joined = self
+                .declared()
+                .load::<C, N>(db, &self.nested, &values, items)
                 .await
                 .map_err(&fail)?;
-            let joined = nest(db, &self.nested, groups).await?;
             Ok(positions
                 .into_iter()
-                .map(|p| p.map(|p| joined[p].clone()).unwrap_or_default())
+                .map(|p| p.and_then(|p| joined.get(p).cloned()).unwrap_or_default())
                 .collect())
         })
     }
 
-    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>) -> Result<()> {
-        let relation = &self.relation;
-        let access = access::choose(&C::SCHEMA, relation.references, false, relation.allow_scan)
-            .map_err(fail::<P>(relation))?;
-        let how = match access {
-            Access::Scan => "one Scan with a filter (allow_scan)".to_owned(),
-            other => format!("one {other} per distinct parent, {CONCURRENCY} in flight"),
-        };
-        let mut options = String::new();
-        if let Some(limit) = self.options.limit {
-            options.push_str(&format!(", at most {limit} per parent"));
-        }
-        if self.options.descending {
-            options.push_str(", descending");
-        }
-        if !self.options.filter.parts().is_empty() {
-            options.push_str(", filtered");
-        }
-        push(
-            waves,
-            wave,
-            format!(
-                "`{}.{}` (many {}): {how}{options}",
-                P::SCHEMA.model,
-                relation.name,
-                C::SCHEMA.model
-            ),
-        );
-        self.nested.__plan(wave + 1, waves)
+    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>, prefetched: &[bool]) -> Result<()> {
+        self.declared()
+            .plan::<P, C, N>(&self.nested, wave, waves, prefetched)
     }
+}
 
-    fn __shared(&self) -> Option<Shared> {
-        let plain = self.options.limit.is_none()
-            && !self.options.descending
-            && self.options.filter.parts().is_empty();
-        plain.then_some(Shared {
-            schema: &C::SCHEMA,
-            relation: self.relation,
-        })
-    }
-
-    fn __load_shared<'a>(
-        &'a self,
-        db: &'a Client,
-        parents: &'a [P],
-        items: Vec<Item>,
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
-        Box::pin(async move {
-            let relation = &self.relation;
-            let fail = fail::<P>(relation);
-            let (values, positions) = distinct(parents, relation).map_err(&fail)?;
-            let children = items
-                .into_iter()
-                .map(C::from_item)
-                .collect::<Result<Vec<C>>>()
-                .map_err(&fail)?;
-            let groups = group(children, &values, relation).map_err(&fail)?;
-            let joined = nest(db, &self.nested, groups).await?;
-            Ok(positions
-                .into_iter()
-                .map(|p| p.map(|p| joined[p].clone()).unwrap_or_default())
-                .collect())
-        })
+impl<P, C, N> Many<P, C, N> {
+    fn declared(&self) -> Declared<'_> {
+        Declared {
+            relation: &self.relation,
+            one: false,
+            options: Some(&self.options),
+        }
     }
 }
