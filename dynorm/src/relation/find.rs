@@ -263,8 +263,10 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
         Ok(LoadPlan { waves })
     }
 
-    /// Sends the requests, wave by wave, and returns every root with its relations.
+    /// Sends the requests, wave by wave, and returns every root with its relations. A
+    /// mistake [`plan`](Self::plan) finds is an error before anything is sent.
     pub async fn send(self) -> Result<Vec<L::Joined>> {
+        self.plan()?;
         let root = self.root()?;
         let (roots, prefetched) = match (self.shared(&root), root) {
             (

@@ -14,7 +14,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr};
 use crate::query::Query;
-use crate::schema::{Index, IndexSchema, Model};
+use crate::schema::{Index, IndexSchema, Model, Schema};
 use crate::value::Item;
 
 const OPERATION: &str = "find";
@@ -178,9 +178,48 @@ fn reference_values<P: Model>(parent: &P, relation: &RelationSchema) -> Result<O
 fn signature(values: &Item, relation: &RelationSchema) -> String {
     let mut out = String::new();
     for reference in relation.references {
-        out.push_str(&format!("{:?}\u{1f}", values.get(*reference)));
+        match values.get(*reference) {
+            Some(AttributeValue::S(text)) => {
+                out.push('S');
+                out.push_str(text);
+            }
+            Some(AttributeValue::N(number)) => {
+                out.push('N');
+                out.push_str(number);
+            }
+            other => out.push_str(&format!("{other:?}")),
+        }
+        out.push('\u{1f}');
     }
     out
+}
+
+/// Each parent's output, from the outputs of the distinct values at `positions` (`None`:
+/// the parent has no values, and gets `missing`): moved to the last parent that uses it,
+/// cloned for the others.
+fn spread<T: Clone>(outputs: Vec<T>, positions: Vec<Option<usize>>, missing: fn() -> T) -> Vec<T> {
+    let mut last = vec![usize::MAX; outputs.len()];
+    for (parent, position) in positions.iter().enumerate() {
+        if let Some(slot) = position.and_then(|p| last.get_mut(p)) {
+            *slot = parent;
+        }
+    }
+    let mut outputs: Vec<Option<T>> = outputs.into_iter().map(Some).collect();
+    positions
+        .into_iter()
+        .enumerate()
+        .map(|(parent, position)| {
+            let Some(p) = position else {
+                return missing();
+            };
+            let output = if last.get(p) == Some(&parent) {
+                outputs.get_mut(p).and_then(Option::take)
+            } else {
+                outputs.get(p).cloned().flatten()
+            };
+            output.unwrap_or_else(missing)
+        })
+        .collect()
 }
 
 /// The reference values of each parent, deduplicated: the distinct values, and for each
@@ -204,15 +243,27 @@ fn distinct<P: Model>(
     Ok((values, positions))
 }
 
-/// Equalities on every reference: the related items must hold exactly these values.
-fn reference_filter(values: &Item, relation: &RelationSchema) -> Conjunction {
-    let mut filter = Conjunction::default();
+/// Equalities on the references that do not build the hash key of `index` of `schema`:
+/// the related items must hold exactly these values. Those that build it are in the key
+/// condition already, and a key attribute cannot be tested in a filter; the query places
+/// a range key equality in the key condition, and the rest in the filter.
+fn reference_conditions(
+    schema: &Schema,
+    index: &IndexSchema,
+    values: &Item,
+    relation: &RelationSchema,
+) -> Conjunction {
+    let hash = access::index_hash_sources(schema, index);
+    let mut conditions = Conjunction::default();
     for reference in relation.references {
+        if hash.contains(reference) {
+            continue;
+        }
         if let Some(value) = values.get(*reference) {
-            filter.push_expr(Expr::Compare(reference, Comparison::Eq, value.clone()));
+            conditions.push_expr(Expr::Compare(reference, Comparison::Eq, value.clone()));
         }
     }
-    filter
+    conditions
 }
 
 /// Groups related items by the reference values they hold.
@@ -546,12 +597,14 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
                 .iter()
                 .map(|value| {
                     let hash = access::hash_values(&C::SCHEMA, &index, value);
-                    let mut filter = reference_filter(value, relation);
-                    filter.extend(options.filter.clone());
+                    let matching = reference_conditions(&C::SCHEMA, &index, value, relation);
+                    let filter = options.filter.clone();
                     let (limit, descending) = (options.limit, options.descending);
                     let db = db.clone();
                     async move {
-                        let mut query = Query::<C, C>::raw(&db, index, hash?).filter_all(filter);
+                        let mut query = Query::<C, C>::raw(&db, index, hash?)
+                            .matching_all(matching)
+                            .filter_all(filter);
                         if descending {
                             query = query.descending();
                         }
@@ -678,10 +731,7 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
                 .map_err(&fail)?;
             let firsts: Vec<Option<N::Joined>> =
                 joined.into_iter().map(|g| g.into_iter().next()).collect();
-            Ok(positions
-                .into_iter()
-                .map(|p| p.and_then(|p| firsts.get(p).cloned().flatten()))
-                .collect())
+            Ok(spread(firsts, positions, || None))
         })
     }
 
@@ -736,10 +786,7 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
                 .load::<C, N>(db, &self.nested, &values, items)
                 .await
                 .map_err(&fail)?;
-            Ok(positions
-                .into_iter()
-                .map(|p| p.and_then(|p| joined.get(p).cloned()).unwrap_or_default())
-                .collect())
+            Ok(spread(joined, positions, Vec::new))
         })
     }
 

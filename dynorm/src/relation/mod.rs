@@ -29,9 +29,12 @@
 //! the number of parents. A `one` relation of many parents is one `BatchGetItem` per 100
 //! distinct keys (through the batch reader's retries); a `many` relation is one `Query` per
 //! distinct parent, at most [`CONCURRENCY`] in flight; relations of one level run
-//! concurrently. When a `many` relation's items share the roots' partition (on the table or
-//! an index), the roots and their children come in one `Query`. [`FindMany::plan`] shows
-//! the waves before anything is sent.
+//! concurrently. Related items in the partition their parents are read from (on the table
+//! or an index) come in the same `Query`: the roots with those of their relations that
+//! share the roots' partition, and a relation's items, one `Query` per partition, with
+//! those of their own relations that share it. A relation with a per-parent limit, order or
+//! filter is read on its own. [`FindMany::plan`] shows the waves before anything is sent,
+//! and `send` refuses what `plan` refuses before sending anything.
 
 mod access;
 mod find;
