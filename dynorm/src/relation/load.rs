@@ -174,22 +174,20 @@ fn reference_values<P: Model>(parent: &P, relation: &RelationSchema) -> Result<O
     Ok(Some(out))
 }
 
-/// The identity of a set of reference values.
+/// The identity of a set of reference values: each value's type, length and text, so
+/// that no two sets have the same identity.
 fn signature(values: &Item, relation: &RelationSchema) -> String {
+    use std::fmt::Write;
     let mut out = String::new();
     for reference in relation.references {
-        match values.get(*reference) {
-            Some(AttributeValue::S(text)) => {
-                out.push('S');
-                out.push_str(text);
+        let _ = match values.get(*reference) {
+            Some(AttributeValue::S(text)) => write!(out, "S{}:{text}", text.len()),
+            Some(AttributeValue::N(number)) => write!(out, "N{}:{number}", number.len()),
+            other => {
+                let debug = format!("{other:?}");
+                write!(out, "D{}:{debug}", debug.len())
             }
-            Some(AttributeValue::N(number)) => {
-                out.push('N');
-                out.push_str(number);
-            }
-            other => out.push_str(&format!("{other:?}")),
-        }
-        out.push('\u{1f}');
+        };
     }
     out
 }
@@ -803,5 +801,53 @@ impl<P, C, N> Many<P, C, N> {
             one: false,
             options: Some(&self.options),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAIR: RelationSchema = RelationSchema {
+        name: "pair",
+        fields: &["a", "b"],
+        references: &["a", "b"],
+        allow_scan: false,
+    };
+
+    fn values(a: &str, b: &str) -> Item {
+        Item::from([
+            ("a".to_owned(), AttributeValue::S(a.to_owned())),
+            ("b".to_owned(), AttributeValue::S(b.to_owned())),
+        ])
+    }
+
+    #[test]
+    fn signatures_of_different_values_differ() {
+        let one = signature(&values("x:S1", "y"), &PAIR);
+        let other = signature(&values("x", "S1:y"), &PAIR);
+        assert_ne!(one, other);
+        let number = Item::from([
+            ("a".to_owned(), AttributeValue::N("1".to_owned())),
+            ("b".to_owned(), AttributeValue::S("y".to_owned())),
+        ]);
+        assert_ne!(
+            signature(&number, &PAIR),
+            signature(&values("1", "y"), &PAIR)
+        );
+        assert_eq!(
+            signature(&values("x", "y"), &PAIR),
+            signature(&values("x", "y"), &PAIR)
+        );
+    }
+
+    #[test]
+    fn each_parent_gets_its_output_once_moved_else_cloned() {
+        let outputs = vec![vec!["a"], vec!["b"]];
+        let positions = vec![Some(0), None, Some(0), Some(1)];
+        assert_eq!(
+            spread(outputs, positions, Vec::new),
+            vec![vec!["a"], vec![], vec!["a"], vec!["b"]]
+        );
     }
 }
