@@ -38,12 +38,18 @@
 
 mod access;
 mod find;
+mod grouping;
 mod load;
+mod many;
+mod one;
+mod related;
 mod shared;
 
 pub use access::Access;
 pub use find::{FindFirst, FindMany, LoadPlan};
-pub use load::{Load, Many, One};
+pub use load::Load;
+pub use many::Many;
+pub use one::One;
 #[doc(hidden)]
 pub use shared::{Prefetched, Shared};
 

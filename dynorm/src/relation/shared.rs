@@ -178,9 +178,7 @@ fn place(item: Item, own: &Schema, carried: &[Option<&'static Schema>], split: &
         split.own.push(item);
         return;
     }
-    let slot = carried
-        .iter()
-        .position(|c| c.is_some_and(|schema| holds(schema)));
+    let slot = carried.iter().position(|c| c.is_some_and(&holds));
     if let Some(Some(items)) = slot.map(|slot| &mut split.carried[slot]) {
         items.push(item);
     }
