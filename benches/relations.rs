@@ -10,7 +10,8 @@
 //! `find_first::<User>().with(User::posts().with(Post::comments()))`: wave 1 is one Query of
 //! the partition `USER#<id>`, which holds the user and the posts; wave 2 is one Query of
 //! `POST#<id>` per post, 8 in flight. The hand-written side sends the same two waves with
-//! the same key conditions and filter (the entity name), at the same
+//! the same requests: the same key conditions (for comments, with the `COMMENT#` prefix of
+//! the sort key) and filter (the entity name), at the same
 //! concurrency, and decodes with hand-written `AttributeValue` code.
 //!
 //! The two sides are paired call by call in ABBA order (`common::paired`), and the median
@@ -166,12 +167,16 @@ impl Fixture {
                 .sdk()
                 .query()
                 .table_name(&self.table)
-                .key_condition_expression("#n0 = :v0")
-                .filter_expression("#n1 = :v1")
+                .consistent_read(false)
+                .scan_index_forward(true)
+                .key_condition_expression("#n0 = :v0 AND begins_with(#n1, :v1)")
+                .filter_expression("#n2 = :v2")
                 .expression_attribute_names("#n0", "pk")
-                .expression_attribute_names("#n1", "__entity")
+                .expression_attribute_names("#n1", "sk")
+                .expression_attribute_names("#n2", "__entity")
                 .expression_attribute_values(":v0", AttributeValue::S(format!("POST#{post}")))
-                .expression_attribute_values(":v1", AttributeValue::S("Comment".into()))
+                .expression_attribute_values(":v1", AttributeValue::S("COMMENT#".into()))
+                .expression_attribute_values(":v2", AttributeValue::S("Comment".into()))
                 .set_exclusive_start_key(start)
                 .send()
                 .await
@@ -254,6 +259,18 @@ fn main() {
     } else {
         4
     };
+    // `BENCH_ONLY=dynorm` or `BENCH_ONLY=raw`: one side only, for a profiler.
+    if let Ok(only) = std::env::var("BENCH_ONLY") {
+        rt.block_on(async {
+            for _ in 0..pairs {
+                match only.as_str() {
+                    "dynorm" => drop(fixture.dynorm().await),
+                    _ => drop(fixture.hand_written().await),
+                }
+            }
+        });
+        return;
+    }
     rt.block_on(async {
         let f = &fixture;
         for _ in 0..pairs.min(40) {

@@ -9,15 +9,26 @@ use super::access;
 use super::RelationSchema;
 use crate::error::Result;
 use crate::expr::{Comparison, Conjunction, Expr};
-use crate::schema::{IndexSchema, Model, Schema};
+use crate::schema::{IndexSchema, Model, ModelKey, Schema};
 use crate::value::Item;
 
 use super::related::OPERATION;
 
 /// The values a parent gives a relation, under the related model's attribute names; `None`
 /// when one is absent (an `Option` field holding `None`).
-fn reference_values<P: Model>(parent: &P, relation: &RelationSchema) -> Result<Option<Item>> {
-    let mut item = parent.to_item().map_err(|e| e.with_operation(OPERATION))?;
+/// `from_key`: every field is a source of the parent's table key, so the key's sources
+/// are read instead of the whole item.
+fn reference_values<P: Model>(
+    parent: &P,
+    relation: &RelationSchema,
+    from_key: bool,
+) -> Result<Option<Item>> {
+    let item = if from_key {
+        parent.key().__stored_sources()
+    } else {
+        parent.to_item()
+    };
+    let mut item = item.map_err(|e| e.with_operation(OPERATION))?;
     let mut out = Item::new();
     for (field, reference) in relation.fields.iter().zip(relation.references) {
         match item.remove(*field) {
@@ -28,6 +39,20 @@ fn reference_values<P: Model>(parent: &P, relation: &RelationSchema) -> Result<O
         }
     }
     Ok(Some(out))
+}
+
+/// The attributes a model's table key is built from: its template fields, or its key
+/// attributes.
+fn key_sources(schema: &Schema) -> Vec<&'static str> {
+    match schema.entity {
+        Some(entity) => entity
+            .keys
+            .iter()
+            .filter(|t| t.index.is_none())
+            .flat_map(|t| t.fields())
+            .collect(),
+        None => schema.keys.iter().map(|k| k.name).collect(),
+    }
 }
 
 /// The identity of a set of reference values: each value's type, length and text, so
@@ -89,8 +114,12 @@ pub(super) fn distinct<P: Model>(
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut values = Vec::new();
     let mut positions = Vec::with_capacity(parents.len());
+    let from_key = relation
+        .fields
+        .iter()
+        .all(|field| key_sources(&P::SCHEMA).contains(field));
     for parent in parents {
-        let position = reference_values(parent, relation)?.map(|item| {
+        let position = reference_values(parent, relation, from_key)?.map(|item| {
             *seen.entry(signature(&item, relation)).or_insert_with(|| {
                 values.push(item);
                 values.len() - 1

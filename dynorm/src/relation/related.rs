@@ -274,19 +274,16 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
                     let filter = options.filter.clone();
                     let (limit, descending) = (options.limit, options.descending);
                     let db = db.clone();
-                    async move {
+                    // Boxed: a request's future is large, and the buffer moves it.
+                    Box::pin(async move {
                         let mut query = Query::<C, C>::raw(&db, index, hash?)
                             .matching_all(matching)
                             .filter_all(filter);
                         if descending {
                             query = query.descending();
                         }
-                        let stream = query.stream();
-                        match limit {
-                            Some(limit) => stream.take(limit).try_collect::<Vec<C>>().await,
-                            None => stream.try_collect::<Vec<C>>().await,
-                        }
-                    }
+                        query.collect(limit).await
+                    })
                 })
                 .collect();
             stream::iter(requests)

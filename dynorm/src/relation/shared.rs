@@ -141,7 +141,8 @@ pub(crate) async fn read_partitions(
         .into_iter()
         .map(|hash| {
             let (db, table, carried) = (db.clone(), table.clone(), carried.clone());
-            async move {
+            // Boxed: a request's future is large, and the buffer moves it.
+            Box::pin(async move {
                 let partition = Partition {
                     model: schema.model,
                     operation: "find",
@@ -160,7 +161,7 @@ pub(crate) async fn read_partitions(
                     })
                     .await?;
                 Ok::<_, crate::error::Error>(split)
-            }
+            })
         })
         .collect();
     stream::iter(reads)
