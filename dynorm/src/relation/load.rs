@@ -10,7 +10,7 @@ use crate::schema::Model;
 
 /// Loads what a tree of relations adds to each parent of type `P`.
 ///
-/// Implemented by [`One`], [`Many`], `()` (nothing) and tuples of up to four loaders (several
+/// Implemented by [`One`](super::One), [`Many`](super::Many), `()` (nothing) and tuples of up to four loaders (several
 /// relations of one level, loaded concurrently). Models in a loaded tree are `Clone`, since
 /// a related item shared by several parents is given to each.
 pub trait Load<P: Model>: Send + Sync {
