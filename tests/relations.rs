@@ -1,6 +1,7 @@
 //! Relations against a real server, counting requests: one Query for a post and its
-//! comments (a shared partition), one BatchGetItem for the authors of 50 posts, depth-2
-//! nesting in 3 waves, missing `one` targets, per-parent limits, and the plan.
+//! comments (a shared partition), one BatchGetItem for the authors of 50 comments (one per
+//! 100 distinct keys), depth-2 nesting in 3 waves, missing `one` targets, per-parent
+//! limits, and the plan.
 
 mod blog;
 mod common;
@@ -104,30 +105,102 @@ async fn a_post_and_its_comments_come_in_one_query() {
 }
 
 #[tokio::test]
-async fn the_authors_of_fifty_posts_are_one_batch_get() {
+async fn the_authors_of_fifty_comments_are_one_batch_get() {
     let (db, requests) = blog_db("rel_batch").await;
     let writer = user(&db, "writer").await;
-    let others = [user(&db, "a").await, user(&db, "b").await];
-    let mut commenters = Vec::new();
+    let p = post(&db, &writer, "popular").await;
+    // 50 comments by 25 users: each user wrote two.
+    let mut authors = Vec::new();
+    for i in 0..25 {
+        authors.push(user(&db, &format!("reader{i}")).await);
+    }
     for i in 0..50 {
-        let p = post(&db, &writer, &format!("post {i}")).await;
-        // Comments by one of two users, so 50 comments have 2 distinct authors.
-        commenters.push(comment(&db, &p, &others[i % 2], "hi").await);
+        comment(&db, &p, &authors[i % 25], &format!("comment {i}")).await;
     }
     requests.take_all();
-    let posts = db
-        .find_many::<Post>()
-        .matching(Post::AUTHOR_ID.eq(writer.id))
-        .with(Post::author())
+    let find = db
+        .find_many::<Comment>()
+        .matching(Comment::POST_ID.eq(p.id))
+        .with(Comment::author());
+    let plan = find.plan().unwrap();
+    assert_eq!(plan.waves.len(), 2, "{plan}");
+    assert!(plan.waves[1][0].contains("BatchGetItem"), "{plan}");
+    let comments = find.send().await.unwrap();
+    assert_eq!(comments.len(), 50);
+    for (c, author) in &comments {
+        assert_eq!(author.as_ref().map(|a| a.id), Some(c.author_id));
+    }
+    assert_eq!(requests.take("Query"), 1);
+    assert_eq!(requests.take("BatchGetItem"), 1, "deduplicated, no N+1");
+    assert_eq!(requests.take_all(), 0);
+}
+
+#[tokio::test]
+async fn more_than_a_hundred_distinct_authors_are_one_batch_get_per_hundred() {
+    let (db, requests) = blog_db("rel_batch_chunks").await;
+    let writer = user(&db, "writer").await;
+    let p = post(&db, &writer, "very popular").await;
+    let readers: Vec<User> = (0..130)
+        .map(|i| User {
+            id: uuid::Uuid::now_v7(),
+            username: format!("reader{i}"),
+            email: format!("reader{i}@example.org"),
+        })
+        .collect();
+    db.batch_write().put_all(&readers).send().await.unwrap();
+    let comments: Vec<Comment> = readers
+        .iter()
+        .map(|r| Comment {
+            id: uuid::Uuid::now_v7(),
+            post_id: p.id,
+            author_id: r.id,
+            body: "hi".into(),
+        })
+        .collect();
+    db.batch_write().put_all(&comments).send().await.unwrap();
+    requests.take_all();
+    let found = db
+        .find_many::<Comment>()
+        .matching(Comment::POST_ID.eq(p.id))
+        .with(Comment::author())
         .send()
         .await
         .unwrap();
+    assert_eq!(found.len(), 130);
+    assert!(found
+        .iter()
+        .all(|(c, a)| a.as_ref().map(|a| a.id) == Some(c.author_id)));
+    assert_eq!(requests.take("Query"), 1);
+    assert_eq!(
+        requests.take("BatchGetItem"),
+        2,
+        "130 keys: chunks of 100 and 30"
+    );
+    assert_eq!(requests.take_all(), 0);
+}
+
+#[tokio::test]
+async fn posts_by_their_author_come_with_the_author_in_one_query() {
+    let (db, requests) = blog_db("rel_shared_one").await;
+    let writer = user(&db, "writer").await;
+    for i in 0..50 {
+        post(&db, &writer, &format!("post {i}")).await;
+    }
+    requests.take_all();
+    // The author's profile is in the posts' partition, USER#<id>: no BatchGetItem.
+    let find = db
+        .find_many::<Post>()
+        .matching(Post::AUTHOR_ID.eq(writer.id))
+        .with(Post::author());
+    let plan = find.plan().unwrap();
+    assert_eq!(plan.waves.len(), 1, "{plan}");
+    assert!(plan.waves[0][0].contains("`Post.author` (User)"), "{plan}");
+    let posts = find.send().await.unwrap();
     assert_eq!(posts.len(), 50);
     assert!(posts
         .iter()
         .all(|(_, author)| author.as_ref() == Some(&writer)));
     assert_eq!(requests.take("Query"), 1);
-    assert_eq!(requests.take("BatchGetItem"), 1, "deduplicated, no N+1");
     assert_eq!(requests.take_all(), 0);
 }
 
@@ -248,4 +321,121 @@ fn the_physical_keys_are_the_seeds() {
     assert_eq!(s("pk"), format!("USER#{}", uuid::Uuid::max()));
     assert_eq!(s("sk"), format!("POST#{}", uuid::Uuid::nil()));
     assert_eq!(s("gsi1pk"), format!("POST#{}", uuid::Uuid::nil()));
+}
+
+#[tokio::test]
+async fn a_post_with_its_comments_and_its_author_is_one_query_then_one_batch_get() {
+    let (db, requests) = blog_db("rel_shared_tuple").await;
+    let ada = user(&db, "ada").await;
+    let grace = user(&db, "grace").await;
+    let p = post(&db, &ada, "shared").await;
+    for i in 0..3 {
+        comment(&db, &p, &grace, &format!("c{i}")).await;
+    }
+    requests.take_all();
+    // The comments share the post's GSI1 partition; the author does not.
+    let find = db
+        .find_first::<Post>()
+        .matching(Post::ID.eq(p.id))
+        .with((Post::comments(), Post::author()));
+    let plan = find.plan().unwrap();
+    assert_eq!(plan.waves.len(), 2, "{plan}");
+    assert!(
+        plan.waves[0][0].contains("`Post.comments` (Comment)"),
+        "{plan}"
+    );
+    assert_eq!(plan.waves[1].len(), 1, "{plan}");
+    assert!(plan.waves[1][0].contains("`Post.author`"), "{plan}");
+    let (found, (comments, author)) = find.send().await.unwrap().unwrap();
+    assert_eq!(found, p);
+    assert_eq!(comments.len(), 3);
+    assert!(comments.iter().all(|c| c.post_id == p.id));
+    assert_eq!(author, Some(ada));
+    assert_eq!(requests.take("Query"), 1);
+    assert_eq!(requests.take("BatchGetItem"), 1);
+    assert_eq!(requests.take_all(), 0);
+}
+
+#[tokio::test]
+async fn a_nested_relation_in_its_parents_partition_comes_with_it() {
+    let (db, requests) = blog_db("rel_shared_nested").await;
+    let ada = user(&db, "ada").await;
+    let grace = user(&db, "grace").await;
+    let linus = user(&db, "linus").await;
+    let p = post(&db, &ada, "read me").await;
+    post(&db, &ada, "ada's second").await;
+    let grace_posts = vec![
+        post(&db, &grace, "grace's first").await,
+        post(&db, &grace, "grace's second").await,
+    ];
+    // Three comments by two authors; linus wrote no post.
+    comment(&db, &p, &grace, "first").await;
+    comment(&db, &p, &linus, "second").await;
+    comment(&db, &p, &grace, "third").await;
+    requests.take_all();
+
+    // Each comment's author with that author's posts: a user and their posts share the
+    // partition USER#<id>, so each distinct author is one Query, and no BatchGetItem.
+    let find = db
+        .find_many::<Comment>()
+        .matching(Comment::POST_ID.eq(p.id))
+        .with(Comment::author().with(User::posts()));
+    let plan = find.plan().unwrap();
+    assert_eq!(plan.waves.len(), 2, "{plan}");
+    assert!(plan.waves[1][0].contains("one partition each"), "{plan}");
+    let found = find.send().await.unwrap();
+    assert_eq!(found.len(), 3);
+    for (c, author) in &found {
+        let (author, posts) = author.as_ref().expect("every author exists");
+        assert_eq!(author.id, c.author_id);
+        let expected = if author.id == grace.id {
+            &grace_posts
+        } else {
+            &Vec::new()
+        };
+        assert_eq!(posts, expected, "{}", author.username);
+    }
+    assert_eq!(
+        requests.take("Query"),
+        1 + 2,
+        "the comments, then two authors"
+    );
+    assert_eq!(requests.take_all(), 0);
+
+    // A comment's post (reached through GSI1, POST#<id>) with that post's comments, which
+    // share its GSI1 partition: one Query for both.
+    let find = db
+        .find_many::<Comment>()
+        .matching(Comment::POST_ID.eq(p.id))
+        .with(Comment::post().with(Post::comments()));
+    assert_eq!(find.plan().unwrap().waves.len(), 2);
+    let found = find.send().await.unwrap();
+    assert_eq!(found.len(), 3);
+    for (_, parent) in &found {
+        let (parent, siblings) = parent.as_ref().expect("the post exists");
+        assert_eq!(parent, &p);
+        assert_eq!(siblings.len(), 3);
+    }
+    assert_eq!(requests.take("Query"), 2);
+    assert_eq!(requests.take_all(), 0);
+
+    // With a per-parent limit the nested relation is read on its own: three waves.
+    let find = db
+        .find_many::<Comment>()
+        .matching(Comment::POST_ID.eq(p.id))
+        .with(Comment::author().with(User::posts().limit(1)));
+    assert_eq!(find.plan().unwrap().waves.len(), 3);
+    let found = find.send().await.unwrap();
+    for (_, author) in &found {
+        let (author, posts) = author.as_ref().unwrap();
+        let expected = if author.id == grace.id {
+            &grace_posts[..1]
+        } else {
+            &[]
+        };
+        assert_eq!(posts, expected, "{}", author.username);
+    }
+    assert_eq!(requests.take("Query"), 1 + 2);
+    assert_eq!(requests.take("BatchGetItem"), 1);
+    assert_eq!(requests.take_all(), 0);
 }

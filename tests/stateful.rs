@@ -9,10 +9,13 @@
 //! `delete_raw`, and writes that must be refused (a stale version, a create over a live
 //! item, an update of a missing item, an update that cannot rebuild a key, values a key
 //! cannot hold). The reads: `get`, `get_raw`, `get_many`, `transact_get`, queries through
-//! both GSIs, scans and a collection. A few orgs and ids make the steps collide. The table's
-//! change stream is the last read: after the run, its typed changes (to the collection
-//! enum, and to `Task` alone), replayed in order onto an empty map, give the table's final
-//! items, each modification and removal finding the image the replay holds.
+//! both GSIs, scans, a collection, and relations loaded with `find_first`/`find_many` (an
+//! org with its tasks, in one Query of the shared partition or with a per-parent limit;
+//! tasks with their owner, by org or through GSI2). A few orgs and ids make the steps
+//! collide. The table's change stream is the last read: after the run, its typed changes
+//! (to the collection enum, and to `Task` alone), replayed in order onto an empty map, give
+//! the table's final items, each modification and removal finding the image the replay
+//! holds.
 //!
 //! After every step the whole table is read raw (`db.sdk().scan()`), compared with the
 //! oracle item by item, and every stored item is checked:
@@ -82,6 +85,7 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
     gsi2pk = "ASSIGNEE#{assignee}",
     gsi2sk = "ORG#{org}#TASK#{id}"
 )]
+#[relation(name = "owner", one = Org, fields = [org], references = [org])]
 struct Task {
     org: String,
     id: String,
@@ -112,6 +116,7 @@ struct Task {
 #[dynorm(table = "Workspace", entity = "org", stream = "new_and_old_images")]
 #[key(pk = "ORG#{org}", sk = "#META")]
 #[key(index = "GSI1", gsi1pk = "PLAN#{plan}", gsi1sk = "ORG#{org}")]
+#[relation(name = "tasks", many = Task, fields = [org], references = [org])]
 struct Org {
     org: String,
     name: String,
@@ -963,6 +968,22 @@ enum Op {
         include_expired: bool,
     },
     Collection(OKey),
+    /// `find_first::<Org>().with(Org::tasks())`: one Query of the shared partition, or with
+    /// a per-parent limit, a Query of its own.
+    FindOrg {
+        key: OKey,
+        limit: Option<usize>,
+    },
+    /// `find_many::<Task>().with(Task::owner())` by org (the owner shares the tasks'
+    /// partition) or by assignee (through GSI2, the owners by BatchGetItem).
+    FindTasks(TaskRoots),
+}
+
+/// The roots of a `FindTasks` step.
+#[derive(Clone, Copy, Debug)]
+enum TaskRoots {
+    Org(OKey),
+    Assignee(&'static str),
 }
 
 #[derive(Clone, Debug)]
@@ -1012,7 +1033,9 @@ impl Op {
             | Self::QueryAssignee(_)
             | Self::QueryPlan(_)
             | Self::ScanTasks { .. }
-            | Self::Collection(_) => OpKind::Read,
+            | Self::Collection(_)
+            | Self::FindOrg { .. }
+            | Self::FindTasks(_) => OpKind::Read,
             _ => OpKind::Write,
         }
     }
@@ -1223,6 +1246,13 @@ fn reads() -> impl Strategy<Value = Op> {
         1 => select(&PLANS[..]).prop_map(Op::QueryPlan),
         1 => rarely().prop_map(|include_expired| Op::ScanTasks { include_expired }),
         2 => okey().prop_map(Op::Collection),
+        2 => (okey(), proptest::option::weighted(0.3, 1..=2usize))
+            .prop_map(|(key, limit)| Op::FindOrg { key, limit }),
+        2 => prop_oneof![
+            okey().prop_map(TaskRoots::Org),
+            select(&PEOPLE[..]).prop_map(TaskRoots::Assignee),
+        ]
+        .prop_map(Op::FindTasks),
     ]
 }
 
@@ -2362,6 +2392,51 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             );
             same("collection", rows, expected)?;
             same("collection skipped", found.skipped, 0)
+        }
+        Op::FindOrg { key, limit } => {
+            let tasks = match limit {
+                Some(limit) => Org::tasks().limit(*limit),
+                None => Org::tasks(),
+            };
+            let found = db
+                .find_first::<Org>()
+                .matching(Org::ORG.eq(key.name()))
+                .with(tasks)
+                .send()
+                .await
+                .map_err(failed("find org with tasks"))?;
+            // The tasks in range key order (`TASK#<id>`), live ones only.
+            let mut tasks: Vec<Task> = live_tasks().filter(|t| t.org == key.name()).collect();
+            tasks.sort_by(|a, b| a.id.cmp(&b.id));
+            tasks.truncate(limit.unwrap_or(usize::MAX));
+            let expected = world.org(*key).map(|org| (org.clone(), tasks));
+            same("find org with tasks", found, expected)
+        }
+        Op::FindTasks(roots) => {
+            let find = db.find_many::<Task>().with(Task::owner());
+            let (find, mut expected): (_, Vec<Task>) = match roots {
+                TaskRoots::Org(key) => (
+                    find.matching(Task::ORG.eq(key.name())),
+                    live_tasks().filter(|t| t.org == key.name()).collect(),
+                ),
+                TaskRoots::Assignee(person) => (
+                    find.matching(Task::ASSIGNEE.eq(*person)),
+                    live_tasks()
+                        .filter(|t| t.assignee.as_deref() == Some(*person))
+                        .collect(),
+                ),
+            };
+            let mut found = find.send().await.map_err(failed("find tasks with owner"))?;
+            found.sort_by(|(a, _), (b, _)| (&a.org, &a.id).cmp(&(&b.org, &b.id)));
+            expected = by_key(expected);
+            let expected: Vec<(Task, Option<Org>)> = expected
+                .into_iter()
+                .map(|t| {
+                    let owner = world.orgs.iter().find(|(k, _)| k.name() == t.org);
+                    (t, owner.map(|(_, e)| e.model.clone()))
+                })
+                .collect();
+            same("find tasks with owner", found, expected)
         }
         _ => unreachable!("writes are not read"),
     }

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod paired;
+
 use std::collections::HashMap;
 
 use chrono::{DateTime, SecondsFormat, TimeZone, Utc};

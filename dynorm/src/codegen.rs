@@ -3,7 +3,7 @@
 
 pub use crate::error::Error;
 pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
-pub use crate::relation::{check_reachable, check_types, Many, One, RelationSchema};
+pub use crate::relation::{check_reachable, field_pair, Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
 pub use crate::schema::entity::{

@@ -44,14 +44,32 @@ fn function(model: &Model, relation: &Relation) -> TokenStream {
             quote_spanned!(r.ident.span()=> <#target>::#constant)
         })
         .collect();
+    let relation_marker = name;
     let type_checks = relation
         .fields
         .iter()
         .zip(&reference_attrs)
         .zip(&relation.decl.references)
         .map(|((&p, reference), written)| {
-            let constant = &model.fields[p].constant;
-            quote_spanned!(written.ident.span()=> ::dynorm::__private::check_types(&<#ident>::#constant, &#reference);)
+            let field = &model.fields[p];
+            let constant = &field.constant;
+            let span = written.ident.span();
+            let mut field_marker = field.member.clone();
+            field_marker.set_span(span);
+            let reference_marker = &written.ident;
+            // Marker types named after the relation and both fields, declared in nested
+            // blocks so that equal names shadow each other instead of colliding: the
+            // `SameType` diagnostic prints their names.
+            quote_spanned!(span=> {
+                #[allow(non_camel_case_types, dead_code)]
+                enum #reference_marker {}
+                {
+                    #[allow(non_camel_case_types, dead_code)]
+                    enum #field_marker {}
+                    ::dynorm::__private::field_pair(&<#ident>::#constant, &#reference)
+                        .same_type::<#relation_marker, #field_marker, #target, #reference_marker>();
+                }
+            })
         });
     let allow_scan = relation.decl.allow_scan;
     let (kind, doc) = match relation.kind {
@@ -82,7 +100,11 @@ fn function(model: &Model, relation: &Relation) -> TokenStream {
         #[doc = #doc]
         #vis fn #name() -> #kind {
             const __REFERENCES: &[&str] = &[#(#reference_attrs.name()),*];
-            const _: () = { #(#type_checks)* };
+            const _: () = {
+                #[allow(non_camel_case_types, dead_code)]
+                enum #relation_marker {}
+                #(#type_checks)*
+            };
             #reachable
             const __RELATION: ::dynorm::__private::RelationSchema = ::dynorm::__private::RelationSchema {
                 name: #name_text,

@@ -3,15 +3,11 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
-use tracing::Instrument;
-
+use super::partition::Partition;
 use crate::client::Client;
-use crate::error::{sdk_error, Error, Result};
-use crate::expr::{Comparison, Expr, Placeholders};
-use crate::observe::span::{self, request_span};
+use crate::error::{Error, Result};
 use crate::schema::collection;
 use crate::schema::{entity_name, Collection, Index, Model};
-use crate::value::Item;
 
 /// The items of a collection's partition.
 #[derive(Debug)]
@@ -72,54 +68,27 @@ impl<C: Collection> CollectionQuery<C> {
                 "a collection's entities need #[key(...)] templates",
             )));
         }
-        let values = <C::Anchor as Index>::hash_values(&hash).map_err(fail)?;
-        let mut placeholders = Placeholders::default();
-        let conditions: Vec<Expr> = values
-            .into_iter()
-            .map(|(name, value)| Expr::Compare(name, Comparison::Eq, value))
-            .collect();
-        let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
-        let (names, values) = (placeholders.take_names(), placeholders.take_values());
+        let hash = <C::Anchor as Index>::hash_values(&hash).map_err(fail)?;
         let table = this.table_name::<C::Anchor>();
-        let mut start: Option<Item> = None;
+        let partition = Partition {
+            model: schema.model,
+            operation: OPERATION,
+            table: &table,
+            index: None,
+            hash: &hash,
+        };
         let mut out = CollectionItems {
             items: Vec::new(),
             skipped: 0,
         };
-        loop {
-            let span = request_span!(
-                "Query",
-                schema.model,
-                table.as_str(),
-                "aws.dynamodb.count" = tracing::field::Empty,
-                "aws.dynamodb.scanned_count" = tracing::field::Empty,
-                "dynorm.key_condition" = key_condition.as_str(),
-                "dynorm.continued" = start.is_some(),
-            );
-            let output = this
-                .sdk()
-                .query()
-                .table_name(&table)
-                .key_condition_expression(&key_condition)
-                .set_expression_attribute_names(names.clone())
-                .set_expression_attribute_values(values.clone())
-                .set_exclusive_start_key(start.take())
-                .send()
-                .instrument(span.clone())
-                .await
-                .map_err(|e| sdk_error(e, schema.model, OPERATION, &table))
-                .inspect_err(|error| span::record_error(&span, error))?;
-            if !span.is_disabled() {
-                span.record("aws.dynamodb.count", output.count);
-                span.record("aws.dynamodb.scanned_count", output.scanned_count);
-            }
-            for item in output.items.unwrap_or_default() {
+        partition
+            .read(this, |item| {
                 let Some(owner) = collection::owner(C::__ENTITIES, &item) else {
                     out.skipped += 1;
-                    continue;
+                    return Ok(());
                 };
                 if !include_expired && owner.is_expired(&item) {
-                    continue;
+                    return Ok(());
                 }
                 match C::decode(entity_name(owner), item) {
                     Some(decoded) => out
@@ -127,12 +96,10 @@ impl<C: Collection> CollectionQuery<C> {
                         .push(decoded.map_err(|e| e.with_operation(OPERATION))?),
                     None => out.skipped += 1,
                 }
-            }
-            match output.last_evaluated_key.filter(|k| !k.is_empty()) {
-                Some(key) => start = Some(key),
-                None => return Ok(out),
-            }
-        }
+                Ok(())
+            })
+            .await?;
+        Ok(out)
     }
 }
 

@@ -4,11 +4,13 @@
 mod collection;
 mod cursor;
 mod page;
+mod partition;
 mod scan;
 
 pub use crate::expr::Plan;
 pub use collection::{CollectionItems, CollectionQuery};
 pub use page::{ItemStream, Page};
+pub(crate) use partition::Partition;
 pub use scan::Scan;
 
 use std::marker::PhantomData;
@@ -352,6 +354,27 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// Every matching item, collected.
     pub async fn all(self) -> Result<Vec<R>> {
         self.stream().try_collect().await
+    }
+
+    /// Every matching item, or the first `limit`, page after page, without the machinery
+    /// of a stream: for the relation loader's many small queries.
+    pub(crate) async fn collect(self, limit: Option<usize>) -> Result<Vec<R>> {
+        let prepared = self.prepare()?;
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let fetched = prepared.fetch(start, None).await?;
+            for item in fetched.items {
+                if limit.is_some_and(|limit| out.len() >= limit) {
+                    return Ok(out);
+                }
+                out.push(R::from_item(item).map_err(|e| e.with_operation(OPERATION))?);
+            }
+            match fetched.last_key.filter(|key| !key.is_empty()) {
+                Some(key) if limit.is_none_or(|limit| out.len() < limit) => start = Some(key),
+                _ => return Ok(out),
+            }
+        }
     }
 
     /// One page, starting after `cursor` (from a previous page) or at the beginning.

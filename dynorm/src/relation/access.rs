@@ -62,6 +62,13 @@ fn hash_sources(schema: &Schema, index: Option<&IndexSchema>) -> Vec<&'static st
     }
 }
 
+/// The attributes the hash key of `index` (an index of `schema`, or its table) is built
+/// from: template fields, or the key attributes themselves.
+pub(crate) fn index_hash_sources(schema: &Schema, index: &IndexSchema) -> Vec<&'static str> {
+    let named = (index.kind != crate::schema::IndexKind::Table).then_some(index);
+    hash_sources(schema, named)
+}
+
 /// Whether the range key of the table is fixed once the references are known: a key
 /// field among them, or a template of static parts and references.
 fn table_range_covered(schema: &Schema, references: &[&str]) -> bool {

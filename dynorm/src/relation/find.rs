@@ -6,11 +6,11 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::TryStreamExt;
 
-use super::access;
-use super::load::{Load, Shared};
+use super::load::Load;
+use super::{access, shared};
 use crate::client::Client;
-use crate::error::{sdk_error, Error, Result};
-use crate::expr::{Comparison, Condition, Conjunction, Expr, Placeholders};
+use crate::error::{Error, Result};
+use crate::expr::{Comparison, Condition, Conjunction, Expr};
 use crate::query::Query;
 use crate::schema::{IndexKind, IndexSchema, Model};
 use crate::value::Item;
@@ -186,8 +186,9 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
         })
     }
 
-    /// The relation whose items share the roots' partition, if the loader is one.
-    fn shared(&self, root: &Root) -> Option<Shared> {
+    /// Which relations of the loader share the roots' partition (one entry per candidate),
+    /// when the roots come from one partition, with no other condition, whole.
+    fn shared(&self, root: &Root) -> Option<Vec<bool>> {
         let Root::Templated {
             index,
             hash,
@@ -197,27 +198,19 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
         else {
             return None;
         };
-        let shared = self.loader.__shared()?;
-        shared.schema.entity?;
-        let mut references = Item::new();
-        for (field, reference) in shared
-            .relation
-            .fields
-            .iter()
-            .zip(shared.relation.references)
-        {
-            references.insert((*reference).to_owned(), values.get(*field)?.clone());
+        if !index.projects_all(&M::SCHEMA) {
+            return None;
         }
-        let same_index = match index.kind {
-            IndexKind::Table => shared.schema.table_index(),
-            _ => *shared
-                .schema
-                .indexes
-                .iter()
-                .find(|i| i.name == index.name)?,
-        };
-        let child_hash = access::hash_values(shared.schema, &same_index, &references).ok()?;
-        (shared.schema.table == M::SCHEMA.table && &child_hash == hash).then_some(shared)
+        let slots: Vec<bool> = self
+            .loader
+            .__candidates()
+            .iter()
+            .map(|c| {
+                c.as_ref()
+                    .is_some_and(|c| shared::in_partition(c, &M::SCHEMA, index, hash, values))
+            })
+            .collect();
+        slots.contains(&true).then_some(slots)
     }
 
     /// The waves and requests, without sending anything.
@@ -226,15 +219,30 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
         let mut waves: Vec<Vec<String>> = vec![Vec::new()];
         let shared = self.shared(&root);
         let line = match (&root, &shared) {
-            (Root::Templated { index, hash, .. }, Some(shared)) => format!(
-                "`{}` and `{}.{}` ({}): one Query on `{}` where {}, one partition",
-                M::SCHEMA.model,
-                M::SCHEMA.model,
-                shared.relation.name,
-                shared.schema.model,
-                index.label(),
-                show(hash)
-            ),
+            (Root::Templated { index, hash, .. }, Some(slots)) => {
+                let with: Vec<String> = self
+                    .loader
+                    .__candidates()
+                    .iter()
+                    .zip(slots)
+                    .filter_map(|(c, &slot)| c.filter(|_| slot))
+                    .map(|c| {
+                        format!(
+                            "`{}.{}` ({})",
+                            M::SCHEMA.model,
+                            c.relation.name,
+                            c.schema.model
+                        )
+                    })
+                    .collect();
+                format!(
+                    "`{}` and {}: one Query on `{}` where {}, one partition",
+                    M::SCHEMA.model,
+                    with.join(" and "),
+                    index.label(),
+                    show(hash)
+                )
+            }
             (Root::Templated { index, hash, .. }, None) => format!(
                 "`{}`: Query on `{}` where {}",
                 M::SCHEMA.model,
@@ -249,105 +257,75 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
             }
         };
         waves[0].push(line);
-        if shared.is_none() {
-            self.loader.__plan(1, &mut waves)?;
-        } else {
-            // The shared relation's own nested relations start in wave 2.
-            let mut rest = Vec::new();
-            self.loader.__plan(1, &mut rest)?;
-            waves.extend(rest.into_iter().skip(2));
-        }
+        let slots = shared.unwrap_or_else(|| vec![false; self.loader.__candidates().len()]);
+        self.loader.__plan(1, &mut waves, &slots)?;
+        waves.retain(|wave| !wave.is_empty());
         Ok(LoadPlan { waves })
     }
 
-    /// Sends the requests, wave by wave, and returns every root with its relations.
+    /// Sends the requests, wave by wave, and returns every root with its relations. A
+    /// mistake [`plan`](Self::plan) finds is an error before anything is sent.
     pub async fn send(self) -> Result<Vec<L::Joined>> {
+        self.plan()?;
         let root = self.root()?;
-        if let Some(shared) = self.shared(&root) {
-            let Root::Templated { index, hash, .. } = root else {
-                unreachable!("a shared partition has a templated root")
-            };
-            let (roots, children) = self.partition(&index, &hash, &shared).await?;
-            let outputs = self
-                .loader
-                .__load_shared(&self.client, &roots, children)
-                .await?;
-            return Ok(roots
+        let (roots, prefetched) = match (self.shared(&root), root) {
+            (
+                Some(slots),
+                Root::Templated {
+                    index,
+                    hash,
+                    values,
+                    ..
+                },
+            ) => {
+                let candidates = self.loader.__candidates();
+                let split = shared::read_partitions(
+                    &self.client,
+                    &M::SCHEMA,
+                    &index,
+                    vec![hash],
+                    &candidates,
+                    &slots,
+                )
+                .await
+                .map_err(Self::fail)?
                 .into_iter()
-                .zip(outputs)
-                .map(|(r, o)| L::join(r, o))
-                .collect());
-        }
-        let query = match root {
-            Root::Templated { index, hash, .. } => {
-                Query::<M, M>::raw(&self.client, index, hash).filter_all(self.conditions.clone())
+                .next();
+                let (own, prefetched) = match split {
+                    Some(split) => (split.own, split.carried),
+                    None => (Vec::new(), vec![None; candidates.len()]),
+                };
+                let roots = own
+                    .into_iter()
+                    .filter(|item| values.iter().all(|(k, v)| item.get(k) == Some(v)))
+                    .map(M::from_item)
+                    .collect::<Result<Vec<M>>>()
+                    .map_err(Self::fail)?;
+                (roots, prefetched)
             }
-            Root::Plain => Query::<M, M>::auto(&self.client).matching_all(self.conditions.clone()),
+            (_, root) => {
+                let query = match root {
+                    Root::Templated { index, hash, .. } => {
+                        Query::<M, M>::raw(&self.client, index, hash)
+                            .filter_all(self.conditions.clone())
+                    }
+                    Root::Plain => {
+                        Query::<M, M>::auto(&self.client).matching_all(self.conditions.clone())
+                    }
+                };
+                let roots: Vec<M> = query.stream().try_collect().await?;
+                (roots, vec![None; self.loader.__candidates().len()])
+            }
         };
-        let roots: Vec<M> = query.stream().try_collect().await?;
-        let outputs = self.loader.__load(&self.client, &roots).await?;
+        let outputs = self
+            .loader
+            .__load_with(&self.client, &roots, prefetched)
+            .await?;
         Ok(roots
             .into_iter()
             .zip(outputs)
             .map(|(r, o)| L::join(r, o))
             .collect())
-    }
-
-    /// Reads a partition with roots and related items in one query, page after page.
-    async fn partition(
-        &self,
-        index: &IndexSchema,
-        hash: &[(&'static str, AttributeValue)],
-        shared: &Shared,
-    ) -> Result<(Vec<M>, Vec<Item>)> {
-        let mut placeholders = Placeholders::default();
-        let conditions: Vec<Expr> = hash
-            .iter()
-            .map(|(name, value)| Expr::Compare(name, Comparison::Eq, value.clone()))
-            .collect();
-        let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
-        let (names, values) = (placeholders.take_names(), placeholders.take_values());
-        let table = self.client.table_name::<M>();
-        let index_name = (index.kind != IndexKind::Table).then(|| index.name.to_owned());
-        let entity = M::SCHEMA
-            .entity
-            .expect("a shared partition has a templated root");
-        let child = shared
-            .schema
-            .entity
-            .expect("a shared relation is templated");
-        let equalities = self.equalities();
-        let (mut roots, mut children) = (Vec::new(), Vec::new());
-        let mut start: Option<Item> = None;
-        loop {
-            let output = self
-                .client
-                .sdk()
-                .query()
-                .table_name(&table)
-                .set_index_name(index_name.clone())
-                .key_condition_expression(&key_condition)
-                .set_expression_attribute_names(names.clone())
-                .set_expression_attribute_values(values.clone())
-                .set_exclusive_start_key(start.take())
-                .send()
-                .await
-                .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION, &table))?;
-            for item in output.items.unwrap_or_default() {
-                if entity.holds(&item) {
-                    let matches = equalities.iter().all(|(k, v)| item.get(k) == Some(v));
-                    if matches && !M::SCHEMA.is_expired(&item) {
-                        roots.push(M::from_item(item).map_err(Self::fail)?);
-                    }
-                } else if child.holds(&item) && !shared.schema.is_expired(&item) {
-                    children.push(item);
-                }
-            }
-            match output.last_evaluated_key.filter(|k| !k.is_empty()) {
-                Some(key) => start = Some(key),
-                None => return Ok((roots, children)),
-            }
-        }
     }
 }
 

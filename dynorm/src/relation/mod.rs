@@ -29,17 +29,29 @@
 //! the number of parents. A `one` relation of many parents is one `BatchGetItem` per 100
 //! distinct keys (through the batch reader's retries); a `many` relation is one `Query` per
 //! distinct parent, at most [`CONCURRENCY`] in flight; relations of one level run
-//! concurrently. When a `many` relation's items share the roots' partition (on the table or
-//! an index), the roots and their children come in one `Query`. [`FindMany::plan`] shows
-//! the waves before anything is sent.
+//! concurrently. Related items in the partition their parents are read from (on the table
+//! or an index) come in the same `Query`: the roots with those of their relations that
+//! share the roots' partition, and a relation's items, one `Query` per partition, with
+//! those of their own relations that share it. A relation with a per-parent limit, order or
+//! filter is read on its own. [`FindMany::plan`] shows the waves before anything is sent,
+//! and `send` refuses what `plan` refuses before sending anything.
 
 mod access;
 mod find;
+mod grouping;
 mod load;
+mod many;
+mod one;
+mod related;
+mod shared;
 
 pub use access::Access;
 pub use find::{FindFirst, FindMany, LoadPlan};
-pub use load::{Load, Many, One};
+pub use load::Load;
+pub use many::Many;
+pub use one::One;
+#[doc(hidden)]
+pub use shared::{Prefetched, Shared};
 
 /// How many `Query` requests of one `many` relation are in flight at once.
 pub const CONCURRENCY: usize = 8;
@@ -57,21 +69,40 @@ pub struct RelationSchema {
     pub allow_scan: bool,
 }
 
-/// Two field types that are the same: the fields and references of a relation.
+/// Two field types that are the same: a relation's field and the field it references. The
+/// other parameters are marker types the derive names after the relation, the field, and
+/// the referenced field, so that a mismatch names them all.
 #[diagnostic::on_unimplemented(
-    message = "a relation's field of type `{Self}` cannot reference a field of type `{T}`",
-    label = "the types of a relation's `fields` and `references` must match"
+    message = "relation `{Relation}`: the field `{Field}` is `{Self}`, but the field it references, `{Target}.{Reference}`, is `{T}`",
+    label = "`{Field}` is `{Self}`, `{Target}.{Reference}` is `{T}`",
+    note = "a relation's `fields` and `references` must have the same types, in order"
 )]
 #[doc(hidden)]
-pub trait SameType<T> {}
-impl<T> SameType<T> for T {}
+pub trait SameType<T, Relation, Field, Target, Reference> {}
+impl<T, R, F, M, N> SameType<T, R, F, M, N> for T {}
 
-/// Compiles only when both attributes hold values of the same type.
+/// The value types of a relation's field and of the field it references, both known before
+/// [`FieldPair::same_type`] is checked, so that a mismatch is reported by `SameType`.
 #[doc(hidden)]
-pub const fn check_types<A, B, T: SameType<U>, U, O1, W1, O2, W2>(
+pub struct FieldPair<T, U>(std::marker::PhantomData<fn() -> (T, U)>);
+
+/// The pair of value types of two attributes.
+#[doc(hidden)]
+pub const fn field_pair<A, B, T, U, O1, W1, O2, W2>(
     _field: &crate::expr::Attr<A, T, O1, W1>,
     _reference: &crate::expr::Attr<B, U, O2, W2>,
-) {
+) -> FieldPair<T, U> {
+    FieldPair(std::marker::PhantomData)
+}
+
+impl<T, U> FieldPair<T, U> {
+    /// Compiles only when both attributes hold values of the same type.
+    #[doc(hidden)]
+    pub const fn same_type<Relation, Field, Target, Reference>(&self)
+    where
+        T: SameType<U, Relation, Field, Target, Reference>,
+    {
+    }
 }
 
 /// Whether `name` is one of `names`, in a constant.

@@ -1,0 +1,310 @@
+//! Loading one relation for many parents: from the items read with the parents, by one
+//! Query per partition that also holds the relation's own relations, or by its own
+//! requests (BatchGetItem, Query, or Scan); and its lines of the plan.
+
+use futures::stream::{self, StreamExt, TryStreamExt};
+
+use super::access::{self, Access};
+use super::grouping::{decode_groups, group, reference_conditions};
+use super::shared::{self, Prefetched, Shared};
+use super::{Load, RelationSchema, CONCURRENCY};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::expr::Conjunction;
+use crate::query::Query;
+use crate::schema::{Index, IndexSchema, Model};
+use crate::value::Item;
+
+pub(super) const OPERATION: &str = "find";
+
+/// Errors of a relation name the parent model and the operation.
+pub(super) fn fail<P: Model>(relation: &RelationSchema) -> impl Fn(Error) -> Error + '_ {
+    move |e: Error| {
+        let message = format!("relation `{}`: {}", relation.name, e.message());
+        Error::new(e.kind(), message)
+            .with_model(P::SCHEMA.model)
+            .with_operation(OPERATION)
+    }
+}
+
+/// Loads the nested tree of every related item, then gives each group its joined items.
+async fn nest<C: Model, N: Load<C>>(
+    db: &Client,
+    nested: &N,
+    groups: Vec<Vec<C>>,
+    prefetched: Prefetched,
+) -> Result<Vec<Vec<N::Joined>>> {
+    let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+    let flat: Vec<C> = groups.into_iter().flatten().collect();
+    let outputs = nested.__load_with(db, &flat, prefetched).await?;
+    let mut joined = flat.into_iter().zip(outputs).map(|(c, o)| N::join(c, o));
+    Ok(sizes
+        .into_iter()
+        .map(|size| joined.by_ref().take(size).collect())
+        .collect())
+}
+
+/// A relation as its loader holds it: the declaration, `one` or `many`, the per-parent
+/// options.
+pub(super) struct Declared<'a> {
+    pub relation: &'a RelationSchema,
+    pub one: bool,
+    /// `None` for a `one` relation.
+    pub options: Option<&'a Options>,
+}
+
+impl Declared<'_> {
+    /// The related items a parent keeps: the first for a `one` relation.
+    fn first<C>(&self, groups: Vec<Vec<C>>) -> Vec<Vec<C>> {
+        if self.one {
+            groups
+                .into_iter()
+                .map(|g| g.into_iter().take(1).collect())
+                .collect()
+        } else {
+            groups
+        }
+    }
+
+    /// How the related items are reached.
+    fn access<C: Model>(&self) -> Result<Access> {
+        access::choose(
+            &C::SCHEMA,
+            self.relation.references,
+            self.one,
+            self.relation.allow_scan,
+        )
+    }
+
+    /// The index whose partitions hold the related items of one parent and the items of
+    /// some of their own relations (`nested`), with those relations marked; `None` when
+    /// each is read on its own. Only without per-parent options, which the whole partition
+    /// read could not apply.
+    fn carrier<C: Model>(
+        &self,
+        access: &Access,
+        nested: &[Option<Shared>],
+    ) -> Option<(IndexSchema, Vec<bool>)> {
+        if !self.options.is_none_or(Options::is_plain) {
+            return None;
+        }
+        let index = match access {
+            Access::Key => C::SCHEMA.table_index(),
+            Access::Query(index) => *index,
+            Access::Scan => return None,
+        };
+        let slots = shared::carried(&C::SCHEMA, &index, self.relation.references, nested)?;
+        Some((index, slots))
+    }
+
+    /// The related items of each distinct value, with their own relations: from the items
+    /// read with the parents, or one Query per partition that holds them and their own
+    /// carried relations, or the relation's own requests.
+    pub(super) async fn load<C, N>(
+        &self,
+        db: &Client,
+        nested: &N,
+        values: &[Item],
+        prefetched: Option<Vec<Item>>,
+    ) -> Result<Vec<Vec<N::Joined>>>
+    where
+        C: Model + Clone + Index<Model = C, Item = C>,
+        N: Load<C>,
+    {
+        let candidates = nested.__candidates();
+        let none: Prefetched = vec![None; candidates.len()];
+        if let Some(items) = prefetched {
+            let groups = decode_groups::<C>(items, values, self.relation)?;
+            return nest(db, nested, self.first(groups), none).await;
+        }
+        if values.is_empty() {
+            return Ok(Vec::new());
+        }
+        let access = self.access::<C>()?;
+        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates) {
+            let hashes = values
+                .iter()
+                .map(|value| access::hash_values(&C::SCHEMA, &index, value))
+                .collect::<Result<Vec<_>>>()?;
+            let splits =
+                shared::read_partitions(db, &C::SCHEMA, &index, hashes, &candidates, &slots)
+                    .await?;
+            let mut own = Vec::new();
+            let mut carried: Prefetched = slots.iter().map(|&s| s.then(Vec::new)).collect();
+            for split in splits {
+                own.extend(split.own);
+                for (all, items) in carried.iter_mut().zip(split.carried) {
+                    if let (Some(all), Some(items)) = (all, items) {
+                        all.extend(items);
+                    }
+                }
+            }
+            let groups = decode_groups::<C>(own, values, self.relation)?;
+            return nest(db, nested, self.first(groups), carried).await;
+        }
+        let groups = match access {
+            Access::Key => {
+                let mut batch = db.batch_get();
+                for value in values {
+                    batch = batch.get_key::<C>(access::table_key(&C::SCHEMA, value)?);
+                }
+                let found = batch.send().await?.items::<C>()?;
+                group(found, values, self.relation)?
+            }
+            other => {
+                let plain = Options::default();
+                let options = self.options.unwrap_or(&plain);
+                many_groups::<C>(db, &other, values, self.relation, options).await?
+            }
+        };
+        nest(db, nested, self.first(groups), none).await
+    }
+
+    /// The requests of this relation, in `waves[wave]`, and those of its own relations.
+    pub(super) fn plan<P: Model, C: Model, N: Load<C>>(
+        &self,
+        nested: &N,
+        wave: usize,
+        waves: &mut Vec<Vec<String>>,
+        prefetched: &[bool],
+    ) -> Result<()> {
+        let candidates = nested.__candidates();
+        if prefetched.first() == Some(&true) {
+            // Read with the parents: its own relations start in this wave.
+            return nested.__plan(wave, waves, &vec![false; candidates.len()]);
+        }
+        let relation = self.relation;
+        let access = self.access::<C>().map_err(fail::<P>(relation))?;
+        let kind = if self.one { "one" } else { "many" };
+        let name = format!(
+            "`{}.{}` ({kind} {})",
+            P::SCHEMA.model,
+            relation.name,
+            C::SCHEMA.model
+        );
+        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates) {
+            let with: Vec<String> = candidates
+                .iter()
+                .zip(&slots)
+                .filter_map(|(c, &slot)| c.filter(|_| slot))
+                .map(|c| {
+                    format!(
+                        "`{}.{}` ({})",
+                        C::SCHEMA.model,
+                        c.relation.name,
+                        c.schema.model
+                    )
+                })
+                .collect();
+            push(
+                waves,
+                wave,
+                format!(
+                    "{name} with {}: one Query on `{}` per distinct parent, one partition each, {CONCURRENCY} in flight",
+                    with.join(" and "),
+                    index.label()
+                ),
+            );
+            return nested.__plan(wave + 1, waves, &slots);
+        }
+        let how = match access {
+            Access::Key => "one BatchGetItem per 100 distinct keys".to_owned(),
+            Access::Scan => "one Scan with a filter (allow_scan)".to_owned(),
+            other => format!("one {other} per distinct parent, {CONCURRENCY} in flight"),
+        };
+        let mut described = String::new();
+        if let Some(options) = self.options {
+            if let Some(limit) = options.limit {
+                described.push_str(&format!(", at most {limit} per parent"));
+            }
+            if options.descending {
+                described.push_str(", descending");
+            }
+            if !options.filter.parts().is_empty() {
+                described.push_str(", filtered");
+            }
+        }
+        push(waves, wave, format!("{name}: {how}{described}"));
+        nested.__plan(wave + 1, waves, &vec![false; candidates.len()])
+    }
+}
+
+/// Adds a line to a wave.
+fn push(waves: &mut Vec<Vec<String>>, wave: usize, line: String) {
+    while waves.len() <= wave {
+        waves.push(Vec::new());
+    }
+    waves[wave].push(line);
+}
+
+/// The per-parent options of a `many` relation.
+#[derive(Clone, Default)]
+pub(super) struct Options {
+    pub limit: Option<usize>,
+    pub descending: bool,
+    pub filter: Conjunction,
+}
+
+impl Options {
+    /// No limit, order or filter: every related item, in range key order.
+    pub(super) fn is_plain(&self) -> bool {
+        self.limit.is_none() && !self.descending && self.filter.parts().is_empty()
+    }
+}
+
+/// The related items of each distinct value, through `access`.
+async fn many_groups<C: Model + Index<Model = C, Item = C>>(
+    db: &Client,
+    access: &Access,
+    values: &[Item],
+    relation: &RelationSchema,
+    options: &Options,
+) -> Result<Vec<Vec<C>>> {
+    match access {
+        Access::Query(_) | Access::Key => {
+            let index = match access {
+                Access::Query(index) => *index,
+                _ => C::SCHEMA.table_index(),
+            };
+            let requests: Vec<_> = values
+                .iter()
+                .map(|value| {
+                    let hash = access::hash_values(&C::SCHEMA, &index, value);
+                    let matching = reference_conditions(&C::SCHEMA, &index, value, relation);
+                    let filter = options.filter.clone();
+                    let (limit, descending) = (options.limit, options.descending);
+                    let db = db.clone();
+                    // Boxed: a request's future is large, and the buffer moves it.
+                    Box::pin(async move {
+                        let mut query = Query::<C, C>::raw(&db, index, hash?)
+                            .matching_all(matching)
+                            .filter_all(filter);
+                        if descending {
+                            query = query.descending();
+                        }
+                        query.collect(limit).await
+                    })
+                })
+                .collect();
+            stream::iter(requests)
+                .buffered(CONCURRENCY)
+                .try_collect()
+                .await
+        }
+        Access::Scan => {
+            // One scan for every parent, matched by value here.
+            let scan = db.scan::<C>().filter_all(options.filter.clone());
+            let found: Vec<C> = scan.all().await?;
+            let mut groups = group(found, values, relation)?;
+            for group in &mut groups {
+                if options.descending {
+                    group.reverse();
+                }
+                if let Some(limit) = options.limit {
+                    group.truncate(limit);
+                }
+            }
+            Ok(groups)
+        }
+    }
+}

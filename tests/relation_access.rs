@@ -1,0 +1,189 @@
+//! How a relation reaches its related side, against a real server, counting requests: a
+//! `one` relation whose target is reachable only through a global index, and relations
+//! that need a scan, refused without `allow_scan` (by `plan()` and by `send()`, before
+//! anything is sent) and read with one Scan with it.
+
+mod common;
+
+use common::counter::Requests;
+use dynorm::relation::{One, RelationSchema};
+use dynorm::{ErrorKind, Model};
+
+/// An account, found by its id, or by its email only through the index `by_email`.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Accounts")]
+struct Account {
+    #[hash_key]
+    id: String,
+    #[index(name = "by_email")]
+    email: String,
+    name: String,
+}
+
+/// A referrer, whose `code` no key holds.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Referrers")]
+#[relation(name = "signups", many = Signup, fields = [code], references = [code], allow_scan)]
+struct Referrer {
+    #[hash_key]
+    id: String,
+    code: String,
+}
+
+/// A signup of a campaign: its account through the email index, its referrer by a scan.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Signups")]
+#[relation(name = "account", one = Account, fields = [email], references = [email])]
+#[relation(name = "referrer", one = Referrer, fields = [code], references = [code], allow_scan)]
+struct Signup {
+    #[hash_key]
+    campaign: String,
+    #[range_key]
+    id: String,
+    email: String,
+    code: String,
+}
+
+async fn setup(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
+    let db = common::db(label).await;
+    db.ensure_table::<Account>().await.unwrap();
+    db.ensure_table::<Referrer>().await.unwrap();
+    db.ensure_table::<Signup>().await.unwrap();
+    let accounts =
+        [("a1", "ada@example.org"), ("a2", "grace@example.org")].map(|(id, email)| Account {
+            id: id.into(),
+            email: email.into(),
+            name: id.to_uppercase(),
+        });
+    db.batch_write().put_all(&accounts).send().await.unwrap();
+    let referrers = [("r1", "SPRING"), ("r2", "AUTUMN")].map(|(id, code)| Referrer {
+        id: id.into(),
+        code: code.into(),
+    });
+    db.batch_write().put_all(&referrers).send().await.unwrap();
+    // Two signups share an email and a code; one email and one code match nothing.
+    let signups = [
+        ("s1", "ada@example.org", "SPRING"),
+        ("s2", "ada@example.org", "SPRING"),
+        ("s3", "grace@example.org", "AUTUMN"),
+        ("s4", "nobody@example.org", "NONE"),
+    ]
+    .map(|(id, email, code)| Signup {
+        campaign: "launch".into(),
+        id: id.into(),
+        email: email.into(),
+        code: code.into(),
+    });
+    db.batch_write().put_all(&signups).send().await.unwrap();
+    Requests::client(&db)
+}
+
+#[tokio::test]
+async fn a_one_relation_reachable_only_through_an_index_queries_it() {
+    let (db, requests) = setup("rel_access_index").await;
+    let find = db
+        .find_many::<Signup>()
+        .matching(Signup::CAMPAIGN.eq("launch"))
+        .with(Signup::account());
+    let plan = find.plan().unwrap();
+    assert_eq!(plan.waves.len(), 2, "{plan}");
+    assert!(
+        plan.waves[1][0].contains("Query on `by_email` per distinct parent"),
+        "{plan}"
+    );
+    let found = find.send().await.unwrap();
+    let names: Vec<(&str, Option<&str>)> = found
+        .iter()
+        .map(|(s, a)| (s.id.as_str(), a.as_ref().map(|a| a.id.as_str())))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("s1", Some("a1")),
+            ("s2", Some("a1")),
+            ("s3", Some("a2")),
+            ("s4", None)
+        ]
+    );
+    // The signups, then one Query on the index per distinct email (three).
+    assert_eq!(requests.take("Query"), 1 + 3);
+    assert_eq!(requests.take_all(), 0);
+}
+
+#[tokio::test]
+async fn allow_scan_reads_the_related_side_with_one_scan() {
+    let (db, requests) = setup("rel_access_scan").await;
+    let find = db
+        .find_many::<Signup>()
+        .matching(Signup::CAMPAIGN.eq("launch"))
+        .with((Signup::referrer(), Signup::account()));
+    let plan = find.plan().unwrap();
+    assert_eq!(plan.waves.len(), 2, "{plan}");
+    assert!(
+        plan.waves[1][0].contains("one Scan with a filter (allow_scan)"),
+        "{plan}"
+    );
+    let found = find.send().await.unwrap();
+    let referrers: Vec<Option<&str>> = found
+        .iter()
+        .map(|(_, (r, _))| r.as_ref().map(|r| r.id.as_str()))
+        .collect();
+    assert_eq!(referrers, [Some("r1"), Some("r1"), Some("r2"), None]);
+    assert_eq!(requests.take("Scan"), 1, "one scan for every parent");
+    assert_eq!(requests.take("Query"), 1 + 3);
+    assert_eq!(requests.take_all(), 0);
+
+    // A `many` relation by scan, with a per-parent limit.
+    let (referrer, signups) = db
+        .find_first::<Referrer>()
+        .matching(Referrer::ID.eq("r1"))
+        .with(Referrer::signups())
+        .send()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(referrer.code, "SPRING");
+    let mut ids: Vec<&str> = signups.iter().map(|s| s.id.as_str()).collect();
+    ids.sort();
+    assert_eq!(ids, ["s1", "s2"]);
+    let (_, limited) = db
+        .find_first::<Referrer>()
+        .matching(Referrer::ID.eq("r1"))
+        .with(Referrer::signups().limit(1))
+        .send()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(limited.len(), 1);
+    assert_eq!(requests.take("Scan"), 2);
+}
+
+#[tokio::test]
+async fn without_allow_scan_a_scan_is_refused_before_sending() {
+    let (db, requests) = setup("rel_access_refused").await;
+    // The same relation as `Signup::referrer`, without `allow_scan`. The derive refuses
+    // to declare it (a compile error); a relation built by hand is refused at run time.
+    let referrer = || {
+        One::<Signup, Referrer>::new(RelationSchema {
+            name: "referrer",
+            fields: &["code"],
+            references: &["code"],
+            allow_scan: false,
+        })
+    };
+    let find = || {
+        db.find_many::<Signup>()
+            .matching(Signup::CAMPAIGN.eq("launch"))
+            .with(referrer())
+    };
+    let refused = find().plan().unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Validation);
+    let message = refused.to_string();
+    assert!(message.contains("referrer"), "{message}");
+    assert!(message.contains("Referrer"), "{message}");
+    assert!(message.contains("allow_scan"), "{message}");
+    let refused = find().send().await.unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Validation);
+    assert!(refused.to_string().contains("allow_scan"), "{refused}");
+    assert_eq!(requests.take_all(), 0, "nothing is sent");
+}
