@@ -23,7 +23,9 @@
 //! 1. every key attribute built from a template or a `#[combine]` equals its rendering
 //!    from the item's stored sources, rendered here from the raw attributes; an item
 //!    without a sparse index's source has none of that index's key attributes;
-//! 2. the entity name is present and is the one its key belongs to;
+//! 2. the entity's identity is present and is the one its key belongs to: both entities
+//!    follow ElectroDB's convention, so `__edb_e__` names the entity and `__edb_v__` its
+//!    version, on every write path;
 //! 3. `#[version]` went up by exactly one per successful write, and a refused write
 //!    changed nothing (the oracle is compared attribute by attribute);
 //! 4. `updated_at` is set by every write; `default` fields keep their first value; no
@@ -74,6 +76,7 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
 /// `updated_at`, a `read_only` default and a UUID v7 default.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "Workspace", entity = "task", stream = "new_and_old_images")]
+#[dynorm(convention = "electrodb", service = "workspace", version = "1", casing = "none")]
 #[key(pk = "ORG#{org}", sk = "TASK#{id}")]
 #[key(
     index = "GSI1",
@@ -114,6 +117,7 @@ struct Task {
 /// An org: no version, so batches can write it; a sparse entry in the shared GSI1.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "Workspace", entity = "org", stream = "new_and_old_images")]
+#[dynorm(convention = "electrodb", service = "workspace", version = "1", casing = "none")]
 #[key(pk = "ORG#{org}", sk = "#META")]
 #[key(index = "GSI1", gsi1pk = "PLAN#{plan}", gsi1sk = "ORG#{org}")]
 #[relation(name = "tasks", many = Task, fields = [org], references = [org])]
@@ -2505,10 +2509,11 @@ fn check_item(item: &Item) -> Result<(), String> {
     } else {
         return Err(format!("an item of no entity: {}", show()));
     };
-    let stored_entity = text(item, "__entity");
-    if stored_entity.as_deref() != Some(entity) {
+    let stored_entity = text(item, "__edb_e__");
+    let stored_version = text(item, "__edb_v__");
+    if stored_entity.as_deref() != Some(entity) || stored_version.as_deref() != Some("1") {
         return Err(format!(
-            "invariant 2: the entity name is {stored_entity:?}, not {entity:?}, in {}",
+            "invariant 2: the identity is {stored_entity:?} version {stored_version:?}, not {entity:?} version \"1\", in {}",
             show()
         ));
     }
@@ -2550,7 +2555,8 @@ fn check_item(item: &Item) -> Result<(), String> {
             "gsi1sk",
             "gsi2pk",
             "gsi2sk",
-            "__entity",
+            "__edb_e__",
+            "__edb_v__",
             "org",
             "id",
             "status",
@@ -2580,7 +2586,8 @@ fn check_item(item: &Item) -> Result<(), String> {
             "sk",
             "gsi1pk",
             "gsi1sk",
-            "__entity",
+            "__edb_e__",
+            "__edb_v__",
             "org",
             "name",
             "plan",
@@ -2735,7 +2742,7 @@ fn verify(items: &[Item], candidate: &World, until: DateTime<Utc>) -> Result<Wor
     let mut orgs = BTreeMap::new();
     for item in items {
         let org = text(item, "org").unwrap_or_default();
-        if text(item, "__entity").as_deref() == Some("task") {
+        if text(item, "__edb_e__").as_deref() == Some("task") {
             let id = text(item, "id").unwrap_or_default();
             let key = TKey::find(&org, &id).ok_or_else(|| format!("an unknown task {org}/{id}"))?;
             let task = Task::from_item(item.clone()).map_err(|e| format!("invariant 5: {e}"))?;
@@ -2810,7 +2817,7 @@ type ReplayKey = (&'static str, String, String);
 async fn table_state(db: &Client) -> Result<BTreeMap<ReplayKey, String>, String> {
     let mut table = BTreeMap::new();
     for item in raw_items(db).await? {
-        let (key, shown) = if text(&item, "__entity").as_deref() == Some("task") {
+        let (key, shown) = if text(&item, "__edb_e__").as_deref() == Some("task") {
             let task = Task::from_item(item).map_err(|e| e.to_string())?;
             (
                 ("task", task.org.clone(), task.id.clone()),
