@@ -174,12 +174,13 @@ impl BatchGet {
             chunks.push(keys.by_ref().take(super::MAX_BATCH_KEYS).collect());
         }
         let names = &tables.names;
+        let batch_tables = &tables;
         let client = &client;
         let outcomes: Vec<ReadOutcome> = stream::iter(chunks)
             .map(|chunk| {
                 read_chunk(
                     client,
-                    names,
+                    batch_tables,
                     chunk,
                     options,
                     consistent_read,
@@ -260,12 +261,13 @@ fn chunk_input(
 /// sends a copy and keeps them until DynamoDB has answered for them.
 async fn read_chunk(
     client: &Client,
-    tables: &[String],
+    batch_tables: &Tables,
     chunk: Vec<(usize, Item)>,
     options: BatchOptions,
     consistent: bool,
     capacity: Option<ReturnConsumedCapacity>,
 ) -> ReadOutcome {
+    let tables = batch_tables.names.as_slice();
     let mut pending: Vec<(String, Item)> = chunk
         .into_iter()
         .map(|(table, key)| (tables[table].clone(), key))
@@ -276,7 +278,9 @@ async fn read_chunk(
     while retry.next_attempt().await {
         let span = request_span!(
             "BatchGetItem",
-            tracing::field::Empty,
+            batch_tables
+                .models_in(pending.iter().map(|(table, _)| table.as_str()))
+                .as_str(),
             span::joined(pending.iter().map(|(table, _)| table.as_str())).as_str(),
             "aws.dynamodb.consistent_read" = consistent,
             "dynorm.attempt" = retry.attempt(),

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
+use crate::observe::span;
 use crate::schema::Model;
 
 impl Client {
@@ -132,6 +133,8 @@ fn incomplete(
 struct Tables {
     names: Vec<String>,
     models: Vec<(TypeId, usize)>,
+    /// Each model's name with the position of its table, in the order models were added.
+    model_names: Vec<(&'static str, usize)>,
 }
 
 impl Tables {
@@ -150,6 +153,22 @@ impl Tables {
             }
         };
         self.models.push((model, index));
+        self.model_names.push((M::SCHEMA.model, index));
         index
+    }
+
+    /// The models whose tables are among `tables`, each once, joined with `,`: the
+    /// `dynorm.model` of a request's span.
+    fn models_in<'a>(&self, tables: impl IntoIterator<Item = &'a str>) -> String {
+        let present: Vec<usize> = tables
+            .into_iter()
+            .filter_map(|table| self.names.iter().position(|name| name == table))
+            .collect();
+        span::joined(
+            self.model_names
+                .iter()
+                .filter(|(_, table)| present.contains(table))
+                .map(|(model, _)| *model),
+        )
     }
 }

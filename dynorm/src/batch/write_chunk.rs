@@ -11,7 +11,7 @@ use tracing::Instrument;
 use super::chunks::Made;
 use super::retry::{AfterFailure, Retry};
 use super::write_source::{Source, OPERATION};
-use super::BatchOptions;
+use super::{BatchOptions, Tables};
 use crate::client::Client;
 use crate::error::Error;
 use crate::observe::span::{self, request_span};
@@ -78,11 +78,12 @@ pub(super) fn group(
 /// retries are rare and small.
 pub(super) async fn send_chunk(
     client: &Client,
-    tables: &[String],
+    batch_tables: &Tables,
     chunk: Vec<Made<'_>>,
     options: BatchOptions,
     capacity: Option<ReturnConsumedCapacity>,
 ) -> ChunkOutcome {
+    let tables = batch_tables.names.as_slice();
     let mut sources = Vec::with_capacity(chunk.len());
     let mut requests = group(
         tables,
@@ -99,7 +100,9 @@ pub(super) async fn send_chunk(
         let sent = count(&requests);
         let span = request_span!(
             "BatchWriteItem",
-            tracing::field::Empty,
+            batch_tables
+                .models_in(requests.keys().map(String::as_str))
+                .as_str(),
             span::joined(requests.keys().map(String::as_str)).as_str(),
             "dynorm.attempt" = retry.attempt(),
             "dynorm.batch.requests" = sent,
