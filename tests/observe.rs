@@ -874,7 +874,7 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
     let found = read.tally(&tally).send().await.unwrap();
 
     // What was sent is the preview, and the figures are the server's.
-    assert_eq!(wire.inputs::<QueryInput>(), [preview.clone()]);
+    assert_eq!(wire.inputs::<QueryInput>(), std::slice::from_ref(&preview));
     assert_eq!(
         preview.return_consumed_capacity(),
         Some(&ReturnConsumedCapacity::Total)

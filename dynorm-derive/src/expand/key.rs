@@ -35,7 +35,7 @@ pub fn model_key_impl(model: &Model, body: TokenStream, extra: TokenStream) -> T
         impl ::dynorm::__private::ModelKey for #key {
             type Model = #ident;
 
-            fn to_key_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+            fn to_key_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #body
             }
 
@@ -74,7 +74,7 @@ pub fn key_impl(model: &Model) -> TokenStream {
             ::dynorm::__private::entity_key(&<#ident as ::dynorm::__private::Model>::SCHEMA, &__item)
         },
         quote! {
-            fn __stored_sources(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+            fn __stored_sources(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #fields
                 ::core::result::Result::Ok(__item)
             }

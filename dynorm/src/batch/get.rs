@@ -278,14 +278,17 @@ async fn read_chunk(
     while retry.next_attempt().await {
         let span = request_span!(
             "BatchGetItem",
-            batch_tables
-                .models_in(pending.iter().map(|(table, _)| table.as_str()))
-                .as_str(),
-            span::joined(pending.iter().map(|(table, _)| table.as_str())).as_str(),
+            tracing::field::Empty,
+            tracing::field::Empty,
             "aws.dynamodb.consistent_read" = consistent,
             "dynorm.attempt" = retry.attempt(),
             "dynorm.batch.requests" = pending.len(),
             "dynorm.batch.unprocessed" = tracing::field::Empty,
+        );
+        span::record_names(
+            &span,
+            || batch_tables.models_in(pending.iter().map(|(table, _)| table.as_str())),
+            || span::joined(pending.iter().map(|(table, _)| table.as_str())),
         );
         match chunk_input(&pending, consistent, capacity.clone())
             .send_with(client.sdk())
@@ -342,7 +345,7 @@ async fn read_chunk(
 #[derive(Debug, Clone, Default)]
 pub struct BatchGetItems {
     /// Each model of the batch with the position of its table in `items`.
-    models: Vec<(TypeId, usize)>,
+    models: Vec<(TypeId, &'static str, usize)>,
     items: Vec<Vec<Item>>,
     include_expired: bool,
     metadata: Metadata,
@@ -360,7 +363,7 @@ impl BatchGetItems {
     /// out unless the batch asked for them.
     pub fn items<M: Model>(&self) -> Result<Vec<M>> {
         let model = TypeId::of::<M>();
-        let Some(&(_, table)) = self.models.iter().find(|(m, _)| *m == model) else {
+        let Some(&(_, _, table)) = self.models.iter().find(|(m, ..)| *m == model) else {
             return Ok(Vec::new());
         };
         let entity = M::SCHEMA.entity;

@@ -132,16 +132,15 @@ fn incomplete(
 #[derive(Default)]
 struct Tables {
     names: Vec<String>,
-    models: Vec<(TypeId, usize)>,
-    /// Each model's name with the position of its table, in the order models were added.
-    model_names: Vec<(&'static str, usize)>,
+    /// Each model, its name and the position of its table, in the order models were added.
+    models: Vec<(TypeId, &'static str, usize)>,
 }
 
 impl Tables {
     /// The position of `M`'s table.
     fn of<M: Model>(&mut self, client: &Client) -> usize {
         let model = TypeId::of::<M>();
-        if let Some(&(_, index)) = self.models.iter().find(|(m, _)| *m == model) {
+        if let Some(&(_, _, index)) = self.models.iter().find(|(m, ..)| *m == model) {
             return index;
         }
         let name = client.table_name::<M>();
@@ -152,8 +151,7 @@ impl Tables {
                 self.names.len() - 1
             }
         };
-        self.models.push((model, index));
-        self.model_names.push((M::SCHEMA.model, index));
+        self.models.push((model, M::SCHEMA.model, index));
         index
     }
 
@@ -165,10 +163,10 @@ impl Tables {
             .filter_map(|table| self.names.iter().position(|name| name == table))
             .collect();
         span::joined(
-            self.model_names
+            self.models
                 .iter()
-                .filter(|(_, table)| present.contains(table))
-                .map(|(model, _)| *model),
+                .filter(|(_, _, table)| present.contains(table))
+                .map(|(_, model, _)| *model),
         )
     }
 }

@@ -57,13 +57,18 @@ pub(super) fn group(
     tables: &[String],
     writes: impl IntoIterator<Item = (usize, WriteRequest)>,
 ) -> Requests {
+    let writes = writes.into_iter();
+    // A chunk's writes are usually for one table: its list is made large enough at once.
+    let expected = writes.size_hint().0.max(1);
     let mut requests = Requests::new();
     for (table, request) in writes {
         let name = &tables[table];
         match requests.get_mut(name.as_str()) {
             Some(list) => list.push(request),
             None => {
-                requests.insert(name.clone(), vec![request]);
+                let mut list = Vec::with_capacity(expected);
+                list.push(request);
+                requests.insert(name.clone(), list);
             }
         }
     }
@@ -100,13 +105,16 @@ pub(super) async fn send_chunk(
         let sent = count(&requests);
         let span = request_span!(
             "BatchWriteItem",
-            batch_tables
-                .models_in(requests.keys().map(String::as_str))
-                .as_str(),
-            span::joined(requests.keys().map(String::as_str)).as_str(),
+            tracing::field::Empty,
+            tracing::field::Empty,
             "dynorm.attempt" = retry.attempt(),
             "dynorm.batch.requests" = sent,
             "dynorm.batch.unprocessed" = tracing::field::Empty,
+        );
+        span::record_names(
+            &span,
+            || batch_tables.models_in(requests.keys().map(String::as_str)),
+            || span::joined(requests.keys().map(String::as_str)),
         );
         let copy = (!whole_chunk).then(|| requests.clone());
         match chunk_input(requests, capacity.clone())

@@ -308,7 +308,7 @@ impl<M: Model> UpdateItem<M> {
         write_request::send_write!(
             client,
             "UpdateItem",
-            &spec,
+            &mut spec,
             UpdateItemInput::builder()
                 .set_key(Some(key))
                 .update_expression(expression),
