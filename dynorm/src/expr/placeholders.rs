@@ -20,6 +20,9 @@ pub(crate) struct Placeholders {
     pub(crate) values: HashMap<String, AttributeValue>,
 }
 
+/// The room an expression's text is given at first: most fit, so it is allocated once.
+pub(crate) const EXPRESSION_CAPACITY: usize = 64;
+
 /// Writes `#n{index}`.
 pub(crate) fn write_name(out: &mut String, index: usize) {
     let _ = write!(out, "#n{index}");
@@ -55,8 +58,9 @@ impl Placeholders {
     }
 
     /// The expression text of a condition tree.
-    pub(crate) fn render(&mut self, expr: &Expr) -> String {
-        let mut out = String::new();
+    #[cfg(test)]
+    fn render(&mut self, expr: &Expr) -> String {
+        let mut out = String::with_capacity(EXPRESSION_CAPACITY);
         self.write(expr, &mut out);
         out
     }
@@ -122,15 +126,28 @@ impl Placeholders {
 
     /// Renders a conjunction of top-level parts, or `None` when there are none.
     pub(crate) fn render_all(&mut self, parts: &[Expr]) -> Option<String> {
-        match parts {
-            [] => None,
-            [one] => Some(self.render(one)),
-            many => {
-                let mut out = String::new();
-                self.join(many, " AND ", &mut out);
-                Some(out)
-            }
+        self.render_conjunction(parts)
+    }
+
+    /// Renders the parts joined with AND, or `None` when there are none; a lone part
+    /// needs no parentheses.
+    pub(crate) fn render_conjunction<'e>(
+        &mut self,
+        parts: impl IntoIterator<Item = &'e Expr>,
+    ) -> Option<String> {
+        let mut parts = parts.into_iter().peekable();
+        let first = parts.next()?;
+        let mut out = String::with_capacity(EXPRESSION_CAPACITY);
+        if parts.peek().is_none() {
+            self.write(first, &mut out);
+            return Some(out);
         }
+        self.write_nested(first, &mut out);
+        for part in parts {
+            out.push_str(" AND ");
+            self.write_nested(part, &mut out);
+        }
+        Some(out)
     }
 
     fn join(&mut self, parts: &[Expr], separator: &str, out: &mut String) {

@@ -22,7 +22,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
 use crate::expr::attr::{Attr, Optional, Writable};
-use crate::expr::placeholders::{write_name, Placeholders};
+use crate::expr::placeholders::{write_name, Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::combine::combined_text;
 use crate::schema::{Model, Schema};
 use crate::value::{AttrValue, Item};
@@ -588,6 +588,7 @@ impl<M: Model> Update<M> {
             let clause = action.clause();
             let text = &mut clauses[clause as usize];
             if text.is_empty() {
+                text.reserve(EXPRESSION_CAPACITY);
                 text.push_str(CLAUSE_KEYWORDS[clause as usize]);
                 text.push(' ');
             } else {

@@ -127,34 +127,34 @@ pub(crate) struct Checks {
 }
 
 impl Checks {
-    /// The condition nodes these checks add. An item whose `#[ttl]` has passed counts as
+    /// The condition nodes these checks add, in a fixed array (at most four), so that
+    /// the common case allocates nothing. An item whose `#[ttl]` has passed counts as
     /// absent: DynamoDB deletes expired items only eventually.
-    pub fn exprs(&self, schema: &'static Schema) -> Vec<Expr> {
-        let mut out = Vec::new();
+    pub fn exprs(&self, schema: &'static Schema) -> [Option<Expr>; 4] {
         let hash = schema.hash_key.name;
         let now = || AttributeValue::N(chrono::Utc::now().timestamp().to_string());
-        if self.absent {
-            out.push(match schema.ttl {
-                Some(ttl) => Expr::Or(vec![
-                    Expr::NotExists(hash),
-                    Expr::Compare(ttl, Comparison::Le, now()),
-                ]),
-                None => Expr::NotExists(hash),
-            });
-        }
-        if self.present {
-            out.push(Expr::Exists(hash));
-            if let Some(ttl) = schema.ttl {
-                out.push(Expr::Or(vec![
-                    Expr::NotExists(ttl),
-                    Expr::Compare(ttl, Comparison::Gt, now()),
-                ]));
+        let absent = self.absent.then(|| match schema.ttl {
+            Some(ttl) => Expr::Or(vec![
+                Expr::NotExists(hash),
+                Expr::Compare(ttl, Comparison::Le, now()),
+            ]),
+            None => Expr::NotExists(hash),
+        });
+        let present = self.present.then_some(Expr::Exists(hash));
+        let unexpired = match (self.present, schema.ttl) {
+            (true, Some(ttl)) => Some(Expr::Or(vec![
+                Expr::NotExists(ttl),
+                Expr::Compare(ttl, Comparison::Gt, now()),
+            ])),
+            _ => None,
+        };
+        let version = match (&self.version, schema.version) {
+            (Some(version), Some(attribute)) => {
+                Some(Expr::Compare(attribute, Comparison::Eq, version.clone()))
             }
-        }
-        if let (Some(version), Some(attribute)) = (&self.version, schema.version) {
-            out.push(Expr::Compare(attribute, Comparison::Eq, version.clone()));
-        }
-        out
+            _ => None,
+        };
+        [absent, present, unexpired, version]
     }
 }
 
@@ -166,9 +166,9 @@ pub(crate) fn condition(
     user: Conjunction,
     placeholders: &mut Placeholders,
 ) -> Result<Option<String>> {
-    let mut parts = checks.exprs(schema);
-    parts.extend(user.into_parts()?);
-    Ok(placeholders.render_all(&parts))
+    let checks = checks.exprs(schema);
+    let user = user.into_parts()?;
+    Ok(placeholders.render_conjunction(checks.iter().flatten().chain(&user)))
 }
 
 /// What a single write's request holds besides its item or key.
