@@ -119,6 +119,7 @@ mod tests {
             println!("{output}");
         }
         println!("generated tokens: {tokens}");
-        assert!(tokens < 20_000, "{tokens} tokens");
+        // The benchmark model prints about 3,400 tokens; a change that prints much more shows here.
+        assert!(tokens < 3_800, "{tokens} tokens");
     }
 }
