@@ -98,17 +98,7 @@ async fn raw_tuned(db: &dynorm::Client, orders: &[Order]) -> usize {
     let sdk = db.sdk();
     stream::iter(orders.chunks(CHUNK))
         .map(|chunk| async move {
-            let mut requests: Vec<WriteRequest> = chunk
-                .iter()
-                .map(|order| {
-                    let item = common::order_to_item(order).expect("the order encodes");
-                    let put = PutRequest::builder()
-                        .set_item(Some(item))
-                        .build()
-                        .expect("a put request");
-                    WriteRequest::builder().put_request(put).build()
-                })
-                .collect();
+            let mut requests: Vec<WriteRequest> = common::raw_put_requests(chunk);
             let mut attempt = 0u32;
             loop {
                 let output = sdk

@@ -214,15 +214,80 @@ fn interleaved(mode: &RunMode, group: &str, mut run: Batch<'_>) {
     }
 }
 
+/// One conversion, not inlined, so that a profiler can count it alone:
+/// `valgrind --tool=callgrind --toggle-collect='*profiled*'`.
+#[inline(never)]
+fn profiled<I, O>(convert: &dyn Fn(I) -> O, input: I) -> O {
+    convert(input)
+}
+
+/// `BENCH_PROFILE=<group>/<contender>/<calls>`: runs only that conversion, `calls` times,
+/// through [`profiled`], and nothing else.
+fn profile(spec: &str, order: &common::Order, wide: &common::Wide) {
+    let mut parts = spec.split('/');
+    let (group, contender) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let calls: usize = parts.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
+    fn encode<M: Model + Serialize>(
+        value: &M,
+        contender: &str,
+        hand: fn(&M) -> Result<Item, HandError>,
+        calls: usize,
+    ) {
+        let convert = |m: &M| -> Item {
+            match contender {
+                "dynorm" => m.to_item().expect("dynorm encodes"),
+                "serde_dynamo" => serde_dynamo::to_item(m).expect("serde_dynamo encodes"),
+                _ => hand(m).expect("the hand-written code encodes"),
+            }
+        };
+        for _ in 0..calls {
+            drop(black_box(profiled(&convert, black_box(value))));
+        }
+    }
+    fn decode<M: Model + DeserializeOwned>(
+        item: &Item,
+        contender: &str,
+        hand: fn(Item) -> Result<M, HandError>,
+        calls: usize,
+    ) {
+        let convert = |i: Item| -> M {
+            match contender {
+                "dynorm" => M::from_item(i).expect("dynorm decodes"),
+                "serde_dynamo" => serde_dynamo::from_item(i).expect("serde_dynamo decodes"),
+                _ => hand(i).expect("the hand-written code decodes"),
+            }
+        };
+        for _ in 0..calls {
+            let input = black_box(item.clone());
+            drop(black_box(profiled(&convert, input)));
+        }
+    }
+    match group {
+        "order_to_item" => encode(order, contender, common::order_to_item, calls),
+        "order_from_item" => {
+            let item = order.to_item().expect("dynorm encodes");
+            decode(&item, contender, common::order_from_item, calls)
+        }
+        "wide_to_item" => encode(wide, contender, common::wide_to_item, calls),
+        "wide_from_item" => {
+            let item = wide.to_item().expect("dynorm encodes");
+            decode(&item, contender, common::wide_from_item, calls)
+        }
+        other => eprintln!("BENCH_PROFILE: no group {other}"),
+    }
+}
+
 fn main() {
     let mode = RunMode::from_args();
-    let mut c = Criterion::default().configure_from_args();
-
     let order = common::order();
     common::check_equal_work(&order, common::order_to_item, common::order_from_item);
-    let order_item = order.to_item().expect("dynorm encodes");
     let wide = common::wide();
     common::check_equal_work(&wide, common::wide_to_item, common::wide_from_item);
+    if let Ok(spec) = std::env::var("BENCH_PROFILE") {
+        return profile(&spec, &order, &wide);
+    }
+    let mut c = Criterion::default().configure_from_args();
+    let order_item = order.to_item().expect("dynorm encodes");
     let wide_item = wide.to_item().expect("dynorm encodes");
 
     encode_group(&mut c, "order_to_item", &order, common::order_to_item);

@@ -43,76 +43,16 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use dynorm::types::AttributeValue;
 use dynorm::{Item, Model};
 use futures::TryStreamExt;
 
-/// The allocator: the system allocator, counting the bytes allocated.
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let now = CURRENT.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-fn shrank(bytes: usize) {
-    CURRENT.fetch_sub(bytes, Ordering::Relaxed);
-}
-
-// SAFETY: every call is forwarded to `System` unchanged; only counters are updated.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            grew(layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
-            grew(layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        shrank(layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
-        if !new.is_null() {
-            if new_size >= layout.size() {
-                grew(new_size - layout.size());
-            } else {
-                shrank(layout.size() - new_size);
-            }
-        }
-        new
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Starts measuring: the peak becomes the current value, which is returned.
-fn reset_peak() -> usize {
-    let now = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(now, Ordering::Relaxed);
-    now
-}
+static ALLOCATOR: common::counting::Counting = common::counting::Counting;
 
 /// A small item: about 60 bytes as DynamoDB counts them.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -245,7 +185,7 @@ struct Sample {
 
 async fn run(db: &dynorm::Client, name: &str, n: usize) -> Sample {
     let series = series_name(n);
-    let base = reset_peak();
+    let base = common::counting::reset_peak();
     let cpu0 = common::thread_cpu_ns();
     let start = Instant::now();
     let (sum, pages) = match name {
@@ -257,7 +197,7 @@ async fn run(db: &dynorm::Client, name: &str, n: usize) -> Sample {
     };
     let seconds = start.elapsed().as_secs_f64();
     let cpu = common::thread_cpu_ns().saturating_sub(cpu0) as f64 / 1e9;
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    let peak = common::counting::peak().saturating_sub(base);
     assert_eq!(sum, expected_sum(n), "{name} read every item of {series}");
     Sample {
         seconds,

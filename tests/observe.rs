@@ -20,7 +20,7 @@ use aws_sdk_dynamodb::types::{
 };
 use common::observe::{Spans, Wire};
 use dynorm::observe::{ReturnConsumedCapacity, Tally};
-use dynorm::Model;
+use dynorm::{Collection, Model};
 use futures::TryStreamExt;
 
 /// Every value holds `PII`, so a span that recorded one is found.
@@ -35,6 +35,40 @@ struct Secret {
     color: String,
     note: String,
     size: u32,
+}
+
+/// Three entities in one table, two of them read together as a collection.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Desk", entity = "desk")]
+#[key(pk = "DESK#{desk}", sk = "#META")]
+struct Desk {
+    desk: String,
+    label: String,
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Desk", entity = "drawer")]
+#[key(pk = "DESK#{desk}", sk = "DRAWER#{drawer}")]
+struct Drawer {
+    desk: String,
+    drawer: String,
+    note: String,
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Desk", entity = "lamp")]
+#[key(pk = "DESK#{desk}", sk = "LAMP#{lamp}")]
+struct Lamp {
+    desk: String,
+    lamp: String,
+}
+
+dynorm::shared_table!(struct DeskTable { Desk, Drawer, Lamp });
+
+#[derive(Collection, Debug)]
+enum DeskWithDrawers {
+    Desk(Desk),
+    Drawer(Drawer),
 }
 
 fn secret(owner: &str, id: usize, size: u32) -> Secret {
@@ -173,6 +207,9 @@ async fn every_request_has_one_span_with_the_conventions_fields_and_no_value() {
     assert_eq!(scan.field("aws.dynamodb.scanned_count"), Some("4"));
 
     let batch = &all[3];
+    for batch in [batch, &all[8]] {
+        assert_eq!(batch.field("dynorm.model"), Some("Secret"), "{batch:?}");
+    }
     assert_eq!(batch.field("dynorm.attempt"), Some("1"));
     assert_eq!(batch.field("dynorm.batch.requests"), Some("3"));
     assert_eq!(batch.field("dynorm.batch.unprocessed"), Some("0"));
@@ -396,12 +433,15 @@ async fn the_span_records_the_capacity_as_the_conventions_say() {
     let capacity = metadata.consumed_capacity.unwrap();
     assert_eq!(json[0]["TableName"], db.table_name::<Secret>().as_str());
     assert_eq!(json[0]["CapacityUnits"].as_f64(), Some(capacity.units));
-    let units: f64 = span
-        .field("dynorm.capacity_units")
-        .unwrap()
+    assert_eq!(span_units(&span), capacity.units);
+}
+
+/// The `dynorm.capacity_units` a span recorded.
+fn span_units(span: &common::observe::Captured) -> f64 {
+    span.field("dynorm.capacity_units")
+        .expect("capacity is recorded")
         .parse()
-        .unwrap();
-    assert_eq!(units, capacity.units);
+        .expect("a number")
 }
 
 /// A client that sends nothing: previews need no server.
@@ -793,4 +833,125 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
             (Some("3"), Some("1"), Some("0")),
         ]
     );
+}
+
+#[tokio::test]
+async fn a_collection_reports_its_counts_capacity_span_and_preview() {
+    let db = common::db("observe_collection").await;
+    db.create_shared_table::<DeskTable>().await.unwrap();
+    let wire = Wire::default();
+    let db = wire.client(&db);
+    let desk = Desk {
+        desk: "d-PII".into(),
+        label: "label-PII".into(),
+    };
+    let drawers: Vec<Drawer> = (0..3)
+        .map(|i| Drawer {
+            desk: "d-PII".into(),
+            drawer: format!("drawer-PII-{i}"),
+            note: "note-PII".into(),
+        })
+        .collect();
+    let lamp = Lamp {
+        desk: "d-PII".into(),
+        lamp: "lamp-PII".into(),
+    };
+    db.batch_write()
+        .put(&desk)
+        .put_all(&drawers)
+        .put(&lamp)
+        .send()
+        .await
+        .unwrap();
+
+    wire.clear();
+    let (spans, _guard) = Spans::install();
+    let read = db
+        .collection::<DeskWithDrawers>("d-PII")
+        .return_consumed_capacity(ReturnConsumedCapacity::Total);
+    let preview = read.preview().unwrap();
+    let tally = Tally::default();
+    let found = read.tally(&tally).send().await.unwrap();
+
+    // What was sent is the preview, and the figures are the server's.
+    assert_eq!(wire.inputs::<QueryInput>(), std::slice::from_ref(&preview));
+    assert_eq!(
+        preview.return_consumed_capacity(),
+        Some(&ReturnConsumedCapacity::Total)
+    );
+    assert_eq!((found.items.len(), found.skipped), (4, 1));
+    assert!(matches!(&found.items[0], DeskWithDrawers::Desk(d) if *d == desk));
+    for (read, drawer) in found.items[1..].iter().zip(&drawers) {
+        assert!(matches!(read, DeskWithDrawers::Drawer(d) if d == drawer));
+    }
+    assert_eq!((found.pages, found.count, found.scanned_count), (1, 5, 5));
+    let capacity = found.consumed_capacity.as_ref().expect("it was asked for");
+    assert!(capacity.units > 0.0);
+    assert_eq!(capacity.units, wire.capacity_units());
+    assert_eq!(capacity.tables[&db.table_name::<Desk>()], capacity.units);
+    assert_eq!((tally.pages(), tally.count()), (1, 5));
+    assert_eq!(tally.consumed_capacity().as_ref(), Some(capacity));
+
+    // One span, with the counts and capacity, and no value.
+    let all = spans.all();
+    assert_eq!(spans.names(), ["DynamoDB.Query"]);
+    let span = &all[0];
+    assert_eq!(span.field("dynorm.model"), Some("Desk"));
+    assert_eq!(span.field("aws.dynamodb.count"), Some("5"));
+    assert_eq!(span.field("aws.dynamodb.scanned_count"), Some("5"));
+    assert_eq!(span.field("dynorm.key_condition"), Some("#n0 = :v0"));
+    assert_eq!(span_units(span), capacity.units);
+    for (name, value) in &span.fields {
+        assert!(
+            !value.contains("PII"),
+            "a value is recorded: {name} = {value}"
+        );
+    }
+
+    // Without asking, no capacity; the preview is stable and needs no server.
+    let plain = db.collection::<DeskWithDrawers>("d-PII");
+    assert_eq!(plain.preview().unwrap(), plain.preview().unwrap());
+    let found = plain.await.unwrap();
+    assert_eq!(found.consumed_capacity, None);
+    assert_eq!(found.count, 5);
+}
+
+#[tokio::test]
+async fn a_batch_span_names_every_model_of_its_tables() {
+    let db = common::db("observe_batch_models").await;
+    db.create_shared_table::<DeskTable>().await.unwrap();
+    db.ensure_table::<Secret>().await.unwrap();
+    let (spans, _guard) = Spans::install();
+    let desk = Desk {
+        desk: "m".into(),
+        label: "l".into(),
+    };
+    let lamp = Lamp {
+        desk: "m".into(),
+        lamp: "1".into(),
+    };
+    let one = secret("m", 1, 1);
+    db.batch_write()
+        .put(&desk)
+        .put(&one)
+        .put(&lamp)
+        .send()
+        .await
+        .unwrap();
+    db.batch_get()
+        .get::<Lamp>(LampKey {
+            desk: "m".into(),
+            lamp: "1".into(),
+        })
+        .send()
+        .await
+        .unwrap();
+    let all = spans.all();
+    assert_eq!(
+        spans.names(),
+        ["DynamoDB.BatchWriteItem", "DynamoDB.BatchGetItem"]
+    );
+    // In the order the batch first met each model.
+    assert_eq!(all[0].field("dynorm.model"), Some("Desk,Secret,Lamp"));
+    assert_eq!(all[1].field("dynorm.model"), Some("Lamp"));
 }

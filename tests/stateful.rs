@@ -76,7 +76,12 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
 /// `updated_at`, a `read_only` default and a UUID v7 default.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "Workspace", entity = "task", stream = "new_and_old_images")]
-#[dynorm(convention = "electrodb", service = "workspace", version = "1", casing = "none")]
+#[dynorm(
+    convention = "electrodb",
+    service = "workspace",
+    version = "1",
+    casing = "none"
+)]
 #[key(pk = "ORG#{org}", sk = "TASK#{id}")]
 #[key(
     index = "GSI1",
@@ -117,7 +122,12 @@ struct Task {
 /// An org: no version, so batches can write it; a sparse entry in the shared GSI1.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "Workspace", entity = "org", stream = "new_and_old_images")]
-#[dynorm(convention = "electrodb", service = "workspace", version = "1", casing = "none")]
+#[dynorm(
+    convention = "electrodb",
+    service = "workspace",
+    version = "1",
+    casing = "none"
+)]
 #[key(pk = "ORG#{org}", sk = "#META")]
 #[key(index = "GSI1", gsi1pk = "PLAN#{plan}", gsi1sk = "ORG#{org}")]
 #[relation(name = "tasks", many = Task, fields = [org], references = [org])]

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod counting;
+pub mod operations;
 pub mod paired;
 
 use std::collections::HashMap;
@@ -422,6 +424,22 @@ pub fn check_equal_work<M>(
         &hand_from(dynorm_item).expect("the hand-written code decodes"),
         value
     );
+}
+
+/// The raw SDK's `PutRequest`s of `orders`, with the hand-written conversion.
+pub fn raw_put_requests(orders: &[Order]) -> Vec<aws_sdk_dynamodb::types::WriteRequest> {
+    use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+    orders
+        .iter()
+        .map(|order| {
+            let item = order_to_item(order).expect("the order encodes");
+            let put = PutRequest::builder()
+                .set_item(Some(item))
+                .build()
+                .expect("a put request");
+            WriteRequest::builder().put_request(put).build()
+        })
+        .collect()
 }
 
 /// How a bench binary was started.

@@ -54,7 +54,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                     fn decode(
                         _: &::core::primitive::str,
                         _: ::dynorm::__private::Item,
-                    ) -> ::core::option::Option<::core::result::Result<Self, ::dynorm::__private::Error>> {
+                    ) -> ::core::option::Option<::dynorm::__private::Result<Self>> {
                         ::core::unreachable!()
                     }
 
@@ -128,7 +128,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             fn decode(
                 __entity: &::core::primitive::str,
                 __item: ::dynorm::__private::Item,
-            ) -> ::core::option::Option<::core::result::Result<Self, ::dynorm::__private::Error>> {
+            ) -> ::core::option::Option<::dynorm::__private::Result<Self>> {
                 #body
             }
 

@@ -71,7 +71,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
                 impl ::dynorm::__private::FromItem for #item {
                     fn from_item(
                         _: ::dynorm::__private::Item,
-                    ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+                    ) -> ::dynorm::__private::Result<Self> {
                         ::core::unreachable!()
                     }
                 }
@@ -116,12 +116,12 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
                     updated_at: ::core::option::Option::None,
                     stream: ::core::option::Option::None,
                 };
-                fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+                fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                     ::core::unreachable!()
                 }
                 fn from_item(
                     _: ::dynorm::__private::Item,
-                ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+                ) -> ::dynorm::__private::Result<Self> {
                     ::core::unreachable!()
                 }
                 fn key(&self) -> #key_ident {

@@ -1,7 +1,7 @@
 //! The one door generated code uses: the derive's output names only `::dynorm::__private`
 //! paths. Not a public API: it may change in any release.
 
-pub use crate::error::Error;
+pub use crate::error::{Error, Result};
 pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
 pub use crate::relation::{check_reachable, field_pair, Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
@@ -30,6 +30,19 @@ pub use crate::value::field_codec::{
 };
 pub use crate::value::{AttrError, KeyScalar, ScalarType};
 pub use aws_sdk_dynamodb::types::AttributeValue;
+
+/// What `Index::hash_values` returns.
+pub type HashValues = Result<Vec<(&'static str, AttributeValue)>, Error>;
+
+/// The hash key values of a partition key made of one attribute.
+#[inline]
+pub fn hash_value(
+    model: &'static str,
+    name: &'static str,
+    value: Result<Option<AttributeValue>, AttrError>,
+) -> HashValues {
+    Ok(vec![(name, key_value(model, name, value)?)])
+}
 
 /// Writes one encoded field into an item, or reports which attribute failed.
 #[inline]

@@ -22,12 +22,7 @@ pub fn hash_key_items_with(model: &Model, hash: &[usize], body: TokenStream) -> 
     quote! {
         type HashKey = #hash_type;
 
-        fn hash_values(
-            __key: &Self::HashKey,
-        ) -> ::core::result::Result<
-            ::std::vec::Vec<(&'static ::core::primitive::str, ::dynorm::__private::AttributeValue)>,
-            ::dynorm::__private::Error,
-        > {
+        fn hash_values(__key: &Self::HashKey) -> ::dynorm::__private::HashValues {
             #body
         }
     }
@@ -46,6 +41,13 @@ fn destructure(count: usize) -> (TokenStream, Vec<proc_macro2::Ident>) {
 /// The partition key of an index keyed by fields: each value encoded as a key.
 fn field_hash_items(model: &Model, hash: &[usize]) -> TokenStream {
     let model_name = &model.name;
+    if let [position] = hash {
+        let field = &model.fields[*position];
+        let name = &field.name;
+        let encode = codec::encode_present(field, &quote!(__key));
+        let body = quote!(::dynorm::__private::hash_value(#model_name, #name, #encode));
+        return hash_key_items_with(model, hash, body);
+    }
     let (destructure, bindings) = destructure(hash.len());
     let values = hash.iter().zip(&bindings).map(|(&p, binding)| {
         let field = &model.fields[p];
@@ -238,7 +240,7 @@ pub fn index_impls(model: &Model, position: usize, index: &Index) -> TokenStream
             impl ::dynorm::__private::FromItem for #item {
                 fn from_item(
                     mut __item: ::dynorm::__private::Item,
-                ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+                ) -> ::dynorm::__private::Result<Self> {
                     ::core::result::Result::Ok(Self { #(#reads,)* })
                 }
             }

@@ -19,11 +19,26 @@ fn given_fields<'m, 'a>(
         .map(|(_, field)| field)
 }
 
-/// `pub struct NewUser { .. }`.
+/// Whether the insert type is the model itself: no field is generated and no key comes
+/// from a template, so the model's own `to_item` is the insert type's.
+fn is_the_model(model: &Model) -> bool {
+    !model.uses_templates() && given_fields(model).count() == model.fields.len()
+}
+
+/// `pub struct NewUser { .. }`, or `pub type NewUser = User;` when they would be the same.
 pub fn insert_struct(model: &Model) -> TokenStream {
     let vis = model.vis;
     let ident = &model.insert_struct;
     let model_ident = model.ident;
+    if is_the_model(model) {
+        let doc = format!(
+            "A new [`{model_ident}`] to insert with `Client::insert`: the model itself, as dynorm generates none of its fields."
+        );
+        return quote! {
+            #[doc = #doc]
+            #vis type #ident = #model_ident;
+        };
+    }
     let doc = format!(
         "A new [`{model_ident}`] to insert with `Client::insert`: its fields without those dynorm generates."
     );
@@ -46,6 +61,18 @@ pub fn insert_impl(model: &Model, body: Option<TokenStream>) -> TokenStream {
     let ident = &model.insert_struct;
     let model_ident = model.ident;
     let model_name = &model.name;
+    if is_the_model(model) {
+        let body = body.unwrap_or_else(|| quote!(::dynorm::__private::Model::to_item(self)));
+        return quote! {
+            #[automatically_derived]
+            impl ::dynorm::__private::Insertable for #model_ident {
+                type Model = #model_ident;
+                fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
+                    #body
+                }
+            }
+        };
+    }
     let body = body.unwrap_or_else(|| {
         let inserts = given_fields(model).map(|field| codec::insert_field(model_name, field));
         quote! {
@@ -58,7 +85,7 @@ pub fn insert_impl(model: &Model, body: Option<TokenStream>) -> TokenStream {
         #[automatically_derived]
         impl ::dynorm::__private::Insertable for #ident {
             type Model = #model_ident;
-            fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+            fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #body
             }
         }

@@ -41,13 +41,13 @@ pub fn model_key_impl(
         impl ::dynorm::__private::ModelKey for #key {
             type Model = #ident;
 
-            fn to_key_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+            fn to_key_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #to
             }
 
             fn from_key_item(
                 __item: ::dynorm::__private::Item,
-            ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+            ) -> ::dynorm::__private::Result<Self> {
                 #from
             }
 
@@ -117,7 +117,7 @@ pub fn key_impl(model: &Model) -> TokenStream {
         },
         from_key_item(model),
         quote! {
-            fn __stored_sources(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+            fn __stored_sources(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #fields
                 ::core::result::Result::Ok(__item)
             }

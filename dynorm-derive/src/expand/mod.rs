@@ -71,3 +71,55 @@ pub fn wrap(items: TokenStream, impls: TokenStream) -> TokenStream {
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::{TokenStream, TokenTree};
+
+    /// The model of the compile-time benchmark (`scripts/compile_bench.py`).
+    const BENCH_MODEL: &str = r#"
+        #[derive(dynorm::Model)]
+        #[dynorm(rename_all = "camelCase")]
+        pub struct Model00 {
+            #[hash_key]
+            pub tenant_id: String,
+            #[range_key]
+            pub item_id: String,
+            #[index(name = "byStatus", range_key = "created_at")]
+            pub status: String,
+            pub created_at: u64,
+            #[index(name = "byOwner")]
+            pub owner: String,
+            pub score: i64,
+            pub price: f64,
+            pub active: bool,
+            pub note: Option<String>,
+            pub tags: Vec<String>,
+        }
+    "#;
+
+    fn count(tokens: TokenStream) -> usize {
+        tokens
+            .into_iter()
+            .map(|tree| match tree {
+                TokenTree::Group(group) => 1 + count(group.stream()),
+                _ => 1,
+            })
+            .sum()
+    }
+
+    /// What the derive prints for one model of the compile-time benchmark, in tokens: the
+    /// code rustc then compiles for each model.
+    #[test]
+    fn the_benchmark_model_expands_to_a_bounded_number_of_tokens() {
+        let input: syn::DeriveInput = syn::parse_str(BENCH_MODEL).expect("a struct");
+        let output = crate::model(&input);
+        let tokens = count(output.clone());
+        if std::env::var_os("DYNORM_PRINT_EXPANSION").is_some() {
+            println!("{output}");
+        }
+        println!("generated tokens: {tokens}");
+        // The benchmark model prints about 3,400 tokens; a change that prints much more shows here.
+        assert!(tokens < 3_800, "{tokens} tokens");
+    }
+}

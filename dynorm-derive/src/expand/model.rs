@@ -51,7 +51,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         let source_names = sources.clone().map(|s| &s.name);
         let source_inserts = sources.map(|source| codec::insert_field(model_name, source));
         quote! {
-            #member: (|| -> ::core::result::Result<::std::string::String, ::dynorm::__private::Error> {
+            #member: (|| -> ::dynorm::__private::Result<::std::string::String> {
                 let mut __item = ::dynorm::__private::Item::new();
                 #(#source_inserts)*
                 ::dynorm::__private::combined_text(#model_name, #name, #separator, &__item, &[#(#source_names),*])
@@ -94,7 +94,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             const SCHEMA: ::dynorm::__private::Schema = #schema;
             #version_max
 
-            fn to_item(&self) -> ::core::result::Result<::dynorm::__private::Item, ::dynorm::__private::Error> {
+            fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);
                 #(#inserts)*
                 #(#combine_inserts)*
@@ -104,7 +104,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
 
             fn from_item(
                 mut __item: ::dynorm::__private::Item,
-            ) -> ::core::result::Result<Self, ::dynorm::__private::Error> {
+            ) -> ::dynorm::__private::Result<Self> {
                 #check_entity
                 ::core::result::Result::Ok(Self {
                     #(#reads,)*
@@ -148,7 +148,7 @@ fn key_signature(model: &Model, primary: &PrimaryKey) -> Option<TokenStream> {
         fn __key_signature(
             &self,
             __signature: &mut ::dynorm::__private::KeySignature<'_>,
-        ) -> ::core::result::Result<(), ::dynorm::__private::Error> {
+        ) -> ::dynorm::__private::Result<()> {
             #(#pushes)*
             ::core::result::Result::Ok(())
         }

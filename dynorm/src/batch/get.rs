@@ -174,12 +174,13 @@ impl BatchGet {
             chunks.push(keys.by_ref().take(super::MAX_BATCH_KEYS).collect());
         }
         let names = &tables.names;
+        let batch_tables = &tables;
         let client = &client;
         let outcomes: Vec<ReadOutcome> = stream::iter(chunks)
             .map(|chunk| {
                 read_chunk(
                     client,
-                    names,
+                    batch_tables,
                     chunk,
                     options,
                     consistent_read,
@@ -260,12 +261,13 @@ fn chunk_input(
 /// sends a copy and keeps them until DynamoDB has answered for them.
 async fn read_chunk(
     client: &Client,
-    tables: &[String],
+    batch_tables: &Tables,
     chunk: Vec<(usize, Item)>,
     options: BatchOptions,
     consistent: bool,
     capacity: Option<ReturnConsumedCapacity>,
 ) -> ReadOutcome {
+    let tables = batch_tables.names.as_slice();
     let mut pending: Vec<(String, Item)> = chunk
         .into_iter()
         .map(|(table, key)| (tables[table].clone(), key))
@@ -277,11 +279,16 @@ async fn read_chunk(
         let span = request_span!(
             "BatchGetItem",
             tracing::field::Empty,
-            span::joined(pending.iter().map(|(table, _)| table.as_str())).as_str(),
+            tracing::field::Empty,
             "aws.dynamodb.consistent_read" = consistent,
             "dynorm.attempt" = retry.attempt(),
             "dynorm.batch.requests" = pending.len(),
             "dynorm.batch.unprocessed" = tracing::field::Empty,
+        );
+        span::record_names(
+            &span,
+            || batch_tables.models_in(pending.iter().map(|(table, _)| table.as_str())),
+            || span::joined(pending.iter().map(|(table, _)| table.as_str())),
         );
         match chunk_input(&pending, consistent, capacity.clone())
             .send_with(client.sdk())
@@ -338,7 +345,7 @@ async fn read_chunk(
 #[derive(Debug, Clone, Default)]
 pub struct BatchGetItems {
     /// Each model of the batch with the position of its table in `items`.
-    models: Vec<(TypeId, usize)>,
+    models: Vec<(TypeId, &'static str, usize)>,
     items: Vec<Vec<Item>>,
     include_expired: bool,
     metadata: Metadata,
@@ -356,7 +363,7 @@ impl BatchGetItems {
     /// out unless the batch asked for them.
     pub fn items<M: Model>(&self) -> Result<Vec<M>> {
         let model = TypeId::of::<M>();
-        let Some(&(_, table)) = self.models.iter().find(|(m, _)| *m == model) else {
+        let Some(&(_, _, table)) = self.models.iter().find(|(m, ..)| *m == model) else {
             return Ok(Vec::new());
         };
         let entity = M::SCHEMA.entity;

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
+use crate::observe::span;
 use crate::schema::Model;
 
 impl Client {
@@ -131,14 +132,15 @@ fn incomplete(
 #[derive(Default)]
 struct Tables {
     names: Vec<String>,
-    models: Vec<(TypeId, usize)>,
+    /// Each model, its name and the position of its table, in the order models were added.
+    models: Vec<(TypeId, &'static str, usize)>,
 }
 
 impl Tables {
     /// The position of `M`'s table.
     fn of<M: Model>(&mut self, client: &Client) -> usize {
         let model = TypeId::of::<M>();
-        if let Some(&(_, index)) = self.models.iter().find(|(m, _)| *m == model) {
+        if let Some(&(_, _, index)) = self.models.iter().find(|(m, ..)| *m == model) {
             return index;
         }
         let name = client.table_name::<M>();
@@ -149,7 +151,22 @@ impl Tables {
                 self.names.len() - 1
             }
         };
-        self.models.push((model, index));
+        self.models.push((model, M::SCHEMA.model, index));
         index
+    }
+
+    /// The models whose tables are among `tables`, each once, joined with `,`: the
+    /// `dynorm.model` of a request's span.
+    fn models_in<'a>(&self, tables: impl IntoIterator<Item = &'a str>) -> String {
+        let present: Vec<usize> = tables
+            .into_iter()
+            .filter_map(|table| self.names.iter().position(|name| name == table))
+            .collect();
+        span::joined(
+            self.models
+                .iter()
+                .filter(|(_, _, table)| present.contains(table))
+                .map(|(_, model, _)| *model),
+        )
     }
 }

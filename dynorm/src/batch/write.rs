@@ -218,11 +218,20 @@ impl<'a> BatchWrite<'a> {
             return Err(error);
         }
         let total = writes.len();
+        let batch_tables = &tables;
         let tables = &tables.names;
         let client = &client;
         let mut chunks = Chunks::new(writes);
         let outcomes: Vec<ChunkOutcome> = stream::iter(&mut chunks)
-            .map(|chunk| send_chunk(client, tables, chunk, options, return_capacity.clone()))
+            .map(|chunk| {
+                send_chunk(
+                    client,
+                    batch_tables,
+                    chunk,
+                    options,
+                    return_capacity.clone(),
+                )
+            })
             .buffer_unordered(options.concurrency.max(1))
             .collect()
             .await;

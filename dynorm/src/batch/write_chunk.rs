@@ -11,7 +11,7 @@ use tracing::Instrument;
 use super::chunks::Made;
 use super::retry::{AfterFailure, Retry};
 use super::write_source::{Source, OPERATION};
-use super::BatchOptions;
+use super::{BatchOptions, Tables};
 use crate::client::Client;
 use crate::error::Error;
 use crate::observe::span::{self, request_span};
@@ -57,13 +57,18 @@ pub(super) fn group(
     tables: &[String],
     writes: impl IntoIterator<Item = (usize, WriteRequest)>,
 ) -> Requests {
+    let writes = writes.into_iter();
+    // A chunk's writes are usually for one table: its list is made large enough at once.
+    let expected = writes.size_hint().0.max(1);
     let mut requests = Requests::new();
     for (table, request) in writes {
         let name = &tables[table];
         match requests.get_mut(name.as_str()) {
             Some(list) => list.push(request),
             None => {
-                requests.insert(name.clone(), vec![request]);
+                let mut list = Vec::with_capacity(expected);
+                list.push(request);
+                requests.insert(name.clone(), list);
             }
         }
     }
@@ -78,11 +83,12 @@ pub(super) fn group(
 /// retries are rare and small.
 pub(super) async fn send_chunk(
     client: &Client,
-    tables: &[String],
+    batch_tables: &Tables,
     chunk: Vec<Made<'_>>,
     options: BatchOptions,
     capacity: Option<ReturnConsumedCapacity>,
 ) -> ChunkOutcome {
+    let tables = batch_tables.names.as_slice();
     let mut sources = Vec::with_capacity(chunk.len());
     let mut requests = group(
         tables,
@@ -100,10 +106,15 @@ pub(super) async fn send_chunk(
         let span = request_span!(
             "BatchWriteItem",
             tracing::field::Empty,
-            span::joined(requests.keys().map(String::as_str)).as_str(),
+            tracing::field::Empty,
             "dynorm.attempt" = retry.attempt(),
             "dynorm.batch.requests" = sent,
             "dynorm.batch.unprocessed" = tracing::field::Empty,
+        );
+        span::record_names(
+            &span,
+            || batch_tables.models_in(requests.keys().map(String::as_str)),
+            || span::joined(requests.keys().map(String::as_str)),
         );
         let copy = (!whole_chunk).then(|| requests.clone());
         match chunk_input(requests, capacity.clone())

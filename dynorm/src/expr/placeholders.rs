@@ -2,106 +2,175 @@
 //! `ExpressionAttributeNames` and every value in `ExpressionAttributeValues`.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expr::condition::Expr;
 
 /// Collects the placeholders of one request's expressions.
+///
+/// Expressions are written into one `String` each; the only other allocations are the
+/// maps' own keys and names, which the SDK takes as they are.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Placeholders {
     /// `#n0` to attribute name.
     pub(crate) names: HashMap<String, String>,
     /// `:v0` to value.
     pub(crate) values: HashMap<String, AttributeValue>,
-    by_name: HashMap<&'static str, String>,
+}
+
+/// The room an expression's text is given at first: most fit, so it is allocated once.
+pub(crate) const EXPRESSION_CAPACITY: usize = 64;
+
+/// Writes `#n{index}`.
+pub(crate) fn write_name(out: &mut String, index: usize) {
+    let _ = write!(out, "#n{index}");
+}
+
+/// Writes `:v{index}`.
+pub(crate) fn write_value(out: &mut String, index: usize) {
+    let _ = write!(out, ":v{index}");
 }
 
 impl Placeholders {
-    /// The placeholder for an attribute name; the same name gets the same placeholder.
-    pub(crate) fn name(&mut self, attribute: &'static str) -> String {
-        if let Some(existing) = self.by_name.get(attribute) {
-            return existing.clone();
+    /// The number of an attribute name's placeholder; the same name gets the same one.
+    pub(crate) fn name(&mut self, attribute: &'static str) -> usize {
+        let existing = self
+            .names
+            .iter()
+            .find(|(_, name)| *name == attribute)
+            .and_then(|(placeholder, _)| placeholder[2..].parse().ok());
+        if let Some(index) = existing {
+            return index;
         }
-        let placeholder = format!("#n{}", self.by_name.len());
-        self.by_name.insert(attribute, placeholder.clone());
-        self.names.insert(placeholder.clone(), attribute.to_owned());
-        placeholder
+        let index = self.names.len();
+        self.names
+            .insert(format!("#n{index}"), attribute.to_owned());
+        index
     }
 
-    /// A new placeholder for a value.
-    pub(crate) fn value(&mut self, value: AttributeValue) -> String {
-        let placeholder = format!(":v{}", self.values.len());
-        self.values.insert(placeholder.clone(), value);
-        placeholder
+    /// The number of a new value placeholder.
+    pub(crate) fn value(&mut self, value: AttributeValue) -> usize {
+        let index = self.values.len();
+        self.values.insert(format!(":v{index}"), value);
+        index
     }
 
     /// The expression text of a condition tree.
-    pub(crate) fn render(&mut self, expr: &Expr) -> String {
+    #[cfg(test)]
+    fn render(&mut self, expr: &Expr) -> String {
+        let mut out = String::with_capacity(EXPRESSION_CAPACITY);
+        self.write(expr, &mut out);
+        out
+    }
+
+    /// Writes the text of a condition tree into `out`.
+    fn write(&mut self, expr: &Expr, out: &mut String) {
         match expr {
             Expr::Compare(a, op, v) => {
                 let (a, v) = (self.name(a), self.value(v.clone()));
-                format!("{a} {} {v}", op.symbol())
+                let _ = write!(out, "#n{a} {} :v{v}", op.symbol());
             }
             Expr::Between(a, lo, hi) => {
                 let a = self.name(a);
                 let (lo, hi) = (self.value(lo.clone()), self.value(hi.clone()));
-                format!("{a} BETWEEN {lo} AND {hi}")
+                let _ = write!(out, "#n{a} BETWEEN :v{lo} AND :v{hi}");
             }
             Expr::In(a, values) => {
                 let a = self.name(a);
-                let list: Vec<String> = values.iter().map(|v| self.value(v.clone())).collect();
-                format!("{a} IN ({})", list.join(", "))
+                let _ = write!(out, "#n{a} IN (");
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let v = self.value(v.clone());
+                    write_value(out, v);
+                }
+                out.push(')');
             }
             Expr::BeginsWith(a, v) => {
                 let (a, v) = (self.name(a), self.value(v.clone()));
-                format!("begins_with({a}, {v})")
+                let _ = write!(out, "begins_with(#n{a}, :v{v})");
             }
             Expr::Contains(a, v) => {
                 let (a, v) = (self.name(a), self.value(v.clone()));
-                format!("contains({a}, {v})")
+                let _ = write!(out, "contains(#n{a}, :v{v})");
             }
-            Expr::Exists(a) => format!("attribute_exists({})", self.name(a)),
-            Expr::NotExists(a) => format!("attribute_not_exists({})", self.name(a)),
+            Expr::Exists(a) => {
+                let a = self.name(a);
+                let _ = write!(out, "attribute_exists(#n{a})");
+            }
+            Expr::NotExists(a) => {
+                let a = self.name(a);
+                let _ = write!(out, "attribute_not_exists(#n{a})");
+            }
             Expr::Type(a, t) => {
                 let a = self.name(a);
                 let t = self.value(AttributeValue::S(t.code().to_owned()));
-                format!("attribute_type({a}, {t})")
+                let _ = write!(out, "attribute_type(#n{a}, :v{t})");
             }
             Expr::Size(a, op, n) => {
                 let a = self.name(a);
                 let n = self.value(AttributeValue::N(n.to_string()));
-                format!("size({a}) {} {n}", op.symbol())
+                let _ = write!(out, "size(#n{a}) {} :v{n}", op.symbol());
             }
-            Expr::And(parts) => self.join(parts, " AND "),
-            Expr::Or(parts) => self.join(parts, " OR "),
+            Expr::And(parts) => self.join(parts, " AND ", out),
+            Expr::Or(parts) => self.join(parts, " OR ", out),
             Expr::Not(inner) => {
-                let inner = self.render_nested(inner);
-                format!("NOT {inner}")
+                out.push_str("NOT ");
+                self.write_nested(inner, out);
             }
         }
     }
 
     /// Renders a conjunction of top-level parts, or `None` when there are none.
     pub(crate) fn render_all(&mut self, parts: &[Expr]) -> Option<String> {
-        match parts {
-            [] => None,
-            [one] => Some(self.render(one)),
-            many => Some(self.join(many, " AND ")),
+        self.render_conjunction(parts)
+    }
+
+    /// Renders the parts joined with AND, or `None` when there are none; a lone part
+    /// needs no parentheses.
+    pub(crate) fn render_conjunction<'e>(
+        &mut self,
+        parts: impl IntoIterator<Item = &'e Expr>,
+    ) -> Option<String> {
+        let mut parts = parts.into_iter().peekable();
+        let first = parts.next()?;
+        let mut out = String::with_capacity(EXPRESSION_CAPACITY);
+        if parts.peek().is_none() {
+            self.write(first, &mut out);
+            return Some(out);
+        }
+        self.write_nested(first, &mut out);
+        for part in parts {
+            out.push_str(" AND ");
+            self.write_nested(part, &mut out);
+        }
+        Some(out)
+    }
+
+    fn join(&mut self, parts: &[Expr], separator: &str, out: &mut String) {
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                out.push_str(separator);
+            }
+            self.write_nested(part, out);
         }
     }
 
-    fn join(&mut self, parts: &[Expr], separator: &str) -> String {
-        let rendered: Vec<String> = parts.iter().map(|p| self.render_nested(p)).collect();
-        rendered.join(separator)
-    }
-
-    /// Renders a sub-expression, in parentheses when it is compound.
-    fn render_nested(&mut self, expr: &Expr) -> String {
-        let text = self.render(expr);
-        match expr {
-            Expr::And(_) | Expr::Or(_) | Expr::Not(_) | Expr::Between(..) => format!("({text})"),
-            _ => text,
+    /// Writes a sub-expression, in parentheses when it is compound.
+    fn write_nested(&mut self, expr: &Expr, out: &mut String) {
+        let compound = matches!(
+            expr,
+            Expr::And(_) | Expr::Or(_) | Expr::Not(_) | Expr::Between(..)
+        );
+        if compound {
+            out.push('(');
+        }
+        self.write(expr, out);
+        if compound {
+            out.push(')');
         }
     }
 

@@ -91,7 +91,7 @@ fn has_range_condition(conditions: &[Expr], attribute: &str) -> bool {
 }
 
 /// Picks the index for `conditions` by the four rules, with the reason.
-pub(crate) fn choose_index(schema: &Schema, conditions: &[Expr]) -> Result<(IndexSchema, String)> {
+fn choose_index(schema: &Schema, conditions: &[Expr]) -> Result<(IndexSchema, Rule)> {
     let candidates: Vec<IndexSchema> = schema
         .query_targets()
         .into_iter()
@@ -107,13 +107,13 @@ pub(crate) fn choose_index(schema: &Schema, conditions: &[Expr]) -> Result<(Inde
             .first()
             .is_some_and(|k| has_range_condition(conditions, k.name))
     }) {
-        return Ok((*index, chosen_because(Rule::RangeKeyInConditions, index)));
+        return Ok((*index, Rule::RangeKeyInConditions));
     }
     if let Some(table) = candidates.iter().find(|i| i.kind == IndexKind::Table) {
-        return Ok((*table, chosen_because(Rule::Table, table)));
+        return Ok((*table, Rule::Table));
     }
     match candidates.first() {
-        Some(first) => Ok((*first, chosen_because(Rule::FirstCandidate, first))),
+        Some(first) => Ok((*first, Rule::FirstCandidate)),
         None => Err(Error::validation(format!(
             "no index fits the query: it needs an equality on a hash key: {}",
             hash_keys_served(schema)
@@ -153,7 +153,7 @@ fn take(conditions: &mut Vec<Expr>, pick: impl Fn(&Expr) -> bool) -> Option<Expr
 pub struct Plan {
     /// The chosen index, or the table.
     pub index: IndexSchema,
-    /// Why it was chosen.
+    /// Why it was chosen (empty in the plan of a request being sent).
     pub reason: String,
     /// The `KeyConditionExpression`.
     pub key_condition: String,
@@ -215,15 +215,22 @@ impl fmt::Display for Plan {
     }
 }
 
-/// Plans a query on `index` (chosen, or named when `named` is set).
+/// Plans a query on `index` (chosen, or named when `named` is set). The reason is written
+/// only when `explain` is set: a request to send needs none.
 pub(crate) fn plan_query(
     schema: &Schema,
     named: Option<IndexSchema>,
     mut conditions: Conditions,
+    explain: bool,
 ) -> Result<Plan> {
-    let (index, reason) = match named {
-        Some(index) => (index, chosen_because(Rule::Named, &index)),
+    let (index, rule) = match named {
+        Some(index) => (index, Rule::Named),
         None => choose_index(schema, &conditions.matching)?,
+    };
+    let reason = if explain {
+        chosen_because(rule, &index)
+    } else {
+        String::new()
     };
     let fail = |message: String| Err(Error::validation(message).with_model(schema.model));
 
@@ -487,7 +494,7 @@ mod tests {
             matching: vec![eq("customerId"), eq("status")],
             ..Conditions::default()
         };
-        let plan = plan_query(&ORDER, None, conditions).unwrap();
+        let plan = plan_query(&ORDER, None, conditions, true).unwrap();
         assert_eq!(plan.key_condition, "#n0 = :v0");
         assert_eq!(plan.filter.as_deref(), Some("#n1 = :v1"));
         assert_eq!(
@@ -505,7 +512,7 @@ mod tests {
             range: vec![gt("placedAt")],
             ..Conditions::default()
         };
-        let plan = plan_query(&ORDER, Some(index), conditions).unwrap();
+        let plan = plan_query(&ORDER, Some(index), conditions, true).unwrap();
         assert_eq!(plan.index.label(), "byStatus");
         assert_eq!(
             plan.readable(&plan.key_condition),

@@ -15,13 +15,14 @@
 //! ```
 
 use std::collections::{BTreeSet, HashSet};
+use std::fmt::Write as _;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
 use crate::expr::attr::{Attr, Optional, Writable};
-use crate::expr::placeholders::Placeholders;
+use crate::expr::placeholders::{write_name, Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::combine::combined_text;
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
 use crate::schema::{Convention, Entity, Model, Schema};
@@ -81,6 +82,9 @@ enum Action {
     DeleteFromSet(AttributeValue),
 }
 
+/// The keywords of the four clauses, in `Clause` order.
+const CLAUSE_KEYWORDS: [&str; 4] = ["SET", "REMOVE", "ADD", "DELETE"];
+
 /// The update expression's four clauses.
 #[derive(Clone, Copy)]
 enum Clause {
@@ -103,17 +107,21 @@ impl Action {
         }
     }
 
-    /// The action's text within its clause, with placeholders.
-    fn render(&self, name: &str, placeholders: &mut Placeholders) -> String {
+    /// Writes the action's text within its clause, with placeholders, into `out`.
+    fn write(&self, name: usize, placeholders: &mut Placeholders, out: &mut String) {
         match self {
-            Self::Set(value) => format!("{name} = {}", placeholders.value(value.clone())),
+            Self::Set(value) => {
+                let value = placeholders.value(value.clone());
+                let _ = write!(out, "#n{name} = :v{value}");
+            }
             Self::SetIfNotExists(value) => {
                 let value = placeholders.value(value.clone());
-                format!("{name} = if_not_exists({name}, {value})")
+                let _ = write!(out, "#n{name} = if_not_exists(#n{name}, :v{value})");
             }
-            Self::Remove => name.to_owned(),
+            Self::Remove => write_name(out, name),
             Self::Add(value) | Self::DeleteFromSet(value) => {
-                format!("{name} {}", placeholders.value(value.clone()))
+                let value = placeholders.value(value.clone());
+                let _ = write!(out, "#n{name} :v{value}");
             }
             Self::Arithmetic(sign, value) => {
                 let zero = placeholders.value(AttributeValue::N("0".into()));
@@ -122,16 +130,24 @@ impl Action {
                     Sign::Plus => '+',
                     Sign::Minus => '-',
                 };
-                format!("{name} = if_not_exists({name}, {zero}) {operator} {value}")
+                let _ = write!(
+                    out,
+                    "#n{name} = if_not_exists(#n{name}, :v{zero}) {operator} :v{value}"
+                );
             }
             Self::ListAppend(end, value) => {
                 let empty = placeholders.value(AttributeValue::L(Vec::new()));
-                let current = format!("if_not_exists({name}, {empty})");
                 let value = placeholders.value(value.clone());
-                match end {
-                    ListEnd::Back => format!("{name} = list_append({current}, {value})"),
-                    ListEnd::Front => format!("{name} = list_append({value}, {current})"),
-                }
+                let _ = match end {
+                    ListEnd::Back => write!(
+                        out,
+                        "#n{name} = list_append(if_not_exists(#n{name}, :v{empty}), :v{value})"
+                    ),
+                    ListEnd::Front => write!(
+                        out,
+                        "#n{name} = list_append(:v{value}, if_not_exists(#n{name}, :v{empty}))"
+                    ),
+                };
             }
         }
     }
@@ -563,23 +579,28 @@ impl<M: Model> Update<M> {
             return Err(Error::validation("an update needs at least one action"));
         }
         let managed = self.managed_actions(&M::SCHEMA, fixed, upsert)?;
-        let mut clauses: [(&str, Vec<String>); 4] = [
-            ("SET", Vec::new()),
-            ("REMOVE", Vec::new()),
-            ("ADD", Vec::new()),
-            ("DELETE", Vec::new()),
-        ];
+        // One text per clause, in clause order; placeholders are numbered in action order.
+        let mut clauses: [String; 4] = Default::default();
         for (name, action) in self.actions.iter().chain(&managed) {
             let name = placeholders.name(name);
-            let text = action.render(&name, placeholders);
-            clauses[action.clause() as usize].1.push(text);
+            let clause = action.clause();
+            let text = &mut clauses[clause as usize];
+            if text.is_empty() {
+                text.reserve(EXPRESSION_CAPACITY);
+                text.push_str(CLAUSE_KEYWORDS[clause as usize]);
+                text.push(' ');
+            } else {
+                text.push_str(", ");
+            }
+            action.write(name, placeholders, text);
         }
-        Ok(clauses
-            .iter()
-            .filter(|(_, actions)| !actions.is_empty())
-            .map(|(clause, actions)| format!("{clause} {}", actions.join(", ")))
-            .collect::<Vec<_>>()
-            .join(" "))
+        let mut used = clauses.into_iter().filter(|text| !text.is_empty());
+        let mut expression = used.next().unwrap_or_default();
+        for text in used {
+            expression.push(' ');
+            expression.push_str(&text);
+        }
+        Ok(expression)
     }
 }
 

@@ -158,7 +158,7 @@ impl<M: Model> DeleteItem<M> {
         write_request::send_write!(
             client,
             "DeleteItem",
-            &spec,
+            &mut spec,
             DeleteItemInput::builder().set_key(Some(key)),
             return_values,
             DeleteItemError

@@ -96,7 +96,7 @@ impl<M: Model> GetItem<M> {
     }
 
     /// The request, from its table name and key.
-    fn input(&self, table: &str, key: crate::value::Item) -> GetItemInputBuilder {
+    fn input(&self, table: String, key: crate::value::Item) -> GetItemInputBuilder {
         GetItemInput::builder()
             .table_name(table)
             .set_key(Some(key))
@@ -107,7 +107,7 @@ impl<M: Model> GetItem<M> {
     /// The `GetItem` input [`send`](Self::send) would send, without sending it.
     pub fn preview(&self) -> Result<GetItemInput> {
         let key = self.key.clone()?;
-        self.input(&self.client.table_name::<M>(), key)
+        self.input(self.client.table_name::<M>(), key)
             .build()
             .map_err(|e| item::built(e, M::SCHEMA.model, OPERATION))
     }
@@ -129,11 +129,14 @@ impl<M: Model> GetItem<M> {
             "aws.dynamodb.consistent_read" = self.consistent_read,
         );
         let result = self
-            .input(&table, key)
+            .input(table, key)
             .send_with(self.client.sdk())
             .instrument(span.clone())
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, OPERATION, &table));
+            .map_err(|e| {
+                let table = self.client.table_name::<M>();
+                sdk_error(e, M::SCHEMA.model, OPERATION, &table)
+            });
         let output = match result {
             Ok(output) => output,
             Err(error) => {

@@ -86,7 +86,7 @@ pub(crate) async fn send_put(
     write_request::send_write!(
         client,
         "PutItem",
-        &spec,
+        &mut spec,
         PutItemInput::builder().set_item(Some(item)),
         return_values,
         PutItemError

@@ -52,8 +52,9 @@ impl Client {
 pub struct UpdateItem<M: Model> {
     client: Client,
     key: Result<Item>,
-    /// The stored attributes the key is made of, which an update never changes.
-    key_sources: Result<Item>,
+    /// The stored attributes the key is made of, which an update never changes; `None`
+    /// when they are the key itself (no key template), which is then not encoded twice.
+    key_sources: Option<Result<Item>>,
     update: Update<M>,
     condition: Conjunction,
     upsert: bool,
@@ -85,9 +86,10 @@ impl<M: Model> UpdateItem<M> {
         Self {
             client: client.clone(),
             key: item::typed_key::<M>(&key, OPERATION),
-            key_sources: key
-                .__stored_sources()
-                .map_err(|e| e.with_operation(OPERATION)),
+            key_sources: M::SCHEMA.entity.is_some().then(|| {
+                key.__stored_sources()
+                    .map_err(|e| e.with_operation(OPERATION))
+            }),
             update: Update::new(),
             condition: Conjunction::default(),
             upsert: false,
@@ -203,10 +205,15 @@ impl<M: Model> UpdateItem<M> {
     pub(crate) fn spec(mut self) -> Result<WriteSpec> {
         let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
         let mut placeholders = Placeholders::default();
-        let key_sources = self.key_sources?;
+        let key_sources = self.key_sources.transpose()?;
+        let fixed = match (&key_sources, &self.key) {
+            (Some(sources), _) => sources,
+            (None, Ok(key)) => key,
+            (None, Err(error)) => return Err(error.clone()),
+        };
         let expression = self
             .update
-            .render(&mut placeholders, &key_sources, self.upsert)
+            .render(&mut placeholders, fixed, self.upsert)
             .map_err(fail)?;
         let key = self.key?;
         let mut checks = Checks {
@@ -308,7 +315,7 @@ impl<M: Model> UpdateItem<M> {
         write_request::send_write!(
             client,
             "UpdateItem",
-            &spec,
+            &mut spec,
             UpdateItemInput::builder()
                 .set_key(Some(key))
                 .update_expression(expression),

@@ -4,6 +4,8 @@
 //! A single write and a transaction item are built from the same [`WriteSpec`], so a
 //! condition, a version check or a key check behaves the same in both.
 
+use std::collections::HashMap;
+
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConditionCheck, Delete, Put, ReturnConsumedCapacity,
     ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
@@ -14,44 +16,45 @@ use crate::expr::{Comparison, Conjunction, Expr, Placeholders};
 use crate::schema::Schema;
 use crate::value::Item;
 
-/// The SDK input of a single write built from `$spec` with `$builder` (an SDK input
-/// builder that already holds the item or key): what [`send_write!`] sends and what the
-/// builders' `preview` methods show. The SDK's builders share these setters but no trait,
-/// hence a macro.
+/// The SDK input of a single write built from `$parts` (a [`RequestParts`]) with
+/// `$builder` (an SDK input builder that already holds the item or key): what
+/// [`send_write!`] sends and what the builders' `preview` methods show. The SDK's builders
+/// share these setters but no trait, hence a macro.
 macro_rules! write_input {
-    ($spec:expr, $builder:expr, $return_values:expr) => {{
-        let spec: &$crate::item::write_request::WriteSpec = $spec;
-        let mut placeholders = spec.placeholders.clone();
+    ($parts:expr, $builder:expr, $return_values:expr) => {{
+        let parts: $crate::item::write_request::RequestParts = $parts;
         $builder
-            .table_name(&spec.table)
-            .set_condition_expression(spec.condition.clone())
-            .set_expression_attribute_names(placeholders.take_names())
-            .set_expression_attribute_values(placeholders.take_values())
+            .table_name(parts.table)
+            .set_condition_expression(parts.condition)
+            .set_expression_attribute_names(parts.names)
+            .set_expression_attribute_values(parts.values)
             .return_values($return_values)
             .return_values_on_condition_check_failure(
                 ::aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
             )
-            .set_return_consumed_capacity(spec.return_capacity.clone())
+            .set_return_consumed_capacity(parts.return_capacity)
     }};
 }
 
-/// Sends a single write built from `$spec` with `$builder`, in a span named after
-/// `$operation`, and turns a failed condition into the error the spec's checks explain.
-/// Gives the returned attributes and the request's metadata.
+/// Sends a single write built from `$spec` (moving its request parts out) with
+/// `$builder`, in a span named after `$operation`, and turns a failed condition into the
+/// error the spec's checks explain. Gives the returned attributes and the request's
+/// metadata.
 macro_rules! send_write {
     ($client:expr, $operation:literal, $spec:expr, $builder:expr, $return_values:expr, $error:ident) => {{
         use ::tracing::Instrument as _;
-        let spec: &$crate::item::write_request::WriteSpec = $spec;
+        let spec: &mut $crate::item::write_request::WriteSpec = $spec;
         let span = $crate::observe::span::request_span!(
             $operation,
             spec.schema.model,
             spec.table.as_str(),
             "dynorm.operation" = spec.operation,
         );
-        let result = $crate::item::write_request::write_input!(spec, $builder, $return_values)
-            .send_with($client.sdk())
-            .instrument(span.clone())
-            .await;
+        let result =
+            $crate::item::write_request::write_input!(spec.take_parts(), $builder, $return_values)
+                .send_with($client.sdk())
+                .instrument(span.clone())
+                .await;
         match result {
             Ok(output) => {
                 $crate::observe::span::record_capacity(&span, output.consumed_capacity.as_slice());
@@ -60,13 +63,13 @@ macro_rules! send_write {
                 Ok((output.attributes, metadata))
             }
             Err(e) => {
+                // The table name went into the request; an error names it again.
+                let table = $client.table_name_of(spec.schema);
                 let error = match e.as_service_error() {
                     Some($error::ConditionalCheckFailedException(failed)) => {
                         spec.condition_failed(failed.item.clone())
                     }
-                    _ => {
-                        $crate::error::sdk_error(e, spec.schema.model, spec.operation, &spec.table)
-                    }
+                    _ => $crate::error::sdk_error(e, spec.schema.model, spec.operation, &table),
                 };
                 $crate::observe::span::record_error(&span, &error);
                 Err(error)
@@ -79,7 +82,7 @@ macro_rules! send_write {
 macro_rules! preview_write {
     ($spec:expr, $builder:expr, $return_values:expr) => {{
         let spec: &$crate::item::write_request::WriteSpec = $spec;
-        $crate::item::write_request::write_input!(spec, $builder, $return_values)
+        $crate::item::write_request::write_input!(spec.parts(), $builder, $return_values)
             .build()
             .map_err(|e| $crate::item::built(e, spec.schema.model, spec.operation))
     }};
@@ -124,34 +127,34 @@ pub(crate) struct Checks {
 }
 
 impl Checks {
-    /// The condition nodes these checks add. An item whose `#[ttl]` has passed counts as
+    /// The condition nodes these checks add, in a fixed array (at most four), so that
+    /// the common case allocates nothing. An item whose `#[ttl]` has passed counts as
     /// absent: DynamoDB deletes expired items only eventually.
-    pub fn exprs(&self, schema: &'static Schema) -> Vec<Expr> {
-        let mut out = Vec::new();
+    pub fn exprs(&self, schema: &'static Schema) -> [Option<Expr>; 4] {
         let hash = schema.hash_key.name;
         let now = || AttributeValue::N(chrono::Utc::now().timestamp().to_string());
-        if self.absent {
-            out.push(match schema.ttl {
-                Some(ttl) => Expr::Or(vec![
-                    Expr::NotExists(hash),
-                    Expr::Compare(ttl, Comparison::Le, now()),
-                ]),
-                None => Expr::NotExists(hash),
-            });
-        }
-        if self.present {
-            out.push(Expr::Exists(hash));
-            if let Some(ttl) = schema.ttl {
-                out.push(Expr::Or(vec![
-                    Expr::NotExists(ttl),
-                    Expr::Compare(ttl, Comparison::Gt, now()),
-                ]));
+        let absent = self.absent.then(|| match schema.ttl {
+            Some(ttl) => Expr::Or(vec![
+                Expr::NotExists(hash),
+                Expr::Compare(ttl, Comparison::Le, now()),
+            ]),
+            None => Expr::NotExists(hash),
+        });
+        let present = self.present.then_some(Expr::Exists(hash));
+        let unexpired = match (self.present, schema.ttl) {
+            (true, Some(ttl)) => Some(Expr::Or(vec![
+                Expr::NotExists(ttl),
+                Expr::Compare(ttl, Comparison::Gt, now()),
+            ])),
+            _ => None,
+        };
+        let version = match (&self.version, schema.version) {
+            (Some(version), Some(attribute)) => {
+                Some(Expr::Compare(attribute, Comparison::Eq, version.clone()))
             }
-        }
-        if let (Some(version), Some(attribute)) = (&self.version, schema.version) {
-            out.push(Expr::Compare(attribute, Comparison::Eq, version.clone()));
-        }
-        out
+            _ => None,
+        };
+        [absent, present, unexpired, version]
     }
 }
 
@@ -163,12 +166,45 @@ pub(crate) fn condition(
     user: Conjunction,
     placeholders: &mut Placeholders,
 ) -> Result<Option<String>> {
-    let mut parts = checks.exprs(schema);
-    parts.extend(user.into_parts()?);
-    Ok(placeholders.render_all(&parts))
+    let checks = checks.exprs(schema);
+    let user = user.into_parts()?;
+    Ok(placeholders.render_conjunction(checks.iter().flatten().chain(&user)))
+}
+
+/// What a single write's request holds besides its item or key.
+pub(crate) struct RequestParts {
+    pub table: String,
+    pub condition: Option<String>,
+    pub names: Option<HashMap<String, String>>,
+    pub values: Option<HashMap<String, AttributeValue>>,
+    pub return_capacity: Option<ReturnConsumedCapacity>,
 }
 
 impl WriteSpec {
+    /// The request's parts, copied, for a preview.
+    pub fn parts(&self) -> RequestParts {
+        let mut placeholders = self.placeholders.clone();
+        RequestParts {
+            table: self.table.clone(),
+            condition: self.condition.clone(),
+            names: placeholders.take_names(),
+            values: placeholders.take_values(),
+            return_capacity: self.return_capacity.clone(),
+        }
+    }
+
+    /// The request's parts, moved out, for sending: the spec keeps what explains a
+    /// failure (schema, operation, checks).
+    pub fn take_parts(&mut self) -> RequestParts {
+        RequestParts {
+            table: std::mem::take(&mut self.table),
+            condition: self.condition.take(),
+            names: self.placeholders.take_names(),
+            values: self.placeholders.take_values(),
+            return_capacity: self.return_capacity.take(),
+        }
+    }
+
     /// The error for a failed condition, given the item DynamoDB returned with it.
     pub fn condition_failed(&self, current: Option<Item>) -> Error {
         let current = current.filter(|item| !item.is_empty());

@@ -125,6 +125,22 @@ pub(crate) fn record_error(span: &Span, error: &Error) {
     span.record("otel.status_code", "ERROR");
 }
 
+/// Records `dynorm.model` and `aws.dynamodb.table_names` of a request that touches
+/// several models or tables, declared `Empty` in `request_span!`: they are joined only
+/// when a subscriber wants the span. (A field given to `request_span!` is computed even for
+/// a disabled span when `tracing`'s `log` feature is on and no subscriber is set.)
+pub(crate) fn record_names(
+    span: &Span,
+    models: impl FnOnce() -> String,
+    tables: impl FnOnce() -> String,
+) {
+    if span.is_disabled() {
+        return;
+    }
+    span.record("dynorm.model", models());
+    span.record("aws.dynamodb.table_names", tables());
+}
+
 /// The table names of a request that touches several, joined with `,` in the order given,
 /// each once.
 pub(crate) fn joined<'a>(names: impl IntoIterator<Item = &'a str>) -> String {

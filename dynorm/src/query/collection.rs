@@ -1,15 +1,27 @@
 //! Reading a collection: its whole partition in one query, decoded into its enum.
 
+use std::collections::HashMap;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
-use super::partition::Partition;
+use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::query::QueryInput;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use tracing::Instrument;
+
+use super::page;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::{sdk_error, Error, Result};
+use crate::expr::{Comparison, Expr, Placeholders};
+use crate::observe::span::{self, request_span};
+use crate::observe::{merge_into, Capacity, Tally};
 use crate::schema::collection;
 use crate::schema::{entity_name, Collection, Index, Model};
+use crate::value::Item;
 
-/// The items of a collection's partition.
+const OPERATION: &str = "collection";
+
+/// The items of a collection's partition, and what reading it cost.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct CollectionItems<C> {
@@ -17,6 +29,16 @@ pub struct CollectionItems<C> {
     pub items: Vec<C>,
     /// How many items of other entities the partition held; they are skipped, not failed.
     pub skipped: usize,
+    /// The `Query` requests sent: one per page.
+    pub pages: usize,
+    /// DynamoDB's `Count`, summed over the pages: every item the partition returned,
+    /// expired and skipped ones included.
+    pub count: usize,
+    /// DynamoDB's `ScannedCount`, summed over the pages.
+    pub scanned_count: usize,
+    /// The capacity the pages consumed, summed, when it was asked for with
+    /// [`return_consumed_capacity`](CollectionQuery::return_consumed_capacity).
+    pub consumed_capacity: Option<Capacity>,
 }
 
 impl Client {
@@ -31,6 +53,8 @@ impl Client {
             client: self.clone(),
             hash: hash.into(),
             include_expired: false,
+            return_capacity: None,
+            tally: None,
         }
     }
 }
@@ -42,6 +66,30 @@ pub struct CollectionQuery<C: Collection> {
     client: Client,
     hash: <C::Anchor as Index>::HashKey,
     include_expired: bool,
+    return_capacity: Option<ReturnConsumedCapacity>,
+    tally: Option<Tally>,
+}
+
+/// The parts of the request that every page repeats.
+struct Prepared {
+    table: String,
+    key_condition: String,
+    names: Option<HashMap<String, String>>,
+    values: Option<HashMap<String, AttributeValue>>,
+    return_capacity: Option<ReturnConsumedCapacity>,
+}
+
+impl Prepared {
+    /// The request of the page after `start`.
+    fn input(&self, start: Option<Item>) -> QueryInputBuilder {
+        QueryInput::builder()
+            .table_name(&self.table)
+            .key_condition_expression(&self.key_condition)
+            .set_expression_attribute_names(self.names.clone())
+            .set_expression_attribute_values(self.values.clone())
+            .set_exclusive_start_key(start)
+            .set_return_consumed_capacity(self.return_capacity.clone())
+    }
 }
 
 impl<C: Collection> CollectionQuery<C> {
@@ -52,15 +100,31 @@ impl<C: Collection> CollectionQuery<C> {
         self
     }
 
-    /// Sends the query, page after page.
-    pub async fn send(self) -> Result<CollectionItems<C>> {
-        let CollectionQuery {
-            client,
-            hash,
-            include_expired,
-        } = self;
-        let this = &client;
-        const OPERATION: &str = "collection";
+    /// Asks DynamoDB for the capacity each page consumes; the sum is in
+    /// [`CollectionItems::consumed_capacity`].
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.return_capacity = Some(capacity);
+        self
+    }
+
+    /// Adds every page's counts and capacity to `tally` as the pages arrive.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.tally = Some(tally.clone());
+        self
+    }
+
+    /// The `Query` input of the first page, exactly as [`send`](Self::send) would send it,
+    /// without sending it. Later pages add only `ExclusiveStartKey`.
+    pub fn preview(&self) -> Result<QueryInput> {
+        let model = <C::Anchor as Model>::SCHEMA.model;
+        self.prepare()?
+            .input(None)
+            .build()
+            .map_err(|e| crate::item::built(e, model, OPERATION))
+    }
+
+    /// The key condition on the partition, rendered once.
+    fn prepare(&self) -> Result<Prepared> {
         let schema = &<C::Anchor as Model>::SCHEMA;
         let fail = |e: Error| e.with_model(schema.model).with_operation(OPERATION);
         if schema.entity.is_none() {
@@ -68,27 +132,72 @@ impl<C: Collection> CollectionQuery<C> {
                 "a collection's entities need #[key(...)] templates",
             )));
         }
-        let hash = <C::Anchor as Index>::hash_values(&hash).map_err(fail)?;
-        let table = this.table_name::<C::Anchor>();
-        let partition = Partition {
-            model: schema.model,
-            operation: OPERATION,
-            table: &table,
-            index: None,
-            hash: &hash,
-        };
+        let values = <C::Anchor as Index>::hash_values(&self.hash).map_err(fail)?;
+        let mut placeholders = Placeholders::default();
+        let conditions: Vec<Expr> = values
+            .into_iter()
+            .map(|(name, value)| Expr::Compare(name, Comparison::Eq, value))
+            .collect();
+        let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
+        Ok(Prepared {
+            table: self.client.table_name::<C::Anchor>(),
+            key_condition,
+            names: placeholders.take_names(),
+            values: placeholders.take_values(),
+            return_capacity: self.return_capacity.clone(),
+        })
+    }
+
+    /// Sends the query, page after page.
+    pub async fn send(self) -> Result<CollectionItems<C>> {
+        let prepared = self.prepare()?;
+        let schema = &<C::Anchor as Model>::SCHEMA;
+        let mut start: Option<Item> = None;
         let mut out = CollectionItems {
             items: Vec::new(),
             skipped: 0,
+            pages: 0,
+            count: 0,
+            scanned_count: 0,
+            consumed_capacity: None,
         };
-        partition
-            .read(this, |item| {
+        loop {
+            let span = request_span!(
+                "Query",
+                schema.model,
+                prepared.table.as_str(),
+                "aws.dynamodb.count" = tracing::field::Empty,
+                "aws.dynamodb.scanned_count" = tracing::field::Empty,
+                "dynorm.key_condition" = prepared.key_condition.as_str(),
+                "dynorm.continued" = start.is_some(),
+            );
+            let output = prepared
+                .input(start.take())
+                .send_with(self.client.sdk())
+                .instrument(span.clone())
+                .await
+                .map_err(|e| sdk_error(e, schema.model, OPERATION, &prepared.table))
+                .inspect_err(|error| span::record_error(&span, error))?;
+            let fetched = page::fetched(
+                &span,
+                self.tally.as_ref(),
+                output.count,
+                output.scanned_count,
+                output.consumed_capacity.as_slice(),
+                output.items,
+                output.last_evaluated_key,
+            );
+            out.pages += 1;
+            out.count += fetched.count;
+            out.scanned_count += fetched.scanned_count;
+            merge_into(&mut out.consumed_capacity, fetched.capacity.as_ref());
+            for item in fetched.items {
                 let Some(owner) = collection::owner(C::__ENTITIES, &item) else {
                     out.skipped += 1;
-                    return Ok(());
+                    continue;
                 };
-                if !include_expired && owner.is_expired(&item) {
-                    return Ok(());
+                if !self.include_expired && owner.is_expired(&item) {
+                    continue;
                 }
                 match C::decode(entity_name(owner), item) {
                     Some(decoded) => out
@@ -96,10 +205,12 @@ impl<C: Collection> CollectionQuery<C> {
                         .push(decoded.map_err(|e| e.with_operation(OPERATION))?),
                     None => out.skipped += 1,
                 }
-                Ok(())
-            })
-            .await?;
-        Ok(out)
+            }
+            match fetched.last_key.filter(|k| !k.is_empty()) {
+                Some(key) => start = Some(key),
+                None => return Ok(out),
+            }
+        }
     }
 }
 

@@ -27,7 +27,7 @@ use crate::expr::plan::{self, Conditions};
 use crate::expr::{filters, Condition, Conjunction};
 use crate::observe::span::{self, request_span};
 use crate::observe::Tally;
-use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model};
+use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model, Schema};
 use crate::value::Item;
 use page::Fetched;
 
@@ -268,27 +268,41 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// The plan: the index and why, the expressions, their names and values. Nothing is
     /// sent. Every error `send` would find before sending is found here.
     pub fn plan(&self) -> Result<Plan> {
-        let fail = |e: Error| Err(e.with_model(M::SCHEMA.model).with_operation(OPERATION));
-        let first_error = self.errors.first().or_else(|| {
-            [&self.matching, &self.range, &self.filter]
-                .into_iter()
-                .find_map(Conjunction::first_error)
-        });
-        if let Some(error) = first_error {
-            return fail(error.clone());
-        }
-        let mut conditions = Conditions {
+        self.first_error()?;
+        let conditions = Conditions {
             matching: self.matching.parts().to_vec(),
             range: self.range.parts().to_vec(),
             filter: self.filter.parts().to_vec(),
             hash: self.hash.clone(),
             managed: Vec::new(),
         };
+        self.plan_of(conditions, true)
+    }
+
+    /// The first error a builder call recorded.
+    fn first_error(&self) -> Result<()> {
+        let first_error = self.errors.first().or_else(|| {
+            [&self.matching, &self.range, &self.filter]
+                .into_iter()
+                .find_map(Conjunction::first_error)
+        });
+        match first_error {
+            Some(error) => Err(error
+                .clone()
+                .with_model(M::SCHEMA.model)
+                .with_operation(OPERATION)),
+            None => Ok(()),
+        }
+    }
+
+    /// The plan of `conditions`, with the reason for the index when `explain` is set.
+    fn plan_of(&self, mut conditions: Conditions, explain: bool) -> Result<Plan> {
+        let fail = |e: Error| Err(e.with_model(M::SCHEMA.model).with_operation(OPERATION));
         if !self.include_expired {
             conditions.managed.extend(filters::unexpired(&M::SCHEMA));
         }
         conditions.managed.extend(filters::entity(&M::SCHEMA));
-        let plan = plan::plan_query(&M::SCHEMA, self.named, conditions)
+        let plan = plan::plan_query(&M::SCHEMA, self.named, conditions, explain)
             .map_err(|e| e.with_operation(OPERATION))?;
         if self.consistent_read && plan.index.kind == IndexKind::Global {
             return fail(Error::validation(format!(
@@ -310,8 +324,17 @@ impl<M: Model, R: FromItem> Query<M, R> {
     }
 
     /// Everything a request needs, planned once.
-    fn prepare(self) -> Result<Prepared> {
-        let mut plan = self.plan()?;
+    fn prepare(mut self) -> Result<Prepared> {
+        self.first_error()?;
+        // The conditions are moved into the plan, not copied.
+        let conditions = Conditions {
+            matching: std::mem::take(&mut self.matching).into_parts()?,
+            range: std::mem::take(&mut self.range).into_parts()?,
+            filter: std::mem::take(&mut self.filter).into_parts()?,
+            hash: self.hash.take(),
+            managed: Vec::new(),
+        };
+        let mut plan = self.plan_of(conditions, false)?;
         let projection = self.projection.map(|attributes| {
             attributes
                 .iter()
@@ -333,7 +356,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
             descending: self.descending,
             consistent_read: self.consistent_read,
             projection,
-            model: M::SCHEMA.model,
+            schema: &M::SCHEMA,
             return_capacity: self.return_capacity,
             tally: self.tally,
         }
@@ -353,7 +376,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// Every matching item, collected.
     pub async fn all(self) -> Result<Vec<R>> {
-        self.stream().try_collect().await
+        let prepared = self.prepare()?;
+        page::collect_all(|start| prepared.fetch(start, None), OPERATION).await
     }
 
     /// Every matching item, or the first `limit`, page after page, without the machinery
@@ -420,7 +444,7 @@ struct Prepared {
     descending: bool,
     consistent_read: bool,
     projection: Option<String>,
-    model: &'static str,
+    schema: &'static Schema,
     return_capacity: Option<ReturnConsumedCapacity>,
     tally: Option<Tally>,
 }
@@ -457,7 +481,7 @@ impl Prepared {
     ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
         let span = request_span!(
             "Query",
-            self.model,
+            self.schema.model,
             self.table.as_str(),
             "aws.dynamodb.index_name" = self.plan.index.request_name(),
             "aws.dynamodb.limit" = self.limit,
@@ -472,14 +496,14 @@ impl Prepared {
             "dynorm.continued" = start.is_some(),
         );
         let request = self.input(start, select);
-        let client = self.client.sdk().clone();
-        let (model, table, tally) = (self.model, self.table.clone(), self.tally.clone());
+        // The table name goes into the request; an error names it again.
+        let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
         async move {
             let result = request
-                .send_with(&client)
+                .send_with(client.sdk())
                 .instrument(span.clone())
                 .await
-                .map_err(|e| sdk_error(e, model, OPERATION, &table));
+                .map_err(|e| sdk_error(e, schema.model, OPERATION, &client.table_name_of(schema)));
             let output = match result {
                 Ok(output) => output,
                 Err(error) => {

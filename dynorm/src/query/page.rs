@@ -104,22 +104,54 @@ where
     .boxed()
 }
 
-/// Counts matching items across every page, without reading them.
-pub(crate) async fn count_all<F, Fut>(mut fetch: F) -> Result<usize>
+/// Folds every page into `acc`, page after page, until the last one.
+async fn fold_pages<A, F, Fut>(
+    mut fetch: F,
+    mut acc: A,
+    mut add: impl FnMut(&mut A, Fetched) -> Result<Option<Item>>,
+) -> Result<A>
 where
     F: FnMut(Option<Item>) -> Fut,
     Fut: Future<Output = Result<Fetched>>,
 {
-    let mut total = 0;
     let mut start = None;
     loop {
         let fetched = fetch(start).await?;
-        total += fetched.count;
-        match fetched.last_key.filter(|key| !key.is_empty()) {
+        match add(&mut acc, fetched)?.filter(|key| !key.is_empty()) {
             Some(key) => start = Some(key),
-            None => return Ok(total),
+            None => return Ok(acc),
         }
     }
+}
+
+/// Counts matching items across every page, without reading them.
+pub(crate) async fn count_all<F, Fut>(fetch: F) -> Result<usize>
+where
+    F: FnMut(Option<Item>) -> Fut,
+    Fut: Future<Output = Result<Fetched>>,
+{
+    fold_pages(fetch, 0, |total, fetched| {
+        *total += fetched.count;
+        Ok(fetched.last_key)
+    })
+    .await
+}
+
+/// Every matching item across every page, decoded into one `Vec` grown once per page.
+pub(crate) async fn collect_all<R, F, Fut>(fetch: F, operation: &'static str) -> Result<Vec<R>>
+where
+    R: FromItem,
+    F: FnMut(Option<Item>) -> Fut,
+    Fut: Future<Output = Result<Fetched>>,
+{
+    fold_pages(fetch, Vec::new(), |out, fetched| {
+        out.reserve(fetched.items.len());
+        for item in fetched.items {
+            out.push(R::from_item(item).map_err(|e| e.with_operation(operation))?);
+        }
+        Ok(fetched.last_key)
+    })
+    .await
 }
 
 /// Checks a page size: DynamoDB's `Limit` is 1 to `i32::MAX`.

@@ -14,7 +14,7 @@ use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
 use crate::observe::Tally;
 use crate::query::page::{self, Fetched, ItemStream, Page};
-use crate::schema::{Index, IndexKind, Model};
+use crate::schema::{Index, IndexKind, Model, Schema};
 use crate::value::Item;
 
 const OPERATION: &str = "scan";
@@ -195,7 +195,7 @@ impl<I: Index> Scan<I> {
             consistent_read: self.consistent_read,
             segment: self.segment,
             index: I::INDEX.request_name(),
-            model: schema.model,
+            schema,
             return_capacity: self.return_capacity,
             tally: self.tally,
         })
@@ -269,7 +269,7 @@ struct Prepared {
     consistent_read: bool,
     segment: Option<(i32, i32)>,
     index: Option<&'static str>,
-    model: &'static str,
+    schema: &'static Schema,
     return_capacity: Option<ReturnConsumedCapacity>,
     tally: Option<Tally>,
 }
@@ -299,7 +299,7 @@ impl Prepared {
     ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
         let span = request_span!(
             "Scan",
-            self.model,
+            self.schema.model,
             self.table.as_str(),
             "aws.dynamodb.index_name" = self.index,
             "aws.dynamodb.limit" = self.limit,
@@ -313,14 +313,14 @@ impl Prepared {
             "dynorm.continued" = start.is_some(),
         );
         let request = self.input(start, select);
-        let client = self.client.sdk().clone();
-        let (model, table, tally) = (self.model, self.table.clone(), self.tally.clone());
+        // The table name goes into the request; an error names it again.
+        let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
         async move {
             let result = request
-                .send_with(&client)
+                .send_with(client.sdk())
                 .instrument(span.clone())
                 .await
-                .map_err(|e| sdk_error(e, model, OPERATION, &table));
+                .map_err(|e| sdk_error(e, schema.model, OPERATION, &client.table_name_of(schema)));
             let output = match result {
                 Ok(output) => output,
                 Err(error) => {

@@ -7,6 +7,8 @@ use crate::value::Item;
 /// The fields a caller fills to insert a new `Self::Model`: every field except those dynorm
 /// generates (`#[dynorm(default = ..)]`, `#[dynorm(updated_at)]`, `#[version]` and
 /// `#[combine]`). `#[derive(Model)]` on `User` generates `NewUser`, which implements it.
+/// When dynorm generates none of `User`'s fields and its keys come from no template,
+/// `NewUser` is a type alias of `User`, which then implements it.
 ///
 /// ```
 /// use dynorm::Model;

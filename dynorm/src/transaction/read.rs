@@ -107,9 +107,14 @@ impl GetTransaction {
         let table = single_table(items.iter().filter_map(|i| i.get()).map(Get::table_name));
         let span = request_span!(
             "TransactGetItems",
-            span::joined(models.iter().copied()).as_str(),
-            span::joined(items.iter().filter_map(|i| i.get()).map(Get::table_name)).as_str(),
+            tracing::field::Empty,
+            tracing::field::Empty,
             "dynorm.transaction.items" = items.len(),
+        );
+        span::record_names(
+            &span,
+            || span::joined(models.iter().copied()),
+            || span::joined(items.iter().filter_map(|i| i.get()).map(Get::table_name)),
         );
         let result = TransactGetItemsInput::builder()
             .set_transact_items(Some(items))

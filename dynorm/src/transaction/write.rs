@@ -222,9 +222,14 @@ impl WriteTransaction {
         let items = transact_items(&specs)?;
         let span = request_span!(
             "TransactWriteItems",
-            span::joined(specs.iter().map(|s| s.schema.model)).as_str(),
-            span::joined(specs.iter().map(|s| s.table.as_str())).as_str(),
+            tracing::field::Empty,
+            tracing::field::Empty,
             "dynorm.transaction.items" = specs.len(),
+        );
+        span::record_names(
+            &span,
+            || span::joined(specs.iter().map(|s| s.schema.model)),
+            || span::joined(specs.iter().map(|s| s.table.as_str())),
         );
         let result = input(items, token, capacity)
             .send_with(client.sdk())

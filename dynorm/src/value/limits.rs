@@ -45,11 +45,17 @@ pub fn check_number(text: &str) -> Result<(), AttrError> {
         return refuse("must be finite and written in decimal");
     }
     // The significant digits, and the decimal exponent of the first of them.
-    let digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
-    let Some(first) = digits.iter().position(|&d| d != b'0') else {
+    // Read in place: the digits are `whole` then `fraction`.
+    let (whole_digits, fraction_digits) = (whole.as_bytes(), fraction.as_bytes());
+    let digit = |i: usize| match whole_digits.get(i) {
+        Some(&d) => d,
+        None => fraction_digits[i - whole_digits.len()],
+    };
+    let count = whole_digits.len() + fraction_digits.len();
+    let Some(first) = (0..count).position(|i| digit(i) != b'0') else {
         return Ok(()); // zero
     };
-    let last = digits.iter().rposition(|&d| d != b'0').unwrap_or(first);
+    let last = (0..count).rposition(|i| digit(i) != b'0').unwrap_or(first);
     let significant = last - first + 1;
     if significant > MAX_DIGITS {
         return refuse(&format!(
