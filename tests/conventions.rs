@@ -345,20 +345,31 @@ async fn every_write_path_writes_electrodbs_identity() {
     assert_eq!(scanned.len(), 5);
 }
 
+/// A client with the default-keys table created.
+async fn defaults_db(label: &str) -> dynorm::Client {
+    let db = common::db(label).await;
+    db.create_shared_table::<defaults::TeamsDefaults>()
+        .await
+        .unwrap();
+    db
+}
+
+/// A member whose key values have capitals, which default keys fold.
+fn team_a_owner(seats: Option<u32>) -> defaults::Membership {
+    defaults::Membership {
+        team_id: "Team_A".into(),
+        user_id: "User_B".into(),
+        role: defaults::Role::Owner,
+        seats,
+    }
+}
+
 #[tokio::test]
 async fn default_keys_are_lowercased_on_every_path_and_found_by_any_case() {
     use defaults::{Membership, MembershipKey, Role};
 
-    let db = common::db("conv_edb_case").await;
-    db.create_shared_table::<defaults::TeamsDefaults>()
-        .await
-        .unwrap();
-    let member = Membership {
-        team_id: "Team_A".into(),
-        user_id: "User_B".into(),
-        role: Role::Owner,
-        seats: Some(2),
-    };
+    let db = defaults_db("conv_edb_case").await;
+    let member = team_a_owner(Some(2));
     db.create(&member).send().await.unwrap();
     let key = MembershipKey {
         team_id: "Team_A".into(),
@@ -449,19 +460,11 @@ async fn toolbox_writes_its_timestamps_and_an_update_keeps_the_creation_time() {
 
 #[tokio::test]
 async fn a_change_streams_typed_key_keeps_the_case_its_folded_key_lost() {
-    use defaults::{Membership, MembershipKey, Role};
+    use defaults::{Membership, MembershipKey};
     use futures::StreamExt;
 
-    let db = common::db("conv_stream").await;
-    db.create_shared_table::<defaults::TeamsDefaults>()
-        .await
-        .unwrap();
-    let member = Membership {
-        team_id: "Team_A".into(),
-        user_id: "User_B".into(),
-        role: Role::Owner,
-        seats: None,
-    };
+    let db = defaults_db("conv_stream").await;
+    let member = team_a_owner(None);
     db.create(&member).send().await.unwrap();
     let changes: Vec<_> = db
         .changes::<Membership>()
