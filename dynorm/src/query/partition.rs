@@ -1,5 +1,5 @@
-//! Reading one whole partition, whatever entities it holds: the request that collections
-//! and shared-partition relation loads send.
+//! Reading one whole partition, whatever entities it holds: the request that
+//! shared-partition relation loads send.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use tracing::Instrument;
