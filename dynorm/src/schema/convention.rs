@@ -34,15 +34,6 @@ pub enum Convention {
 }
 
 impl Convention {
-    /// The convention's name, as written in `#[dynorm(convention = "...")]`.
-    pub const fn name(&self) -> &'static str {
-        match self {
-            Convention::Dynorm => "dynorm",
-            Convention::ElectroDb { .. } => "electrodb",
-            Convention::Toolbox { .. } => "dynamodb-toolbox",
-        }
-    }
-
     /// The version attribute and value, for conventions that have one.
     pub(crate) const fn version(&self) -> Option<(&'static str, &'static str)> {
         match self {

@@ -256,47 +256,39 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
 /// under ElectroDB's, the version.
 pub fn check_entity(schema: &Schema, item: &Item) -> Result<()> {
     let entity = entity(schema)?;
-    let refuse = |attribute: &'static str, message: String| {
-        Err(Error::new(ErrorKind::Conversion, message)
-            .with_model(schema.model)
-            .with_attribute(attribute))
-    };
-    match convention::text(item, entity.attribute) {
-        Some(name) if name == entity.name => {}
-        None if entity.convention.name_optional_on_read()
-            && !item.contains_key(entity.attribute) => {}
-        Some(name) => {
-            return refuse(
-                entity.attribute,
-                format!("the item is a `{name}`, not a `{}`", entity.name),
-            )
-        }
-        None => {
-            return refuse(
-                entity.attribute,
+    if entity.accepts(item) {
+        return Ok(());
+    }
+    // Refused: say which identity attribute is wrong.
+    let (attribute, message) = match convention::text(item, entity.attribute) {
+        Some(name) if name != entity.name => (
+            entity.attribute,
+            format!("the item is a `{name}`, not a `{}`", entity.name),
+        ),
+        None => (
+            entity.attribute,
+            format!(
+                "the item has no entity name in `{}`, so it is not a `{}`",
+                entity.attribute, entity.name
+            ),
+        ),
+        // A matching name is refused only for its version (ElectroDB's convention).
+        Some(_) => {
+            let (attribute, version) = entity.convention.version().unwrap_or_default();
+            let found = convention::text(item, attribute)
+                .map_or_else(|| "(none)".to_owned(), |v| format!("{v:?}"));
+            (
+                attribute,
                 format!(
-                    "the item has no entity name in `{}`, so it is not a `{}`",
-                    entity.attribute, entity.name
+                    "the item is version {found} of `{}`; this model reads version {version:?}",
+                    entity.name
                 ),
             )
         }
-    }
-    if let Some((attribute, version)) = entity.convention.version() {
-        match convention::text(item, attribute) {
-            Some(found) if found == version => {}
-            found => {
-                return refuse(
-                    attribute,
-                    format!(
-                        "the item is version {} of `{}`; this model reads version {version:?}",
-                        found.map_or_else(|| "(none)".to_owned(), |v| format!("{v:?}")),
-                        entity.name
-                    ),
-                )
-            }
-        }
-    }
-    Ok(())
+    };
+    Err(Error::new(ErrorKind::Conversion, message)
+        .with_model(schema.model)
+        .with_attribute(attribute))
 }
 
 /// The table key of an entity, from the attributes of its key fields.
