@@ -44,8 +44,10 @@ pub fn hash_value(
     Ok(vec![(name, key_value(model, name, value)?)])
 }
 
-/// Writes one encoded field into an item, or reports which attribute failed.
-#[inline]
+/// Writes one encoded field into an item, or reports which attribute failed. Always
+/// inlined: the encoded value is then written into the map where it is made, not moved
+/// through a `Result`.
+#[inline(always)]
 pub fn insert(
     item: &mut Item,
     model: &'static str,

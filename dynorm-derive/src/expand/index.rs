@@ -22,6 +22,7 @@ pub fn hash_key_items_with(model: &Model, hash: &[usize], body: TokenStream) -> 
     quote! {
         type HashKey = #hash_type;
 
+        #[inline]
         fn hash_values(__key: &Self::HashKey) -> ::dynorm::__private::HashValues {
             #body
         }
@@ -238,6 +239,7 @@ pub fn index_impls(model: &Model, position: usize, index: &Index) -> TokenStream
         quote! {
             #[automatically_derived]
             impl ::dynorm::__private::FromItem for #item {
+                #[inline]
                 fn from_item(
                     mut __item: ::dynorm::__private::Item,
                 ) -> ::dynorm::__private::Result<Self> {

@@ -67,6 +67,7 @@ pub fn insert_impl(model: &Model, body: Option<TokenStream>) -> TokenStream {
             #[automatically_derived]
             impl ::dynorm::__private::Insertable for #model_ident {
                 type Model = #model_ident;
+                #[inline]
                 fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                     #body
                 }
@@ -85,6 +86,7 @@ pub fn insert_impl(model: &Model, body: Option<TokenStream>) -> TokenStream {
         #[automatically_derived]
         impl ::dynorm::__private::Insertable for #ident {
             type Model = #model_ident;
+            #[inline]
             fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #body
             }

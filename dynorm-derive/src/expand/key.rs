@@ -41,10 +41,12 @@ pub fn model_key_impl(
         impl ::dynorm::__private::ModelKey for #key {
             type Model = #ident;
 
+            #[inline]
             fn to_key_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #to
             }
 
+            #[inline]
             fn from_key_item(
                 __item: ::dynorm::__private::Item,
             ) -> ::dynorm::__private::Result<Self> {
@@ -117,6 +119,7 @@ pub fn key_impl(model: &Model) -> TokenStream {
         },
         from_key_item(model),
         quote! {
+            #[inline]
             fn __stored_sources(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 #fields
                 ::core::result::Result::Ok(__item)

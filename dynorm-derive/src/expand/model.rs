@@ -94,6 +94,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             const SCHEMA: ::dynorm::__private::Schema = #schema;
             #version_max
 
+            #[inline]
             fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);
                 #(#inserts)*
@@ -102,6 +103,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 ::core::result::Result::Ok(__item)
             }
 
+            #[inline]
             fn from_item(
                 mut __item: ::dynorm::__private::Item,
             ) -> ::dynorm::__private::Result<Self> {
@@ -111,6 +113,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 })
             }
 
+            #[inline]
             fn key(&self) -> #key_ident {
                 #key_ident { #(#key_members,)* }
             }
@@ -145,6 +148,7 @@ fn key_signature(model: &Model, primary: &PrimaryKey) -> Option<TokenStream> {
         quote!(__signature.push(#encode)?;)
     });
     Some(quote! {
+        #[inline]
         fn __key_signature(
             &self,
             __signature: &mut ::dynorm::__private::KeySignature<'_>,

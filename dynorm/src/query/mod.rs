@@ -13,6 +13,7 @@ pub use page::{ItemStream, Page};
 pub(crate) use partition::Partition;
 pub use scan::Scan;
 
+use std::collections::HashMap;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
@@ -380,25 +381,31 @@ impl<M: Model, R: FromItem> Query<M, R> {
         page::collect_all(|start| prepared.fetch(start, None), OPERATION).await
     }
 
-    /// Every matching item, or the first `limit`, page after page, without the machinery
-    /// of a stream: for the relation loader's many small queries.
-    pub(crate) async fn collect(self, limit: Option<usize>) -> Result<Vec<R>> {
+    /// Plans the query once, to be sent for many partitions: `stand_ins` are values of its
+    /// conditions (hash key values, equalities), each distinct and given once, that every
+    /// request replaces with its own. For the relation loader's many small queries, which
+    /// differ only in those values.
+    pub(crate) fn repeated(self, stand_ins: &[AttributeValue]) -> Result<Repeated<R>> {
         let prepared = self.prepare()?;
-        let mut out = Vec::new();
-        let mut start = None;
-        loop {
-            let fetched = prepared.fetch(start, None).await?;
-            for item in fetched.items {
-                if limit.is_some_and(|limit| out.len() >= limit) {
-                    return Ok(out);
+        let slots = stand_ins
+            .iter()
+            .map(|stand_in| {
+                let mut found = prepared.plan.values.iter().filter(|(_, v)| *v == stand_in);
+                match (found.next(), found.next()) {
+                    (Some((placeholder, _)), None) => Ok(placeholder.clone()),
+                    _ => Err(Error::validation(
+                        "a filter value is the same as the loader's stand-in for a key value",
+                    )
+                    .with_model(M::SCHEMA.model)
+                    .with_operation(OPERATION)),
                 }
-                out.push(R::from_item(item).map_err(|e| e.with_operation(OPERATION))?);
-            }
-            match fetched.last_key.filter(|key| !key.is_empty()) {
-                Some(key) if limit.is_none_or(|limit| out.len() < limit) => start = Some(key),
-                _ => return Ok(out),
-            }
-        }
+            })
+            .collect::<Result<_>>()?;
+        Ok(Repeated {
+            prepared,
+            slots,
+            types: PhantomData,
+        })
     }
 
     /// One page, starting after `cursor` (from a previous page) or at the beginning.
@@ -413,6 +420,47 @@ impl<M: Model, R: FromItem> Query<M, R> {
     pub async fn count(self) -> Result<usize> {
         let prepared = self.prepare()?;
         page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
+    }
+}
+
+/// A query planned once and sent for many partitions, each with its own values in place
+/// of the stand-ins it was planned with: see [`Query::repeated`].
+pub(crate) struct Repeated<R> {
+    prepared: Prepared,
+    /// The placeholder of each stand-in, in the order they were given.
+    slots: Vec<String>,
+    types: PhantomData<fn() -> R>,
+}
+
+impl<R: FromItem> Repeated<R> {
+    /// Every item the query matches with `values` in place of the stand-ins, or the first
+    /// `limit`, page after page, without the machinery of a stream.
+    pub(crate) async fn collect(
+        &self,
+        values: &[AttributeValue],
+        limit: Option<usize>,
+    ) -> Result<Vec<R>> {
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let mut placed = self.prepared.plan.values.clone();
+            for (slot, value) in self.slots.iter().zip(values) {
+                if let Some(placeholder) = placed.get_mut(slot) {
+                    placeholder.clone_from(value);
+                }
+            }
+            let fetched = self.prepared.fetch_with(start, None, placed).await?;
+            for item in fetched.items {
+                if limit.is_some_and(|limit| out.len() >= limit) {
+                    return Ok(out);
+                }
+                out.push(R::from_item(item).map_err(|e| e.with_operation(OPERATION))?);
+            }
+            match fetched.last_key.filter(|key| !key.is_empty()) {
+                Some(key) if limit.is_none_or(|limit| out.len() < limit) => start = Some(key),
+                _ => return Ok(out),
+            }
+        }
     }
 }
 
@@ -455,8 +503,18 @@ impl Prepared {
         self
     }
 
-    /// The request of the page after `start`.
+    /// The request of the page after `start`, with the plan's values.
     fn input(&self, start: Option<Item>, select: Option<Select>) -> QueryInputBuilder {
+        self.input_with(start, select, self.plan.values.clone())
+    }
+
+    /// The request of the page after `start`, with `values` for the plan's placeholders.
+    fn input_with(
+        &self,
+        start: Option<Item>,
+        select: Option<Select>,
+        values: HashMap<String, AttributeValue>,
+    ) -> QueryInputBuilder {
         let plan = &self.plan;
         QueryInput::builder()
             .table_name(&self.table)
@@ -464,7 +522,7 @@ impl Prepared {
             .key_condition_expression(&plan.key_condition)
             .set_filter_expression(plan.filter.clone())
             .set_expression_attribute_names(Some(plan.names.clone()))
-            .set_expression_attribute_values(Some(plan.values.clone()))
+            .set_expression_attribute_values(Some(values))
             .set_limit(self.limit)
             .scan_index_forward(!self.descending)
             .consistent_read(self.consistent_read)
@@ -478,6 +536,16 @@ impl Prepared {
         &self,
         start: Option<Item>,
         select: Option<Select>,
+    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+        self.fetch_with(start, select, self.plan.values.clone())
+    }
+
+    /// Sends the request of the page after `start`, with `values` for the placeholders.
+    fn fetch_with(
+        &self,
+        start: Option<Item>,
+        select: Option<Select>,
+        values: HashMap<String, AttributeValue>,
     ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
         let span = request_span!(
             "Query",
@@ -495,7 +563,7 @@ impl Prepared {
             "dynorm.filter" = self.plan.filter.as_deref(),
             "dynorm.continued" = start.is_some(),
         );
-        let request = self.input(start, select);
+        let request = self.input_with(start, select, values);
         // The table name goes into the request; an error names it again.
         let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
         async move {

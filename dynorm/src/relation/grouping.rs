@@ -5,11 +5,9 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::access;
 use super::RelationSchema;
 use crate::error::Result;
-use crate::expr::{Comparison, Conjunction, Expr};
-use crate::schema::{IndexSchema, Model, ModelKey, Schema};
+use crate::schema::{Model, ModelKey, Schema};
 use crate::value::Item;
 
 use super::related::OPERATION;
@@ -128,29 +126,6 @@ pub(super) fn distinct<P: Model>(
         positions.push(position);
     }
     Ok((values, positions))
-}
-
-/// Equalities on the references that do not build the hash key of `index` of `schema`:
-/// the related items must hold exactly these values. Those that build it are in the key
-/// condition already, and a key attribute cannot be tested in a filter; the query places
-/// a range key equality in the key condition, and the rest in the filter.
-pub(super) fn reference_conditions(
-    schema: &Schema,
-    index: &IndexSchema,
-    values: &Item,
-    relation: &RelationSchema,
-) -> Conjunction {
-    let hash = access::index_hash_sources(schema, index);
-    let mut conditions = Conjunction::default();
-    for reference in relation.references {
-        if hash.contains(reference) {
-            continue;
-        }
-        if let Some(value) = values.get(*reference) {
-            conditions.push_expr(Expr::Compare(reference, Comparison::Eq, value.clone()));
-        }
-    }
-    conditions
 }
 
 /// Groups related items by the reference values they hold.

@@ -2,17 +2,18 @@
 //! Query per partition that also holds the relation's own relations, or by its own
 //! requests (BatchGetItem, Query, or Scan); and its lines of the plan.
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use futures::stream::{self, StreamExt, TryStreamExt};
 
 use super::access::{self, Access};
-use super::grouping::{decode_groups, group, reference_conditions};
+use super::grouping::{decode_groups, group};
 use super::shared::{self, Prefetched, Shared};
 use super::{Load, RelationSchema, CONCURRENCY};
 use crate::client::Client;
 use crate::error::{Error, Result};
-use crate::expr::Conjunction;
+use crate::expr::{Comparison, Conjunction, Expr};
 use crate::query::Query;
-use crate::schema::{Index, IndexSchema, Model};
+use crate::schema::{Index, IndexSchema, Model, Schema};
 use crate::value::Item;
 
 pub(super) const OPERATION: &str = "find";
@@ -252,6 +253,29 @@ impl Options {
     }
 }
 
+/// One parent's values for a query planned with stand-ins: its hash key values, then its
+/// values of `others`, the references outside the hash key.
+fn parent_values(
+    schema: &Schema,
+    index: &IndexSchema,
+    value: &Item,
+    others: &[&'static str],
+) -> Result<Vec<AttributeValue>> {
+    let mut own: Vec<AttributeValue> = access::hash_values(schema, index, value)?
+        .into_iter()
+        .map(|(_, value)| value)
+        .collect();
+    for reference in others {
+        let Some(value) = value.get(*reference) else {
+            return Err(
+                Error::validation(format!("no value for `{reference}`")).with_model(schema.model)
+            );
+        };
+        own.push(value.clone());
+    }
+    Ok(own)
+}
+
 /// The related items of each distinct value, through `access`.
 async fn many_groups<C: Model + Index<Model = C, Item = C>>(
     db: &Client,
@@ -266,24 +290,48 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
                 Access::Query(index) => *index,
                 _ => C::SCHEMA.table_index(),
             };
+            // Planned once, with stand-ins for the values that change from parent to
+            // parent: the hash key, and the references outside it.
+            let Some(first) = values.first() else {
+                return Ok(Vec::new());
+            };
+            let hash_sources = access::index_hash_sources(&C::SCHEMA, &index);
+            let others: Vec<&'static str> = relation
+                .references
+                .iter()
+                .copied()
+                .filter(|reference| !hash_sources.contains(reference))
+                .collect();
+            let stand_in = |i: usize| AttributeValue::S(format!("\u{1}{i}\u{1}"));
+            let hash: Vec<_> = access::hash_values(&C::SCHEMA, &index, first)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, (name, _))| (name, stand_in(i)))
+                .collect();
+            let mut matching = Conjunction::default();
+            for (i, reference) in others.iter().enumerate() {
+                matching.push_expr(Expr::Compare(
+                    reference,
+                    Comparison::Eq,
+                    stand_in(hash.len() + i),
+                ));
+            }
+            let stand_ins: Vec<AttributeValue> =
+                (0..hash.len() + others.len()).map(stand_in).collect();
+            let mut query = Query::<C, C>::raw(db, index, hash)
+                .matching_all(matching)
+                .filter_all(options.filter.clone());
+            if options.descending {
+                query = query.descending();
+            }
+            let repeated = query.repeated(&stand_ins)?;
             let requests: Vec<_> = values
                 .iter()
                 .map(|value| {
-                    let hash = access::hash_values(&C::SCHEMA, &index, value);
-                    let matching = reference_conditions(&C::SCHEMA, &index, value, relation);
-                    let filter = options.filter.clone();
-                    let (limit, descending) = (options.limit, options.descending);
-                    let db = db.clone();
+                    let own = parent_values(&C::SCHEMA, &index, value, &others);
+                    let repeated = &repeated;
                     // Boxed: a request's future is large, and the buffer moves it.
-                    Box::pin(async move {
-                        let mut query = Query::<C, C>::raw(&db, index, hash?)
-                            .matching_all(matching)
-                            .filter_all(filter);
-                        if descending {
-                            query = query.descending();
-                        }
-                        query.collect(limit).await
-                    })
+                    Box::pin(async move { repeated.collect(&own?, options.limit).await })
                 })
                 .collect();
             stream::iter(requests)

@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::{AttrError, AttrValue};
 
 impl<T: AttrValue> AttrValue for Vec<T> {
+    #[inline]
     fn to_attr(&self) -> Result<AttributeValue, AttrError> {
         let mut list = Vec::with_capacity(self.len());
         for (index, element) in self.iter().enumerate() {

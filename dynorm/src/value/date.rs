@@ -27,6 +27,7 @@ pub fn to_iso(value: &DateTime<Utc>) -> String {
 }
 
 /// Encodes a date in the given storage.
+#[inline]
 pub fn encode(
     value: &DateTime<Utc>,
     storage: DateStorage,

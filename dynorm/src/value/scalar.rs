@@ -97,7 +97,10 @@ macro_rules! floats {
                         "{self:e} cannot be stored: a DynamoDB number is zero or between 1E-130 and 9.99E+125 in magnitude"
                     )));
                 }
-                Ok(AttributeValue::N(ryu::Buffer::new().format_finite(*self).to_owned()))
+                // Rust's shortest round-trip text, never in exponent form: the text
+                // JavaScript writes for the same number from 1e-6 to 1e21, so keys that
+                // hold a number match those TypeScript services build.
+                Ok(AttributeValue::N(self.to_string()))
             }
 
             #[inline]
@@ -171,5 +174,55 @@ impl AttrValue for AttributeValue {
     #[inline]
     fn from_attr(value: AttributeValue) -> Result<Self, AttrError> {
         Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::limits::check_number;
+
+    fn text(value: f64) -> String {
+        match value.to_attr() {
+            Ok(AttributeValue::N(text)) => text,
+            other => panic!("{value} encoded as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn floats_are_stored_as_javascript_writes_them() {
+        // `String(x)` in JavaScript, for the same numbers.
+        for (value, js) in [
+            (1234.5, "1234.5"),
+            (5.0, "5"),
+            (-0.25, "-0.25"),
+            (0.1, "0.1"),
+            (1e16, "10000000000000000"),
+            (123_456_789.012_345_67, "123456789.01234567"),
+            (1e-6, "0.000001"),
+        ] {
+            assert_eq!(text(value), js);
+            assert_eq!(text(value).parse::<f64>().unwrap(), value);
+        }
+        assert_eq!(text(0.1_f32.into()), "0.10000000149011612");
+        assert_eq!(
+            match 0.1_f32.to_attr() {
+                Ok(AttributeValue::N(text)) => text,
+                other => panic!("{other:?}"),
+            },
+            "0.1"
+        );
+    }
+
+    #[test]
+    fn the_largest_and_smallest_floats_stored_are_valid_numbers() {
+        for value in [9.99e125, -9.99e125, 1.5e-130, f64::MIN_POSITIVE * 1e200] {
+            let text = text(value);
+            assert!(!text.contains('e'), "{text}");
+            check_number(&text).unwrap_or_else(|e| panic!("{value}: {e}"));
+            assert_eq!(text.parse::<f64>().unwrap(), value);
+        }
+        assert!(1e126_f64.to_attr().is_err());
+        assert!(1e-131_f64.to_attr().is_err());
     }
 }
