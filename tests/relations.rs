@@ -308,6 +308,83 @@ async fn missing_one_targets_are_none_and_many_takes_limits() {
     assert_eq!(filtered, vec![ghost]);
 }
 
+/// A `many` relation's Query is planned once per load; each parent's request must still
+/// carry that parent's own values, the same key condition and filter, and nothing else.
+#[tokio::test]
+async fn each_parents_query_carries_its_own_values() {
+    let (db, requests) = blog_db("rel_per_parent").await;
+    let ada = user(&db, "ada").await;
+    let mut posts = Vec::new();
+    for i in 0..3 {
+        let p = post(&db, &ada, &format!("p{i}")).await;
+        for j in 0..3 {
+            comment(&db, &p, &ada, &format!("keep {i}.{j}")).await;
+        }
+        comment(&db, &p, &ada, "drop").await;
+        posts.push(p);
+    }
+    requests.take_all();
+    let (_, loaded) = db
+        .find_first::<User>()
+        .matching(User::ID.eq(ada.id))
+        .with(
+            User::posts().with(
+                Post::comments()
+                    .filter(Comment::BODY.begins_with("keep"))
+                    .limit(2),
+            ),
+        )
+        .send()
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(loaded.len(), 3);
+    for (p, comments) in &loaded {
+        assert_eq!(comments.len(), 2, "at most 2 per post");
+        for c in comments {
+            assert_eq!(c.post_id, p.id);
+            assert!(c.body.starts_with(&format!("keep {}.", &p.title[1..])));
+        }
+    }
+
+    // Wave 1 is the user's partition; wave 2 one Query per post.
+    let bodies = requests.bodies("Query");
+    assert_eq!(bodies.len(), 1 + 3);
+    let mut partitions: Vec<String> = Vec::new();
+    let first = &bodies[1];
+    for body in &bodies[1..] {
+        let text = body.to_string();
+        assert!(!text.contains("\\u0001"), "no stand-in is sent: {text}");
+        for field in [
+            "KeyConditionExpression",
+            "FilterExpression",
+            "ExpressionAttributeNames",
+        ] {
+            assert_eq!(
+                body[field], first[field],
+                "{field} is the same for every post"
+            );
+        }
+        let values = body["ExpressionAttributeValues"].as_object().unwrap();
+        let mut texts: Vec<&str> = values.values().filter_map(|v| v["S"].as_str()).collect();
+        texts.sort_unstable();
+        assert!(texts.contains(&"keep"), "the filter's value: {texts:?}");
+        assert!(
+            texts.contains(&"COMMENT#"),
+            "the sort key prefix: {texts:?}"
+        );
+        let partition = texts
+            .iter()
+            .find(|t| t.starts_with("POST#"))
+            .expect("the post's partition");
+        partitions.push((*partition).to_owned());
+    }
+    partitions.sort();
+    let mut expected: Vec<String> = posts.iter().map(|p| format!("POST#{}", p.id)).collect();
+    expected.sort();
+    assert_eq!(partitions, expected, "each post's own partition, once");
+}
+
 #[test]
 fn the_physical_keys_are_the_seeds() {
     let post = Post {

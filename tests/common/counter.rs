@@ -1,4 +1,5 @@
-//! Counts the requests a client sends, by operation, through an SDK interceptor.
+//! Counts the requests a client sends, by operation, through an SDK interceptor, and keeps
+//! their bodies.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -7,9 +8,12 @@ use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
 
-/// Requests sent, by operation name (`Query`, `GetItem`, ...).
+/// Requests sent, by operation name (`Query`, `GetItem`, ...), and their bodies.
 #[derive(Debug, Default)]
-pub struct Requests(Mutex<HashMap<String, usize>>);
+pub struct Requests {
+    counts: Mutex<HashMap<String, usize>>,
+    bodies: Mutex<Vec<(String, serde_json::Value)>>,
+}
 
 impl Requests {
     /// A client on the same server and tables as `db` whose requests are counted here.
@@ -29,12 +33,26 @@ impl Requests {
 
     /// How many `operation` requests were sent, and forgets them.
     pub fn take(&self, operation: &str) -> usize {
-        self.0.lock().unwrap().remove(operation).unwrap_or(0)
+        self.counts.lock().unwrap().remove(operation).unwrap_or(0)
     }
 
     /// Every request sent so far, and forgets them.
     pub fn take_all(&self) -> usize {
-        self.0.lock().unwrap().drain().map(|(_, n)| n).sum()
+        self.bodies.lock().unwrap().clear();
+        self.counts.lock().unwrap().drain().map(|(_, n)| n).sum()
+    }
+
+    /// The JSON bodies of the `operation` requests sent since the last `take_all`, in the
+    /// order they were sent.
+    #[allow(dead_code)]
+    pub fn bodies(&self, operation: &str) -> Vec<serde_json::Value> {
+        self.bodies
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(sent, _)| sent == operation)
+            .map(|(_, body)| body.clone())
+            .collect()
     }
 }
 
@@ -58,7 +76,18 @@ impl Intercept for Counting {
             .get("x-amz-target")
             .unwrap_or_default();
         let operation = target.rsplit('.').next().unwrap_or_default().to_owned();
-        *self.0 .0.lock().unwrap().entry(operation).or_default() += 1;
+        let body = context
+            .request()
+            .body()
+            .bytes()
+            .and_then(|bytes| serde_json::from_slice(bytes).ok())
+            .unwrap_or_default();
+        self.0
+            .bodies
+            .lock()
+            .unwrap()
+            .push((operation.clone(), body));
+        *self.0.counts.lock().unwrap().entry(operation).or_default() += 1;
         Ok(())
     }
 }
