@@ -160,14 +160,23 @@ fn value_size(value: &AttributeValue) -> usize {
     }
 }
 
-/// A number's size: one byte per two significant digits, plus one.
+/// A number's size: one byte per two significant digits, plus one. Leading and trailing
+/// zeros are not significant: `1000000` and `0.000001` have one.
 fn number_size(text: &str) -> usize {
-    let digits = text
-        .bytes()
-        .take_while(|b| *b != b'e' && *b != b'E')
-        .filter(u8::is_ascii_digit)
-        .count();
-    digits.div_ceil(2) + 1
+    let mantissa = text
+        .split(['e', 'E'])
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches(['-', '+']);
+    let digits = |b: &u8| b.is_ascii_digit();
+    let bytes = mantissa.as_bytes();
+    let first = bytes.iter().position(|b| digits(b) && *b != b'0');
+    let last = bytes.iter().rposition(|b| digits(b) && *b != b'0');
+    let significant = match (first, last) {
+        (Some(first), Some(last)) => bytes[first..=last].iter().filter(|b| digits(b)).count(),
+        _ => 1,
+    };
+    significant.div_ceil(2) + 1
 }
 
 #[cfg(test)]
@@ -234,5 +243,26 @@ mod tests {
         ]
         .into();
         assert_eq!(item_size(&item), 2 + 3 + 1 + 4);
+    }
+
+    #[test]
+    fn numbers_count_their_significant_digits() {
+        for (text, significant) in [
+            ("12345", 5),
+            ("-12.5", 3),
+            ("0", 1),
+            ("1000000", 1),
+            ("0.000001", 1),
+            ("1.2e100", 2),
+            ("100.0100", 5),
+        ] {
+            assert_eq!(
+                number_size(text),
+                usize::div_ceil(significant, 2) + 1,
+                "{text}"
+            );
+        }
+        let long_float = format!("1{}", "0".repeat(125));
+        assert_eq!(number_size(&long_float), 2);
     }
 }
