@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark 5: the compile time of `#[derive(dynorm::Model)]`. Standard library only.
 
-Generates two library crates under `target/compile-bench/` (not committed), with the same
+Generates three library crates under `target/compile-bench/` (not committed), with the same
 N structs (50 by default), each with a hash key, a range key, two `#[index]` secondary
 indexes (one with a range key) and six other fields:
 
@@ -12,7 +12,7 @@ indexes (one with a range key) and six other fields:
 - `plain_models`: the structs without any derive, the baseline: what is left once the
   derives are taken out (cargo, rustc's start, the structs themselves).
 
-Both crates have the same dependencies (the workspace's `dynorm`, by path, and `serde`),
+The three crates have the same dependencies (the workspace's `dynorm`, by path, and `serde`),
 the workspace's `Cargo.lock` and one shared target directory,
 `target/compile-bench/target`. The dependencies are built first (untimed, debug profile).
 Then each round touches `src/lib.rs` of each crate and times `cargo build` of each, in
@@ -35,8 +35,8 @@ With `--users`, two more crates use the models, as an application would: `dynorm
 and `serde_users` each convert every model to an item and back once (dynorm's
 `to_item`/`from_item`, and `serde_dynamo::to_item`/`from_item`). serde's generic impls are
 compiled there, for serde_dynamo's serializer, and so are dynorm's `#[inline]` conversions:
-the models crate and its users together are the whole cost. Each round touches only the
-users crate.
+the models crate and its users together are the whole cost. A users crate's timed build
+compiles that crate alone; the models crate was built before it.
 
 With `--base REV`, a fourth crate, `dynorm_base_models`, has the same source as
 `dynorm_models` but depends on dynorm as it was at commit REV (exported with `git archive`

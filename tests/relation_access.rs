@@ -1,5 +1,6 @@
 //! How a relation reaches its related side, against a real server, counting requests: a
-//! `one` relation whose target is reachable only through a global index, and relations
+//! `one` relation whose target is reachable only through a global index, relations whose
+//! references go beyond the hash key (a filter, a range key equality), and relations
 //! that need a scan, refused without `allow_scan` (by `plan()` and by `send()`, before
 //! anything is sent) and read with one Scan with it.
 
@@ -42,6 +43,21 @@ struct Signup {
     id: String,
     email: String,
     code: String,
+}
+
+/// A campaign of an organisation: its signups with its featured code (the hash key and a
+/// filter on `code`), and its first signup (the hash key and a range key equality).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Campaigns")]
+#[relation(name = "coded", many = Signup, fields = [name, code], references = [campaign, code])]
+#[relation(name = "opener", many = Signup, fields = [name, first], references = [campaign, id])]
+struct Campaign {
+    #[hash_key]
+    org: String,
+    #[range_key]
+    name: String,
+    code: String,
+    first: String,
 }
 
 async fn setup(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
@@ -186,4 +202,95 @@ async fn without_allow_scan_a_scan_is_refused_before_sending() {
     assert_eq!(refused.kind(), ErrorKind::Validation);
     assert!(refused.to_string().contains("allow_scan"), "{refused}");
     assert_eq!(requests.take_all(), 0, "nothing is sent");
+}
+
+/// A relation's Query is planned once per load, with stand-ins for every value that
+/// changes from parent to parent; each request must carry exactly its parent's own.
+#[tokio::test]
+async fn references_beyond_the_hash_key_are_each_parents_own() {
+    let (db, requests) = setup("rel_access_references").await;
+    db.ensure_table::<Campaign>().await.unwrap();
+    let fall = [("s5", "AUTUMN"), ("s6", "SPRING")].map(|(id, code)| Signup {
+        campaign: "fall".into(),
+        id: id.into(),
+        email: "ada@example.org".into(),
+        code: code.into(),
+    });
+    db.batch_write().put_all(&fall).send().await.unwrap();
+    let campaigns =
+        [("launch", "SPRING", "s3"), ("fall", "AUTUMN", "s6")].map(|(name, code, first)| {
+            Campaign {
+                org: "acme".into(),
+                name: name.into(),
+                code: code.into(),
+                first: first.into(),
+            }
+        });
+    db.batch_write().put_all(&campaigns).send().await.unwrap();
+    requests.take_all();
+
+    let found = db
+        .find_many::<Campaign>()
+        .matching(Campaign::ORG.eq("acme"))
+        .with((Campaign::coded(), Campaign::opener()))
+        .send()
+        .await
+        .unwrap();
+    let ids = |signups: &[Signup]| -> Vec<String> {
+        let mut ids: Vec<String> = signups.iter().map(|s| s.id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    let loaded: Vec<(&str, Vec<String>, Vec<String>)> = found
+        .iter()
+        .map(|(c, (coded, opener))| (c.name.as_str(), ids(coded), ids(opener)))
+        .collect();
+    assert_eq!(
+        loaded,
+        [
+            ("fall", vec!["s5".into()], vec!["s6".into()]),
+            ("launch", vec!["s1".into(), "s2".into()], vec!["s3".into()]),
+        ]
+    );
+
+    // The campaigns, then one Query per campaign for each relation, each with the
+    // campaign's own values and no others.
+    let bodies = requests.bodies("Query");
+    assert_eq!(bodies.len(), 1 + 2 + 2);
+    let mut sent: Vec<Vec<String>> = bodies[1..]
+        .iter()
+        .map(|body| {
+            let mut values: Vec<String> = body["ExpressionAttributeValues"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v["S"].as_str().expect("a string value").to_owned())
+                .collect();
+            values.sort();
+            values
+        })
+        .collect();
+    sent.sort();
+    let expected: Vec<Vec<String>> = [
+        ["AUTUMN", "fall"],
+        ["SPRING", "launch"],
+        ["fall", "s6"],
+        ["launch", "s3"],
+    ]
+    .iter()
+    .map(|pair| pair.iter().map(|v| (*v).to_owned()).collect())
+    .collect();
+    assert_eq!(sent, expected);
+    for body in &bodies[1..] {
+        let condition = body["KeyConditionExpression"].as_str().unwrap();
+        match body.get("FilterExpression") {
+            // `coded`: the code is a filter.
+            Some(filter) => {
+                assert!(!condition.contains("AND"), "{condition}");
+                assert!(filter.as_str().unwrap().contains('='), "{filter}");
+            }
+            // `opener`: the id is a range key equality.
+            None => assert!(condition.contains("AND"), "{condition}"),
+        }
+    }
 }

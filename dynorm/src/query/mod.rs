@@ -390,15 +390,18 @@ impl<M: Model, R: FromItem> Query<M, R> {
         let slots = stand_ins
             .iter()
             .map(|stand_in| {
+                // Placeholders never share a value, so each stand-in has one.
                 let mut found = prepared.plan.values.iter().filter(|(_, v)| *v == stand_in);
-                match (found.next(), found.next()) {
-                    (Some((placeholder, _)), None) => Ok(placeholder.clone()),
-                    _ => Err(Error::validation(
-                        "a filter value is the same as the loader's stand-in for a key value",
-                    )
+                let message = match (found.next(), found.next()) {
+                    (Some((placeholder, _)), None) => return Ok(placeholder.clone()),
+                    (None, _) => "a value that changes from request to request is not in the plan",
+                    (Some(_), Some(_)) => {
+                        "a condition value is the same as a stand-in for a value that changes from request to request"
+                    }
+                };
+                Err(Error::validation(message)
                     .with_model(M::SCHEMA.model)
-                    .with_operation(OPERATION)),
-                }
+                    .with_operation(OPERATION))
             })
             .collect::<Result<_>>()?;
         Ok(Repeated {
@@ -440,6 +443,15 @@ impl<R: FromItem> Repeated<R> {
         values: &[AttributeValue],
         limit: Option<usize>,
     ) -> Result<Vec<R>> {
+        if values.len() != self.slots.len() {
+            return Err(Error::validation(format!(
+                "{} values for a query planned with {} stand-ins",
+                values.len(),
+                self.slots.len()
+            ))
+            .with_model(self.prepared.schema.model)
+            .with_operation(OPERATION));
+        }
         let mut out = Vec::new();
         let mut start = None;
         loop {

@@ -27,9 +27,9 @@
 //!
 //! The load plan: the roots are wave 0; each level of the tree is one more wave, whatever
 //! the number of parents. A `one` relation of many parents is one `BatchGetItem` per 100
-//! distinct keys (through the batch reader's retries); a `many` relation is one `Query` per
-//! distinct parent, planned once and sent with each parent's values, at most
-//! [`CONCURRENCY`] in flight; relations of one level run
+//! distinct keys (through the batch reader's retries); a `many` relation, or a `one`
+//! relation reached through an index, is one `Query` per distinct parent, planned once and
+//! sent with each parent's values, at most [`CONCURRENCY`] in flight; relations of one level run
 //! concurrently. Related items in the partition their parents are read from (on the table
 //! or an index) come in the same `Query`: the roots with those of their relations that
 //! share the roots' partition, and a relation's items, one `Query` per partition, with

@@ -267,9 +267,9 @@ fn parent_values(
         .collect();
     for reference in others {
         let Some(value) = value.get(*reference) else {
-            return Err(
-                Error::validation(format!("no value for `{reference}`")).with_model(schema.model)
-            );
+            return Err(Error::validation("no value for a reference")
+                .with_model(schema.model)
+                .with_attribute(*reference));
         };
         own.push(value.clone());
     }

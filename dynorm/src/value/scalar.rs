@@ -100,6 +100,10 @@ macro_rules! floats {
                 // Rust's shortest round-trip text, never in exponent form: the text
                 // JavaScript writes for the same number from 1e-6 to 1e21, so keys that
                 // hold a number match those TypeScript services build.
+                // `-0.0` is `0`, as in JavaScript and in DynamoDB.
+                if *self == 0.0 {
+                    return Ok(AttributeValue::N("0".to_owned()));
+                }
                 Ok(AttributeValue::N(self.to_string()))
             }
 
@@ -196,6 +200,7 @@ mod tests {
             (1234.5, "1234.5"),
             (5.0, "5"),
             (-0.25, "-0.25"),
+            (-0.0, "0"),
             (0.1, "0.1"),
             (1e16, "10000000000000000"),
             (123_456_789.012_345_67, "123456789.01234567"),
