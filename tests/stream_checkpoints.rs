@@ -121,30 +121,16 @@ async fn concurrent_writers_never_move_a_checkpoint_back() {
         Some(after(40))
     );
     // Sequence numbers of different lengths compare as numbers, not as text.
-    two.save(
-        "c",
-        "arn:stream",
-        "shard-2",
-        Checkpoint::After("900".into()),
-    )
-    .await
-    .unwrap();
-    two.save(
-        "c",
-        "arn:stream",
-        "shard-2",
-        Checkpoint::After("1000".into()),
-    )
-    .await
-    .unwrap();
-    two.save(
-        "c",
-        "arn:stream",
-        "shard-2",
-        Checkpoint::After("950".into()),
-    )
-    .await
-    .unwrap();
+    for sequence in ["900", "1000", "950"] {
+        two.save(
+            "c",
+            "arn:stream",
+            "shard-2",
+            Checkpoint::After(sequence.into()),
+        )
+        .await
+        .unwrap();
+    }
     assert_eq!(
         one.load("c", "arn:stream", "shard-2").await.unwrap(),
         Some(Checkpoint::After("1000".into()))

@@ -91,8 +91,11 @@ macro_rules! floats {
                         "{self} cannot be stored: a DynamoDB number must be finite"
                     )));
                 }
-                let magnitude = self.abs();
-                if magnitude != 0.0 && !(1e-130..1e126).contains(&(magnitude as f64)) {
+                // `-0.0` is `0`, as in JavaScript and in DynamoDB.
+                if *self == 0.0 {
+                    return Ok(AttributeValue::N("0".to_owned()));
+                }
+                if !(1e-130..1e126).contains(&(self.abs() as f64)) {
                     return Err(AttrError::new(format!(
                         "{self:e} cannot be stored: a DynamoDB number is zero or between 1E-130 and 9.99E+125 in magnitude"
                     )));
@@ -100,10 +103,6 @@ macro_rules! floats {
                 // Rust's shortest round-trip text, never in exponent form: the text
                 // JavaScript writes for the same number from 1e-6 to 1e21, so keys that
                 // hold a number match those TypeScript services build.
-                // `-0.0` is `0`, as in JavaScript and in DynamoDB.
-                if *self == 0.0 {
-                    return Ok(AttributeValue::N("0".to_owned()));
-                }
                 Ok(AttributeValue::N(self.to_string()))
             }
 
