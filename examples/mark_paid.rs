@@ -44,7 +44,7 @@ pub async fn mark_paid(
         status: Status::Paid,
         ..order.clone()
     };
-    db.transaction()
+    db.transact_write()
         .write(db.delete::<Order>(order.key()).require_exists(true))
         // Conditional on the new key not being stored yet.
         .write(db.create(&paid))

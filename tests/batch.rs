@@ -124,7 +124,7 @@ async fn what_cannot_be_written_is_returned_not_dropped() {
 }
 
 /// The puts among returned writes, decoded, in order.
-fn returned_events(left: &dynorm::batch::Unprocessed) -> Vec<Event> {
+fn returned_events(left: &dynorm::error::Unprocessed) -> Vec<Event> {
     let mut events: Vec<Event> = left
         .writes
         .iter()

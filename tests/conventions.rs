@@ -279,7 +279,7 @@ async fn every_write_path_writes_electrodbs_identity() {
     db.create(&member("create")).send().await.unwrap();
     db.put(&member("put")).send().await.unwrap();
     db.batch_write().put(&member("batch")).send().await.unwrap();
-    db.transaction()
+    db.transact_write()
         .write(db.put(&member("transaction")))
         .send()
         .await

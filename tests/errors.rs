@@ -106,7 +106,7 @@ async fn every_operation_names_a_missing_table() {
         db.delete::<User>("u1").send().await.unwrap_err(),
         db.query_by::<User>("u1").all().await.unwrap_err(),
         db.scan::<User>().all().await.unwrap_err(),
-        db.transaction()
+        db.transact_write()
             .write(db.put(&user))
             .send()
             .await

@@ -176,7 +176,7 @@ impl Op {
             }
             Op::TransactWrite => {
                 client
-                    .transaction()
+                    .transact_write()
                     .write(
                         client
                             .update::<Counter>("c1")

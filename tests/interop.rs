@@ -196,7 +196,7 @@ async fn write_for_electrodb(db: &Client) {
         .send()
         .await
         .unwrap();
-    db.transaction()
+    db.transact_write()
         .write(db.create(&member("t_ops", "u_dave", Role::Admin)))
         .send()
         .await

@@ -196,7 +196,7 @@ async fn a_version_at_its_maximum_is_refused_not_wrapped() {
     assert_eq!(error.attribute(), Some("version"));
     assert_eq!(error.operation(), Some("put"));
     let error = db
-        .transaction()
+        .transact_write()
         .write(db.put(&order))
         .send()
         .await
@@ -221,7 +221,7 @@ async fn an_empty_index_key_is_refused_on_every_write_path() {
     check(db.put(&order).send().await, "put");
     check(db.create(&order).send().await, "create");
     check(
-        db.transaction().write(db.create(&order)).send().await,
+        db.transact_write().write(db.create(&order)).send().await,
         "transaction",
     );
     // Batches take no versioned models, so the batch path is checked on one without.
@@ -283,7 +283,7 @@ async fn an_item_over_400_kb_is_refused_on_every_write_path() {
     check(db.create(&t).send().await, "create");
     check(db.batch_write().put(&t).send().await.map(drop), "batch");
     check(
-        db.transaction().write(db.put(&t)).send().await,
+        db.transact_write().write(db.put(&t)).send().await,
         "transaction",
     );
 }

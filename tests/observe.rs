@@ -128,7 +128,7 @@ async fn every_request_has_one_span_with_the_conventions_fields_and_no_value() {
     db.get_many::<Secret, _>([key("a", 1), key("a", 2)])
         .await
         .unwrap();
-    db.transaction()
+    db.transact_write()
         .write(db.update::<Secret>(key("a", 2)).set(Secret::NOTE, "n-PII"))
         .write(db.condition_check::<Secret>(key("a", 3), Secret::SIZE.eq(3u32)))
         .send()
@@ -392,7 +392,7 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     // Transactions.
     wire.clear();
     let written = db
-        .transaction()
+        .transact_write()
         .write(db.update::<Secret>(key("c", 1)).set(Secret::NOTE, "x"))
         .write(db.delete::<Secret>(key("c", 2)))
         .return_consumed_capacity(total.clone())
@@ -616,7 +616,7 @@ fn previews_are_the_exact_sdk_inputs() {
     assert_eq!(scan.preview(None).unwrap().select(), None::<&Select>);
 
     let transaction = db
-        .transaction()
+        .transact_write()
         .write(db.delete::<Secret>(key("p", 1)))
         .write(db.condition_check::<Secret>(key("p", 2), Secret::SIZE.eq(1u32)))
         .idempotency_token("t-1");
@@ -667,7 +667,7 @@ fn previews_are_the_exact_sdk_inputs() {
     // Errors found before sending are found by the preview.
     let error = db.query::<Secret>().preview(None).unwrap_err();
     assert_eq!(error.kind(), dynorm::ErrorKind::Validation);
-    let error = db.transaction().preview().unwrap_err();
+    let error = db.transact_write().preview().unwrap_err();
     assert_eq!(error.kind(), dynorm::ErrorKind::Validation);
 }
 
@@ -749,7 +749,7 @@ async fn what_is_sent_is_the_preview() {
     assert_eq!(wire.inputs::<BatchGetItemInput>(), preview);
 
     let transaction = db
-        .transaction()
+        .transact_write()
         .write(db.delete::<Secret>(key("w", 2)).require_exists(true))
         .write(db.condition_check::<Secret>(key("w", 3), Secret::SIZE.eq(1u32)))
         .return_consumed_capacity(capacity.clone());

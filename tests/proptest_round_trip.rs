@@ -146,7 +146,7 @@ proptest! {
             refused(db.put(&measure).send().await, "put");
             refused(db.create(&measure).send().await, "create");
             refused(db.batch_write().put(&measure).send().await.map(drop), "batch");
-            refused(db.transaction().write(db.put(&measure)).send().await, "transaction");
+            refused(db.transact_write().write(db.put(&measure)).send().await, "transaction");
             if where_ == 0 {
                 refused(db.update::<Measure>("m").set(Measure::FLOAT, bad).upsert().send().await, "update");
                 refused(

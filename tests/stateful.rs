@@ -2177,7 +2177,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                     _ => None,
                 })
                 .collect();
-            let mut tx = db.transaction();
+            let mut tx = db.transact_write();
             for (i, op) in ops.iter().enumerate() {
                 tx = match op {
                     TxOp::CreateTask(..) => tx.write(db.create(tasks[i].as_ref().unwrap())),

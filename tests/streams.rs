@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::stream::{ChangeKind, MemoryCheckpoints, ModelChange, NoImage, StreamViewType};
+use dynorm::stream::{ChangeKind, MemoryCheckpoints, ModelChange, NoImage, StreamView};
 use dynorm::{Collection, Model};
 use futures::StreamExt;
 
@@ -137,7 +137,7 @@ async fn the_table_declares_its_stream_and_verify_compares_it() {
     );
     assert_eq!(
         Account::SCHEMA.stream,
-        Some(StreamViewType::NewAndOldImages)
+        Some(StreamView::NewAndOldImages)
     );
     assert!(Plain::create_table_input().stream_specification().is_none());
     assert!(Account::create_table_json().contains("\"StreamViewType\": \"NEW_AND_OLD_IMAGES\""));
@@ -167,10 +167,10 @@ async fn enable_stream_turns_on_the_stream_of_an_existing_table() {
     let db = common::db_with::<Plain>("streams_enable").await;
     let error = db.verify_table::<PlainStreamed>().await.unwrap_err();
     assert!(error.to_string().contains("no stream"), "{error}");
-    db.enable_stream::<Plain>(StreamViewType::NewImage)
+    db.enable_stream::<Plain>(StreamView::NewImage)
         .await
         .unwrap();
-    db.enable_stream::<Plain>(StreamViewType::NewImage)
+    db.enable_stream::<Plain>(StreamView::NewImage)
         .await
         .unwrap(); // already on: nothing to do
     db.verify_table::<PlainStreamed>().await.unwrap();

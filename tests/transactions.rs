@@ -46,8 +46,8 @@ fn transfer(id: &str, amount: i64) -> Transfer {
 }
 
 /// A transfer: a new record, a conditional debit and a credit, all or nothing.
-fn move_money(db: &dynorm::Client, id: &str, amount: i64) -> dynorm::transaction::WriteTransaction {
-    db.transaction()
+fn move_money(db: &dynorm::Client, id: &str, amount: i64) -> dynorm::transaction::TransactWrite {
+    db.transact_write()
         .write(db.create(&transfer(id, amount)))
         .write(
             db.update::<Account>("alice")
@@ -83,7 +83,7 @@ async fn writes_across_models_apply_together() {
     assert_eq!(balances(&db).await, (70, 50));
     assert!(db.get::<Transfer>("t1").send().await.unwrap().is_some());
 
-    db.transaction()
+    db.transact_write()
         .write(db.put(&Account {
             id: "carol".into(),
             balance: 5,
@@ -151,7 +151,7 @@ async fn a_cancelled_transaction_says_which_operation_failed_and_why() {
 
     // An update of an item that does not exist is NotFound.
     let error = db
-        .transaction()
+        .transact_write()
         .write(
             db.update::<Account>("nobody")
                 .increment(Account::BALANCE, 1i64),
@@ -174,7 +174,7 @@ async fn a_cancelled_transaction_says_which_operation_failed_and_why() {
 async fn mistakes_are_caught_before_sending() {
     let db = common::db("tx_checks").await; // no tables: nothing may be sent
     let error = db
-        .transaction()
+        .transact_write()
         .write(
             db.update::<Account>("bob")
                 .increment(Account::BALANCE, 1i64),
@@ -191,7 +191,7 @@ async fn mistakes_are_caught_before_sending() {
         "{error}"
     );
 
-    let mut too_many = db.transaction();
+    let mut too_many = db.transact_write();
     for i in 0..101 {
         too_many = too_many.write(db.put(&Account {
             id: format!("a{i}"),
@@ -202,7 +202,7 @@ async fn mistakes_are_caught_before_sending() {
     assert!(error.to_string().contains("1 to 100"), "{error}");
 
     let error = db
-        .transaction()
+        .transact_write()
         .write(db.update::<Account>("bob").set(Account::ID, "x"))
         .send()
         .await
@@ -221,7 +221,7 @@ async fn an_idempotency_token_applies_a_transaction_once() {
         .as_nanos();
     let token = format!("transfer-{nanos}");
     let send = || {
-        db.transaction()
+        db.transact_write()
             .write(
                 db.update::<Account>("alice")
                     .decrement(Account::BALANCE, 10i64),

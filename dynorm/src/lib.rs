@@ -83,7 +83,7 @@
 // -> client.
 pub mod value;
 
-mod error;
+pub mod error;
 
 pub mod schema;
 
@@ -107,9 +107,12 @@ pub mod local;
 
 pub use client::Client;
 pub use dynorm_derive::{Collection, Model, Value};
-pub use error::{Error, ErrorKind, Result, ThrottlingReason};
+pub use error::{Error, ErrorKind, Result};
 pub use expr::{Attr, Condition, Update};
-pub use schema::{Collection, Item, Model};
+pub use schema::{Collection, Model};
+
+/// A DynamoDB item: attribute names and their values, as the SDK holds them.
+pub type Item = std::collections::HashMap<String, types::AttributeValue>;
 
 // Lets the derive's `::dynorm` paths resolve in this crate's own unit tests.
 #[cfg(test)]

@@ -205,7 +205,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let updated_at = option(model.updated_at.as_ref().map(|g| generated(model, g)));
     let stream = option(model.stream.as_deref().map(|view| {
         let variant = stream_view(view);
-        quote!(::dynorm::__private::StreamViewType::#variant)
+        quote!(::dynorm::__private::StreamView::#variant)
     }));
     quote! {
         {
@@ -232,7 +232,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
     }
 }
 
-/// The `StreamViewType` variant (and view marker type) of a `#[dynorm(stream = "..")]` value.
+/// The `StreamView` variant (and view marker type) of a `#[dynorm(stream = "..")]` value.
 pub fn stream_view(view: &str) -> proc_macro2::Ident {
     let name = match view {
         "keys_only" => "KeysOnly",

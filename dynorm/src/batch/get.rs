@@ -11,12 +11,13 @@ use futures::stream::{self, StreamExt};
 use tracing::Instrument;
 
 use super::retry::{AfterFailure, Retry};
-use super::{incomplete, BatchOptions, Tables, Unprocessed};
+use super::{incomplete, BatchOptions, Tables};
+use crate::error::Unprocessed;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::item;
 use crate::observe::span::{self, request_span};
-use crate::observe::Metadata;
+use crate::observe::{Metadata, Reporting, Tally};
 use crate::schema::{key_signature, Model};
 use crate::value::Item;
 
@@ -44,7 +45,7 @@ pub struct BatchGet {
     consistent_read: bool,
     include_expired: bool,
     options: BatchOptions,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
 }
 
 impl BatchGet {
@@ -58,7 +59,7 @@ impl BatchGet {
             consistent_read: false,
             include_expired: false,
             options: BatchOptions::default(),
-            return_capacity: None,
+            report: Reporting::default(),
         }
     }
 
@@ -122,10 +123,16 @@ impl BatchGet {
         self
     }
 
-    /// Asks DynamoDB for the capacity each request consumes; the sum over chunks and
-    /// retries is in [`BatchGetItems::metadata`].
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -143,7 +150,7 @@ impl BatchGet {
                     .iter()
                     .map(|(table, key)| (names[*table].clone(), key.clone()))
                     .collect();
-                chunk_input(&pending, self.consistent_read, self.return_capacity.clone())
+                chunk_input(&pending, self.consistent_read, self.report.capacity.clone())
                     .build()
                     .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
             })
@@ -153,7 +160,7 @@ impl BatchGet {
     /// Sends every read. Keys still unprocessed when their attempts run out give
     /// [`ErrorKind::BatchIncomplete`](crate::ErrorKind::BatchIncomplete), with the keys in
     /// [`Error::unprocessed`].
-    pub async fn send(self) -> Result<BatchGetItems> {
+    pub async fn send(self) -> Result<BatchGetResults> {
         let BatchGet {
             client,
             tables,
@@ -162,7 +169,7 @@ impl BatchGet {
             consistent_read,
             include_expired,
             options,
-            return_capacity,
+            report,
             ..
         } = self;
         if let Some(error) = errors.into_iter().next() {
@@ -184,7 +191,7 @@ impl BatchGet {
                     chunk,
                     options,
                     consistent_read,
-                    return_capacity.clone(),
+                    report.capacity.clone(),
                 )
             })
             .buffer_unordered(options.concurrency.max(1))
@@ -204,6 +211,7 @@ impl BatchGet {
             left.keys.extend(outcome.left);
             last_error = outcome.error.or(last_error);
         }
+        report.record(&metadata);
         if !left.is_empty() {
             let summary = format!(
                 "{} keys were not read; they are in `unprocessed()`",
@@ -211,11 +219,10 @@ impl BatchGet {
             );
             return Err(incomplete(OPERATION, summary, left, last_error));
         }
-        Ok(BatchGetItems {
+        Ok(BatchGetResults {
             models: tables.models,
             items,
             include_expired,
-            metadata,
         })
     }
 }
@@ -343,21 +350,14 @@ async fn read_chunk(
 
 /// The items a batch read returned, by table. Order is not kept: DynamoDB does not.
 #[derive(Debug, Clone, Default)]
-pub struct BatchGetItems {
+pub struct BatchGetResults {
     /// Each model of the batch with the position of its table in `items`.
     models: Vec<(TypeId, &'static str, usize)>,
     items: Vec<Vec<Item>>,
     include_expired: bool,
-    metadata: Metadata,
 }
 
-impl BatchGetItems {
-    /// The requests sent, retries included, and the capacity they consumed when it was
-    /// asked for with `.return_consumed_capacity(..)`, summed.
-    pub fn metadata(&self) -> &Metadata {
-        &self.metadata
-    }
-
+impl BatchGetResults {
     /// The items of model `M` that exist. In a shared table, only the items of `M`'s
     /// entity are `M`'s, whatever other entities the batch read. Expired items are left
     /// out unless the batch asked for them.

@@ -10,14 +10,14 @@ mod write;
 mod write_chunk;
 mod write_source;
 
-pub use crate::error::Unprocessed;
-pub use get::{BatchGet, BatchGetItems};
+pub use get::{BatchGet, BatchGetResults};
 pub use write::BatchWrite;
 
 use std::any::TypeId;
 use std::time::Duration;
 
 use crate::client::Client;
+use crate::error::Unprocessed;
 use crate::error::{Error, ErrorKind};
 use crate::observe::span;
 use crate::schema::Model;

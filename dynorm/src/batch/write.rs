@@ -12,11 +12,12 @@ use futures::stream::{self, StreamExt};
 use super::chunks::{Chunks, Planned};
 use super::write_chunk::{chunk_input, group, send_chunk, ChunkOutcome};
 use super::write_source::{Source, OPERATION};
-use super::{incomplete, BatchOptions, Tables, Unprocessed};
+use super::{incomplete, BatchOptions, Tables};
+use crate::error::Unprocessed;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::item;
-use crate::observe::Metadata;
+use crate::observe::{Metadata, Reporting, Tally};
 use crate::schema::key_signature::KeySignature;
 use crate::schema::Model;
 
@@ -51,7 +52,7 @@ pub struct BatchWrite<'a> {
     hasher: RandomState,
     errors: Vec<Error>,
     options: BatchOptions,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
 }
 
 impl<'a> BatchWrite<'a> {
@@ -65,7 +66,7 @@ impl<'a> BatchWrite<'a> {
             hasher: RandomState::new(),
             errors: Vec::new(),
             options: BatchOptions::default(),
-            return_capacity: None,
+            report: Reporting::default(),
         }
     }
 
@@ -158,10 +159,16 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
-    /// Asks DynamoDB for the capacity each request consumes; read the sum over chunks and
-    /// retries with [`send_with_metadata`](Self::send_with_metadata).
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -177,7 +184,7 @@ impl<'a> BatchWrite<'a> {
         let inputs = (&mut chunks)
             .map(|chunk| {
                 let requests = group(tables, chunk.into_iter().map(|m| (m.table, m.request)));
-                chunk_input(requests, self.return_capacity.clone())
+                chunk_input(requests, self.report.capacity.clone())
                     .build()
                     .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
             })
@@ -188,12 +195,6 @@ impl<'a> BatchWrite<'a> {
         }
     }
 
-    /// Sends every write, and returns how many were applied with what the requests cost,
-    /// summed over every chunk and retry. Fails as [`send`](Self::send) does.
-    pub async fn send_with_metadata(self) -> Result<(usize, Metadata)> {
-        self.send_all().await
-    }
-
     /// Sends every write, and returns how many were applied.
     ///
     /// If some are still unprocessed when their attempts run out, the error is
@@ -201,17 +202,17 @@ impl<'a> BatchWrite<'a> {
     /// [`Error::unprocessed`] holds them. If an item cannot be converted, the error is that
     /// item's, and [`Error::unprocessed`] holds the writes not applied.
     pub async fn send(self) -> Result<usize> {
-        Ok(self.send_all().await?.0)
+        self.send_all().await
     }
 
-    async fn send_all(self) -> Result<(usize, Metadata)> {
+    async fn send_all(self) -> Result<usize> {
         let BatchWrite {
             client,
             tables,
             writes,
             errors,
             options,
-            return_capacity,
+            report,
             ..
         } = self;
         if let Some(error) = errors.into_iter().next() {
@@ -229,7 +230,7 @@ impl<'a> BatchWrite<'a> {
                     batch_tables,
                     chunk,
                     options,
-                    return_capacity.clone(),
+                    report.capacity.clone(),
                 )
             })
             .buffer_unordered(options.concurrency.max(1))
@@ -245,6 +246,7 @@ impl<'a> BatchWrite<'a> {
             left.writes.extend(outcome.left);
             last_error = outcome.error.or(last_error);
         }
+        report.record(&metadata);
         let leftover = chunks.finish();
         left.writes.extend(
             leftover
@@ -253,7 +255,7 @@ impl<'a> BatchWrite<'a> {
                 .map(|(table, request)| (tables[table].clone(), request)),
         );
         if written == total {
-            return Ok((written, metadata));
+            return Ok(written);
         }
         let missing = total - written - left.writes.len();
         let mut summary = format!(

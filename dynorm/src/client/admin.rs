@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::TableStatus;
 
 use crate::client::Client;
 use crate::error::{from_sdk, sdk_error, Error, Result};
-use crate::schema::{table_definition, Model, SharedTable, StreamViewType};
+use crate::schema::{table_definition, Model, SharedTable, StreamView};
 
 impl Client {
     /// The `CreateTable` input for `M`, with this client's full table name.
@@ -161,7 +161,7 @@ impl Client {
     /// view; a stream with another view is an [`ErrorKind::Config`](crate::ErrorKind) error,
     /// since DynamoDB changes a view only by turning the stream off and on again, which
     /// starts a new stream.
-    pub async fn enable_stream<M: Model>(&self, view: StreamViewType) -> Result<()> {
+    pub async fn enable_stream<M: Model>(&self, view: StreamView) -> Result<()> {
         let table = self.table_name::<M>();
         let fail = |e: Error| {
             e.with_model(M::SCHEMA.model)

@@ -290,12 +290,6 @@ impl<M: Model> Update<M> {
         self.push(attr.name(), Ok(Action::Remove))
     }
 
-    /// `ADD attribute value`: adds to a number, starting from 0 when it is absent.
-    pub fn add<T: Numeric, O>(self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
-        let action = attr.value(&by).map(Action::Add);
-        self.push(attr.name(), action)
-    }
-
     /// `SET attribute = attribute + by`, from 0 when absent.
     pub fn increment<T: Numeric, O>(self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
         let action = attr.value(&by).map(|v| Action::Arithmetic(Sign::Plus, v));

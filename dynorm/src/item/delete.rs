@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
-use crate::observe::Metadata;
+use crate::observe::{Reporting, Tally};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -36,7 +36,7 @@ pub struct DeleteItem<M: Model> {
     checks: Checks,
     condition: Conjunction,
     expect_version_error: Option<Error>,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
     model: PhantomData<fn() -> M>,
 }
 
@@ -48,7 +48,7 @@ impl<M: Model> Clone for DeleteItem<M> {
             checks: self.checks.clone(),
             condition: self.condition.clone(),
             expect_version_error: self.expect_version_error.clone(),
-            return_capacity: self.return_capacity.clone(),
+            report: self.report.clone(),
             model: PhantomData,
         }
     }
@@ -70,7 +70,7 @@ impl<M: Model> DeleteItem<M> {
             checks: Checks::default(),
             condition: Conjunction::default(),
             expect_version_error: None,
-            return_capacity: None,
+            report: Reporting::default(),
             model: PhantomData,
         }
     }
@@ -122,14 +122,20 @@ impl<M: Model> DeleteItem<M> {
             condition,
             placeholders,
             checks: self.checks,
-            return_capacity: self.return_capacity,
+            report: self.report,
         })
     }
 
-    /// Asks DynamoDB for the capacity the write consumes; read it with
-    /// [`send_with_metadata`](Self::send_with_metadata).
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -147,7 +153,7 @@ impl<M: Model> DeleteItem<M> {
         )
     }
 
-    async fn send_with(self, return_values: ReturnValue) -> Result<(Option<Item>, Metadata)> {
+    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.client.clone();
         let mut spec = self.spec()?;
         let WriteKind::Delete(key) =
@@ -170,14 +176,9 @@ impl<M: Model> DeleteItem<M> {
         self.send_with(ReturnValue::None).await.map(drop)
     }
 
-    /// Sends the request, and returns what it cost.
-    pub async fn send_with_metadata(self) -> Result<Metadata> {
-        Ok(self.send_with(ReturnValue::None).await?.1)
-    }
-
     /// Sends the request and returns the deleted item, if there was one.
     pub async fn send_returning_old(self) -> Result<Option<M>> {
-        let (old, _) = self.send_with(ReturnValue::AllOld).await?;
+        let old = self.send_with(ReturnValue::AllOld).await?;
         item::decode(old, OPERATION)
     }
 }

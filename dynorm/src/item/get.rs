@@ -8,10 +8,10 @@ use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use tracing::Instrument;
 
 use crate::client::Client;
-use crate::error::{sdk_error, Error, ErrorKind, Result};
+use crate::error::{sdk_error, Result};
 use crate::item;
 use crate::observe::span::{self, request_span};
-use crate::observe::Metadata;
+use crate::observe::{Metadata, Reporting, Tally};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -38,7 +38,7 @@ pub struct GetItem<M: Model> {
     key: Result<Item>,
     consistent_read: bool,
     include_expired: bool,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
     model: PhantomData<fn() -> M>,
 }
 
@@ -49,7 +49,7 @@ impl<M: Model> Clone for GetItem<M> {
             key: self.key.clone(),
             consistent_read: self.consistent_read,
             include_expired: self.include_expired,
-            return_capacity: self.return_capacity.clone(),
+            report: self.report.clone(),
             model: PhantomData,
         }
     }
@@ -70,7 +70,7 @@ impl<M: Model> GetItem<M> {
             key,
             consistent_read: false,
             include_expired: false,
-            return_capacity: None,
+            report: Reporting::default(),
             model: PhantomData,
         }
     }
@@ -88,10 +88,16 @@ impl<M: Model> GetItem<M> {
         self
     }
 
-    /// Asks DynamoDB for the capacity the read consumes; read it with
-    /// [`send_with_metadata`](Self::send_with_metadata).
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -101,7 +107,7 @@ impl<M: Model> GetItem<M> {
             .table_name(table)
             .set_key(Some(key))
             .consistent_read(self.consistent_read)
-            .set_return_consumed_capacity(self.return_capacity.clone())
+            .set_return_consumed_capacity(self.report.capacity.clone())
     }
 
     /// The `GetItem` input [`send`](Self::send) would send, without sending it.
@@ -113,13 +119,7 @@ impl<M: Model> GetItem<M> {
     }
 
     /// Sends the request. `Ok(None)` when there is no such item, or it has expired.
-    pub async fn send(self) -> Result<Option<M>> {
-        Ok(self.send_with_metadata().await?.0)
-    }
-
-    /// Sends the request, and returns the item (as [`send`](Self::send) does) with what
-    /// the read cost.
-    pub async fn send_with_metadata(mut self) -> Result<(Option<M>, Metadata)> {
+    pub async fn send(mut self) -> Result<Option<M>> {
         let key = std::mem::replace(&mut self.key, Ok(crate::value::Item::new()))?;
         let table = self.client.table_name::<M>();
         let span = request_span!(
@@ -145,19 +145,10 @@ impl<M: Model> GetItem<M> {
             }
         };
         span::record_capacity(&span, output.consumed_capacity.as_slice());
-        let metadata = Metadata::single(output.consumed_capacity.as_slice());
+        self.report.record(&Metadata::single(output.consumed_capacity.as_slice()));
         let item = output
             .item
             .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item));
-        Ok((item::decode(item, OPERATION)?, metadata))
-    }
-
-    /// Sends the request, with [`ErrorKind::NotFound`] when there is no such item.
-    pub async fn send_required(self) -> Result<M> {
-        self.send().await?.ok_or_else(|| {
-            Error::new(ErrorKind::NotFound, "no item has this key")
-                .with_model(M::SCHEMA.model)
-                .with_operation(OPERATION)
-        })
+        item::decode(item, OPERATION)
     }
 }

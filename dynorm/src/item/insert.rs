@@ -7,6 +7,7 @@ use super::put::{put_spec, send_put, KeyMustBeNew};
 use super::whole_item::WholeItemWrite;
 use super::write_request::{WriteKind, WriteSpec};
 use crate::client::Client;
+use crate::observe::{Reporting, Tally};
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction};
 use crate::schema::{Insertable, Model};
@@ -31,7 +32,7 @@ impl Client {
             client: self.clone(),
             new,
             condition: Conjunction::default(),
-            return_capacity: None,
+            report: Reporting::default(),
         }
     }
 
@@ -43,6 +44,7 @@ impl Client {
         InsertMany {
             client: self.clone(),
             rows: rows.into_iter().collect(),
+            report: Reporting::default(),
         }
     }
 }
@@ -53,7 +55,7 @@ pub struct InsertItem<N: Insertable> {
     client: Client,
     new: N,
     condition: Conjunction,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
 }
 
 impl<N: Insertable> InsertItem<N> {
@@ -63,9 +65,16 @@ impl<N: Insertable> InsertItem<N> {
         self
     }
 
-    /// Asks DynamoDB for the capacity the write consumed, in total or with indexes.
-    pub fn return_consumed_capacity(mut self, detail: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(detail);
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -77,7 +86,7 @@ impl<N: Insertable> InsertItem<N> {
             WholeItemWrite::Create,
             KeyMustBeNew::Yes,
             self.condition,
-            self.return_capacity,
+            self.report,
         )
     }
 
@@ -89,7 +98,7 @@ impl<N: Insertable> InsertItem<N> {
     }
 
     /// Sends the request and returns the model as stored, with its generated attributes.
-    pub async fn returning(self) -> Result<N::Model> {
+    pub async fn send_returning_new(self) -> Result<N::Model> {
         let client = self.client.clone();
         let spec = self.spec()?;
         let stored = stored_of(&spec);
@@ -115,17 +124,31 @@ fn decode<M: Model>(item: crate::value::Item) -> Result<M> {
 pub struct InsertMany<N: Insertable> {
     client: Client,
     rows: Vec<N>,
+    report: Reporting,
 }
 
 impl<N: Insertable> InsertMany<N> {
     /// Sends every row, in transactions of up to 100.
     pub async fn send(self) -> Result<()> {
-        self.returning().await.map(drop)
+        self.send_returning_new().await.map(drop)
+    }
+
+    /// Asks DynamoDB for the capacity the transactions consume; it is added to the
+    /// [`tally`](Self::tally).
+    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
+        self
     }
 
     /// Sends every row and returns the stored models, in the order given.
-    pub async fn returning(self) -> Result<Vec<N::Model>> {
-        let InsertMany { client, rows } = self;
+    pub async fn send_returning_new(self) -> Result<Vec<N::Model>> {
+        let InsertMany { client, rows, report } = self;
         let mut specs = Vec::with_capacity(rows.len());
         for row in rows {
             specs.push(
@@ -133,7 +156,7 @@ impl<N: Insertable> InsertMany<N> {
                     client: client.clone(),
                     new: row,
                     condition: Conjunction::default(),
-                    return_capacity: None,
+                    report: Reporting::default(),
                 }
                 .spec()?,
             );
@@ -146,7 +169,8 @@ impl<N: Insertable> InsertMany<N> {
                 .take(crate::transaction::MAX_TRANSACTION_ITEMS)
                 .collect();
             let items: Vec<_> = chunk.iter().map(stored_of).collect();
-            let mut transaction = client.transaction();
+            let mut transaction = client.transact_write();
+            transaction.report = report.clone();
             for spec in chunk {
                 transaction = transaction.write_spec(spec);
             }

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item::whole_item::{prepare_item, WholeItemWrite};
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
-use crate::observe::Metadata;
+use crate::observe::{Reporting, Tally};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -41,7 +41,7 @@ pub(crate) fn put_spec<M: Model>(
     write: WholeItemWrite,
     key_must_be_new: KeyMustBeNew,
     condition: Conjunction,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
 ) -> Result<WriteSpec> {
     if let Some(error) = condition.first_error() {
         return Err(error
@@ -69,7 +69,7 @@ pub(crate) fn put_spec<M: Model>(
         condition,
         placeholders,
         checks,
-        return_capacity,
+        report,
     })
 }
 
@@ -78,7 +78,7 @@ pub(crate) async fn send_put(
     client: &Client,
     mut spec: WriteSpec,
     return_values: ReturnValue,
-) -> Result<(Option<Item>, Metadata)> {
+) -> Result<Option<Item>> {
     let WriteKind::Put(item) = std::mem::replace(&mut spec.kind, WriteKind::Put(Item::new()))
     else {
         unreachable!("a put spec holds an item")
@@ -112,7 +112,7 @@ pub struct CreateItem<'a, M: Model> {
     item: &'a M,
     overwrite: bool,
     condition: Conjunction,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
 }
 
 impl<M: Model> Clone for CreateItem<'_, M> {
@@ -122,7 +122,7 @@ impl<M: Model> Clone for CreateItem<'_, M> {
             item: self.item,
             overwrite: self.overwrite,
             condition: self.condition.clone(),
-            return_capacity: self.return_capacity.clone(),
+            report: self.report.clone(),
         }
     }
 }
@@ -134,7 +134,7 @@ impl<'a, M: Model> CreateItem<'a, M> {
             item,
             overwrite: false,
             condition: Conjunction::default(),
-            return_capacity: None,
+            report: Reporting::default(),
         }
     }
 
@@ -163,14 +163,20 @@ impl<'a, M: Model> CreateItem<'a, M> {
             WholeItemWrite::Create,
             key_must_be_new,
             self.condition,
-            self.return_capacity,
+            self.report,
         )
     }
 
-    /// Asks DynamoDB for the capacity the write consumes; read it with
-    /// [`send_with_metadata`](Self::send_with_metadata).
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -180,16 +186,9 @@ impl<'a, M: Model> CreateItem<'a, M> {
         preview_put(&self.clone().spec()?)
     }
 
-    /// Sends the request, and returns what it cost.
-    pub async fn send_with_metadata(self) -> Result<Metadata> {
-        let client = self.client.clone();
-        let spec = self.spec()?;
-        Ok(send_put(&client, spec, ReturnValue::None).await?.1)
-    }
-
     /// Sends the request and returns the item as stored, with its generated defaults
     /// (`insert ... returning`).
-    pub async fn send_returning(self) -> Result<M> {
+    pub async fn send_returning_new(self) -> Result<M> {
         let client = self.client.clone();
         let spec = self.spec()?;
         let WriteKind::Put(item) = spec.kind.clone() else {
@@ -217,7 +216,7 @@ pub struct PutItem<'a, M: Model> {
     client: Client,
     item: &'a M,
     condition: Conjunction,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
 }
 
 impl<M: Model> Clone for PutItem<'_, M> {
@@ -226,7 +225,7 @@ impl<M: Model> Clone for PutItem<'_, M> {
             client: self.client.clone(),
             item: self.item,
             condition: self.condition.clone(),
-            return_capacity: self.return_capacity.clone(),
+            report: self.report.clone(),
         }
     }
 }
@@ -237,7 +236,7 @@ impl<'a, M: Model> PutItem<'a, M> {
             client: client.clone(),
             item,
             condition: Conjunction::default(),
-            return_capacity: None,
+            report: Reporting::default(),
         }
     }
 
@@ -255,14 +254,20 @@ impl<'a, M: Model> PutItem<'a, M> {
             WholeItemWrite::Replace,
             KeyMustBeNew::No,
             self.condition,
-            self.return_capacity,
+            self.report,
         )
     }
 
-    /// Asks DynamoDB for the capacity the write consumes; read it with
-    /// [`send_with_metadata`](Self::send_with_metadata).
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -270,13 +275,6 @@ impl<'a, M: Model> PutItem<'a, M> {
     /// error `send` would find before sending is found here.
     pub fn preview(&self) -> Result<PutItemInput> {
         preview_put(&self.clone().spec()?)
-    }
-
-    /// Sends the request, and returns what it cost.
-    pub async fn send_with_metadata(self) -> Result<Metadata> {
-        let client = self.client.clone();
-        let spec = self.spec()?;
-        Ok(send_put(&client, spec, ReturnValue::None).await?.1)
     }
 
     /// Sends the request.
@@ -290,7 +288,7 @@ impl<'a, M: Model> PutItem<'a, M> {
     pub async fn send_returning_old(self) -> Result<Option<M>> {
         let client = self.client.clone();
         let spec = self.spec()?;
-        let (old, _) = send_put(&client, spec, ReturnValue::AllOld).await?;
+        let old = send_put(&client, spec, ReturnValue::AllOld).await?;
         crate::item::decode(old, "put")
     }
 }

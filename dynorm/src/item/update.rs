@@ -17,7 +17,7 @@ use crate::expr::{
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
-use crate::observe::Metadata;
+use crate::observe::{Reporting, Tally};
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 
@@ -28,6 +28,18 @@ impl Client {
     /// the update is an [`upsert`](UpdateItem::upsert).
     pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<M> {
         UpdateItem::new(self, key.into())
+    }
+
+    /// Updates one item by raw key attributes, as [`get_raw`](Client::get_raw) reads
+    /// one. The key must have every key attribute, and a key built from templates must
+    /// parse back into its fields; otherwise the error comes before sending.
+    pub fn update_raw<M: Model>(&self, key: Item) -> UpdateItem<M> {
+        let checked = item::raw_key::<M>(key, OPERATION)
+            .and_then(|key| M::Key::from_key_item(key).map_err(|e| e.with_operation(OPERATION)));
+        match checked {
+            Ok(key) => UpdateItem::new(self, key),
+            Err(error) => UpdateItem::with_key(self, Err(error), None),
+        }
     }
 }
 
@@ -60,7 +72,7 @@ pub struct UpdateItem<M: Model> {
     upsert: bool,
     expected_version: Option<u64>,
     ignore_version: bool,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
     model: PhantomData<fn() -> M>,
 }
 
@@ -75,7 +87,7 @@ impl<M: Model> Clone for UpdateItem<M> {
             upsert: self.upsert,
             expected_version: self.expected_version,
             ignore_version: self.ignore_version,
-            return_capacity: self.return_capacity.clone(),
+            report: self.report.clone(),
             model: PhantomData,
         }
     }
@@ -83,19 +95,24 @@ impl<M: Model> Clone for UpdateItem<M> {
 
 impl<M: Model> UpdateItem<M> {
     pub(crate) fn new(client: &Client, key: M::Key) -> Self {
+        let key_sources = M::SCHEMA.entity.is_some().then(|| {
+            key.__stored_sources()
+                .map_err(|e| e.with_operation(OPERATION))
+        });
+        Self::with_key(client, item::typed_key::<M>(&key, OPERATION), key_sources)
+    }
+
+    fn with_key(client: &Client, key: Result<Item>, key_sources: Option<Result<Item>>) -> Self {
         Self {
             client: client.clone(),
-            key: item::typed_key::<M>(&key, OPERATION),
-            key_sources: M::SCHEMA.entity.is_some().then(|| {
-                key.__stored_sources()
-                    .map_err(|e| e.with_operation(OPERATION))
-            }),
+            key,
+            key_sources,
             update: Update::new(),
             condition: Conjunction::default(),
             upsert: false,
             expected_version: None,
             ignore_version: false,
-            return_capacity: None,
+            report: Reporting::default(),
             model: PhantomData,
         }
     }
@@ -125,12 +142,6 @@ impl<M: Model> UpdateItem<M> {
     /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
     pub fn remove<T>(mut self, attr: Attr<M, T, Optional, Writable>) -> Self {
         self.update = self.update.remove(attr);
-        self
-    }
-
-    /// `ADD attribute value`: adds to a number, starting from 0 when it is absent.
-    pub fn add<T: Numeric, O>(mut self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
-        self.update = self.update.add(attr, by);
         self
     }
 
@@ -270,14 +281,20 @@ impl<M: Model> UpdateItem<M> {
             condition,
             placeholders,
             checks,
-            return_capacity: self.return_capacity,
+            report: self.report,
         })
     }
 
-    /// Asks DynamoDB for the capacity the write consumes; read it with
-    /// [`send_with_metadata`](Self::send_with_metadata).
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -298,13 +315,6 @@ impl<M: Model> UpdateItem<M> {
     }
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
-        Ok(self.send_with_metadata_and(return_values).await?.0)
-    }
-
-    async fn send_with_metadata_and(
-        self,
-        return_values: ReturnValue,
-    ) -> Result<(Option<Item>, Metadata)> {
         let client = self.client.clone();
         let mut spec = self.spec()?;
         let WriteKind::Update { key, expression } =
@@ -327,11 +337,6 @@ impl<M: Model> UpdateItem<M> {
     /// Sends the request.
     pub async fn send(self) -> Result<()> {
         self.send_with(ReturnValue::None).await.map(drop)
-    }
-
-    /// Sends the request, and returns what it cost.
-    pub async fn send_with_metadata(self) -> Result<Metadata> {
-        Ok(self.send_with_metadata_and(ReturnValue::None).await?.1)
     }
 
     /// Sends the request and returns the whole item after the update.

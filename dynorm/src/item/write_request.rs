@@ -13,6 +13,7 @@ use aws_sdk_dynamodb::types::{
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Comparison, Conjunction, Expr, Placeholders};
+use crate::observe::Reporting;
 use crate::schema::Schema;
 use crate::value::Item;
 
@@ -60,7 +61,8 @@ macro_rules! send_write {
                 $crate::observe::span::record_capacity(&span, output.consumed_capacity.as_slice());
                 let metadata =
                     $crate::observe::Metadata::single(output.consumed_capacity.as_slice());
-                Ok((output.attributes, metadata))
+                spec.report.record(&metadata);
+                Ok(output.attributes)
             }
             Err(e) => {
                 // The table name went into the request; an error names it again.
@@ -111,8 +113,9 @@ pub(crate) struct WriteSpec {
     pub condition: Option<String>,
     pub placeholders: Placeholders,
     pub checks: Checks,
-    /// What consumed capacity a single write asks for; a transaction asks for its own.
-    pub return_capacity: Option<ReturnConsumedCapacity>,
+    /// What consumed capacity a single write asks for, and the tally it adds to; a
+    /// transaction has its own.
+    pub report: Reporting,
 }
 
 /// The conditions dynorm adds, and so how to explain a failure.
@@ -189,7 +192,7 @@ impl WriteSpec {
             condition: self.condition.clone(),
             names: placeholders.take_names(),
             values: placeholders.take_values(),
-            return_capacity: self.return_capacity.clone(),
+            return_capacity: self.report.capacity.clone(),
         }
     }
 
@@ -201,7 +204,7 @@ impl WriteSpec {
             condition: self.condition.take(),
             names: self.placeholders.take_names(),
             values: self.placeholders.take_values(),
-            return_capacity: self.return_capacity.take(),
+            return_capacity: self.report.capacity.take(),
         }
     }
 

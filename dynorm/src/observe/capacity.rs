@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use aws_sdk_dynamodb::types::ConsumedCapacity;
+use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 
 /// The capacity units one request or several consumed, as DynamoDB reported them in
 /// `ConsumedCapacity`, summed.
@@ -80,11 +80,9 @@ pub(crate) fn merge_into(total: &mut Option<Capacity>, more: Option<&Capacity>) 
     }
 }
 
-/// What an operation's requests cost, returned alongside its result by the
-/// `send_with_metadata` methods.
+/// What an operation's requests cost, added to the builder's [`Tally`] when it has one.
 #[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct Metadata {
+pub(crate) struct Metadata {
     /// The capacity consumed, summed over every request; `None` when DynamoDB reported
     /// none (capacity was not asked for).
     pub consumed_capacity: Option<Capacity>,
@@ -112,9 +110,10 @@ impl Metadata {
     }
 }
 
-/// Running totals of a query, scan or count as its pages arrive: hand a clone to
-/// [`Query::tally`](crate::query::Query::tally) or [`Scan::tally`](crate::query::Scan::tally),
-/// and read it at any time, during the stream or after it.
+/// Running totals of what a builder's requests cost and returned: hand it to any builder
+/// with `.tally(&tally)`, and read it at any time, during a stream or after it. It is the
+/// one place dynorm reports capacity and counts; a clone shares the same totals, so one
+/// tally can sum several operations.
 ///
 /// ```no_run
 /// # use dynorm::Model;
@@ -129,9 +128,9 @@ impl Metadata {
 ///     .tally(&tally)
 ///     .stream();
 /// while let Some(_order) = orders.try_next().await? {
-///     // tally.pages(), tally.scanned_count(), tally.consumed_capacity() so far
+///     // tally.requests(), tally.scanned_count(), tally.consumed_capacity() so far
 /// }
-/// println!("{} pages, {:?}", tally.pages(), tally.consumed_capacity());
+/// println!("{} pages, {:?}", tally.requests(), tally.consumed_capacity());
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -141,9 +140,10 @@ pub struct Tally {
 
 #[derive(Debug, Default)]
 struct Totals {
-    pages: usize,
+    requests: usize,
     count: usize,
     scanned_count: usize,
+    skipped: usize,
     capacity: Option<Capacity>,
 }
 
@@ -152,34 +152,80 @@ impl Tally {
         f(&self.totals.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Adds one page.
+    fn write(&self, f: impl FnOnce(&mut Totals)) {
+        f(&mut self.totals.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Adds one page of a query or scan.
     pub(crate) fn add_page(&self, count: usize, scanned_count: usize, capacity: Option<&Capacity>) {
-        let mut totals = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
-        totals.pages += 1;
-        totals.count += count;
-        totals.scanned_count += scanned_count;
-        merge_into(&mut totals.capacity, capacity);
+        self.write(|totals| {
+            totals.requests += 1;
+            totals.count += count;
+            totals.scanned_count += scanned_count;
+            merge_into(&mut totals.capacity, capacity);
+        });
     }
 
-    /// The pages received so far.
-    pub fn pages(&self) -> usize {
-        self.read(|t| t.pages)
+    /// Adds the requests of an operation and what they cost.
+    pub(crate) fn add(&self, metadata: &Metadata) {
+        self.write(|totals| {
+            totals.requests += metadata.requests as usize;
+            merge_into(&mut totals.capacity, metadata.consumed_capacity.as_ref());
+        });
     }
 
-    /// `Count` summed: the items that matched the filter, so far.
+    /// Adds items that were read but skipped, as items of entities a collection or a
+    /// stream does not list.
+    pub(crate) fn add_skipped(&self, skipped: usize) {
+        self.write(|totals| totals.skipped += skipped);
+    }
+
+    /// The requests sent so far: one per page of a query or scan, one per chunk attempt of
+    /// a batch, retries included, and one per single-item operation or transaction.
+    pub fn requests(&self) -> usize {
+        self.read(|t| t.requests)
+    }
+
+    /// `Count` summed over query and scan pages: the items that matched the filter.
     pub fn count(&self) -> usize {
         self.read(|t| t.count)
     }
 
-    /// `ScannedCount` summed: the items read before the filter, so far. The difference
-    /// with [`count`](Self::count) is what the filter threw away.
+    /// `ScannedCount` summed over query and scan pages: the items read before the filter.
+    /// The difference with [`count`](Self::count) is what the filter threw away.
     pub fn scanned_count(&self) -> usize {
         self.read(|t| t.scanned_count)
     }
 
-    /// The capacity consumed so far; `None` when DynamoDB reported none.
+    /// Items read but skipped because they belong to an entity the read does not list
+    /// (a collection's other entities); they are never failed.
+    pub fn skipped(&self) -> usize {
+        self.read(|t| t.skipped)
+    }
+
+    /// The capacity consumed so far; `None` when DynamoDB reported none (capacity is
+    /// reported only when a builder asks for it with `.return_consumed_capacity(..)`).
     pub fn consumed_capacity(&self) -> Option<Capacity> {
         self.read(|t| t.capacity.clone())
+    }
+}
+
+/// What a builder asks DynamoDB to report, and where it adds what comes back: the one
+/// piece every builder holds for capacity and counts.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reporting {
+    /// The `ReturnConsumedCapacity` of every request.
+    pub capacity: Option<ReturnConsumedCapacity>,
+    /// The tally that sums the requests.
+    pub tally: Option<Tally>,
+}
+
+impl Reporting {
+    /// Adds what an operation's requests cost to the tally, if there is one.
+    pub(crate) fn record(&self, metadata: &Metadata) {
+        if let Some(tally) = &self.tally {
+            tally.add(metadata);
+        }
     }
 }
 
@@ -225,7 +271,7 @@ mod tests {
         tally.clone().add_page(2, 5, Some(&capacity));
         tally.add_page(1, 1, None);
         assert_eq!(
-            (tally.pages(), tally.count(), tally.scanned_count()),
+            (tally.requests(), tally.count(), tally.scanned_count()),
             (2, 3, 6)
         );
         assert_eq!(tally.consumed_capacity().map(|c| c.units), Some(0.5));

@@ -13,4 +13,5 @@ pub(crate) mod span;
 
 pub use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 pub(crate) use capacity::merge_into;
-pub use capacity::{Capacity, Metadata, Tally};
+pub use capacity::{Capacity, Tally};
+pub(crate) use capacity::{Metadata, Reporting};

@@ -15,7 +15,7 @@ mod insert;
 pub(crate) mod key_signature;
 mod model;
 pub(crate) mod shared_table;
-mod stream_view;
+pub(crate) mod stream_view;
 pub(crate) mod table_definition;
 mod table_schema;
 pub(crate) mod template_parse;
@@ -30,10 +30,7 @@ pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
 pub use insert::Insertable;
 pub use model::{Keyed, Model, ModelKey};
 pub use shared_table::SharedTable;
-pub use stream_view::{
-    KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamViewType, Streamed, View,
-};
+pub(crate) use stream_view::{StreamView, Streamed, View};
 pub use table_schema::{KeyAttribute, Schema};
 
-pub use crate::value::Item;
 pub(crate) use shared_table::same as const_str_eq;

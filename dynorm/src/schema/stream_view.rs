@@ -1,4 +1,4 @@
-//! A table's stream view type, as a value (`StreamViewType`, in the schema) and as a type
+//! A table's stream view type, as a value (`StreamView`, in the schema) and as a type
 //! (`KeysOnly`, `NewImage`, `OldImage`, `NewAndOldImages`), so that a change read from a
 //! stream that carries no image has no image field to read.
 
@@ -10,7 +10,7 @@ use crate::value::Item;
 
 /// What a table's stream records carry besides the key: DynamoDB's `StreamViewType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StreamViewType {
+pub enum StreamView {
     /// Only the key attributes.
     KeysOnly,
     /// The item as it is after the change.
@@ -21,7 +21,7 @@ pub enum StreamViewType {
     NewAndOldImages,
 }
 
-impl StreamViewType {
+impl StreamView {
     /// DynamoDB's name: `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE` or `NEW_AND_OLD_IMAGES`.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -59,7 +59,7 @@ impl StreamViewType {
     }
 }
 
-impl fmt::Display for StreamViewType {
+impl fmt::Display for StreamView {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -76,7 +76,7 @@ pub struct NoImage;
 /// Implemented by [`KeysOnly`], [`NewImage`], [`OldImage`] and [`NewAndOldImages`].
 pub trait View: Send + Sync + 'static {
     /// The view type this type stands for.
-    const TYPE: StreamViewType;
+    const TYPE: StreamView;
     /// The item after the change: `T`, or [`NoImage`].
     type New<T: Send + 'static>: Send + 'static;
     /// The item before the change: `T`, or [`NoImage`].
@@ -110,7 +110,7 @@ macro_rules! view {
         pub struct $name;
 
         impl View for $name {
-            const TYPE: StreamViewType = StreamViewType::$name;
+            const TYPE: StreamView = StreamView::$name;
             type New<T: Send + 'static> = view!(@ty $new T);
             type Old<T: Send + 'static> = view!(@ty $old T);
 

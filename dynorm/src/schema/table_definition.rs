@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::TableDescription;
 
 use crate::error::{Error, Result};
 use crate::schema::Schema;
-use crate::schema::{IndexKind, IndexSchema, Projection, StreamViewType};
+use crate::schema::{IndexKind, IndexSchema, Projection, StreamView};
 
 /// The `CreateTable` input of a table shared by several entities: the union of their key
 /// attributes and indexes, each once. `table_name` overrides the first entity's name.
@@ -62,10 +62,10 @@ pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInp
 }
 
 /// The `StreamSpecification` of a view type: enabled with that view, or disabled.
-pub fn stream_specification(view: Option<StreamViewType>) -> StreamSpecification {
+pub fn stream_specification(view: Option<StreamView>) -> StreamSpecification {
     StreamSpecification::builder()
         .stream_enabled(view.is_some())
-        .set_stream_view_type(view.map(StreamViewType::to_sdk))
+        .set_stream_view_type(view.map(StreamView::to_sdk))
         .build()
         .expect("a stream specification with `stream_enabled` set is complete")
 }
@@ -75,7 +75,7 @@ fn build_input(
     table_name: String,
     table: &IndexSchema,
     indexes: &[IndexSchema],
-    stream: Option<StreamViewType>,
+    stream: Option<StreamView>,
 ) -> CreateTableInput {
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
     let index_keys = indexes
@@ -283,7 +283,7 @@ pub fn compare(schema: &Schema, name: &str, table: &TableDescription) -> Result<
 /// Checks a live table's stream against the view type the model declares. A table with a
 /// stream the model does not declare is fine; a missing stream or another view is not.
 fn compare_stream(
-    wanted: Option<StreamViewType>,
+    wanted: Option<StreamView>,
     name: &str,
     table: &TableDescription,
 ) -> Result<()> {
@@ -295,7 +295,7 @@ fn compare_stream(
         .filter(|s| s.stream_enabled())
         .map(|s| {
             s.stream_view_type()
-                .and_then(|v| StreamViewType::from_name(v.as_str()))
+                .and_then(|v| StreamView::from_name(v.as_str()))
         });
     match live {
         None => Err(Error::config(format!(

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::schema::entity::Entity;
 use crate::schema::index::{IndexKind, IndexSchema, Projection};
-use crate::schema::{Combine, Generated, StreamViewType};
+use crate::schema::{Combine, Generated, StreamView};
 use crate::value::{limits, AttrError, Item, ScalarType};
 
 /// One key attribute: its name and type.
@@ -52,7 +52,7 @@ pub struct Schema {
     /// The attribute set to now on every write (`#[dynorm(updated_at)]`).
     pub updated_at: Option<Generated>,
     /// The table's stream view type (`#[dynorm(stream = "..")]`), when it has a stream.
-    pub stream: Option<StreamViewType>,
+    pub stream: Option<StreamView>,
 }
 
 impl Schema {

@@ -21,8 +21,8 @@ pub mod lambda;
 mod lineage;
 mod record;
 
-pub use crate::schema::{
-    Keyed, KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamViewType, Streamed, View,
+pub use crate::schema::stream_view::{
+    KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamView, Streamed, View,
 };
 pub use change::{Change, ChangeKind, Decoder};
 pub use checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints, TableCheckpoints};

@@ -4,10 +4,10 @@
 mod read;
 mod write;
 
-pub use crate::error::CancellationReason;
-pub use read::{GetTransaction, GetTransactionItems};
-pub use write::{ConditionCheckItem, WriteTransaction};
+pub use read::{TransactGet, TransactGetResults};
+pub use write::{ConditionCheckItem, TransactWrite};
 
+use crate::error::CancellationReason;
 use crate::error::{Error, ErrorKind, Result};
 use crate::item::write_request::WriteSpec;
 use crate::item::{CreateItem, DeleteItem, PutItem, UpdateItem};
@@ -58,9 +58,9 @@ fn with_table(error: Error, table: Option<String>) -> Error {
 
 /// A write that can be part of a transaction: `create`, `put`, `update`, `delete` and
 /// `condition_check` builders.
-pub trait TransactionWrite: private::Sealed {}
+pub trait TransactWriteOperation: private::Sealed {}
 
-/// The sealed half of [`TransactionWrite`]: what it does stays inside dynorm.
+/// The sealed half of [`TransactWriteOperation`]: what it does stays inside dynorm.
 #[allow(private_interfaces)]
 mod private {
     /// Turns a builder into the write it describes.
@@ -69,7 +69,7 @@ mod private {
     }
 }
 
-impl<M: Model> TransactionWrite for CreateItem<'_, M> {}
+impl<M: Model> TransactWriteOperation for CreateItem<'_, M> {}
 #[allow(private_interfaces)]
 impl<M: Model> private::Sealed for CreateItem<'_, M> {
     fn into_spec(self) -> Result<WriteSpec> {
@@ -77,7 +77,7 @@ impl<M: Model> private::Sealed for CreateItem<'_, M> {
     }
 }
 
-impl<N: crate::schema::Insertable> TransactionWrite for crate::item::InsertItem<N> {}
+impl<N: crate::schema::Insertable> TransactWriteOperation for crate::item::InsertItem<N> {}
 #[allow(private_interfaces)]
 impl<N: crate::schema::Insertable> private::Sealed for crate::item::InsertItem<N> {
     fn into_spec(self) -> Result<WriteSpec> {
@@ -85,7 +85,7 @@ impl<N: crate::schema::Insertable> private::Sealed for crate::item::InsertItem<N
     }
 }
 
-impl<M: Model> TransactionWrite for PutItem<'_, M> {}
+impl<M: Model> TransactWriteOperation for PutItem<'_, M> {}
 #[allow(private_interfaces)]
 impl<M: Model> private::Sealed for PutItem<'_, M> {
     fn into_spec(self) -> Result<WriteSpec> {
@@ -93,7 +93,7 @@ impl<M: Model> private::Sealed for PutItem<'_, M> {
     }
 }
 
-impl<M: Model> TransactionWrite for DeleteItem<M> {}
+impl<M: Model> TransactWriteOperation for DeleteItem<M> {}
 #[allow(private_interfaces)]
 impl<M: Model> private::Sealed for DeleteItem<M> {
     fn into_spec(self) -> Result<WriteSpec> {
@@ -101,7 +101,7 @@ impl<M: Model> private::Sealed for DeleteItem<M> {
     }
 }
 
-impl<M: Model> TransactionWrite for UpdateItem<M> {}
+impl<M: Model> TransactWriteOperation for UpdateItem<M> {}
 #[allow(private_interfaces)]
 impl<M: Model> private::Sealed for UpdateItem<M> {
     fn into_spec(self) -> Result<WriteSpec> {

@@ -10,7 +10,7 @@ use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::item;
 use crate::observe::span::{self, request_span};
-use crate::observe::Metadata;
+use crate::observe::{Metadata, Reporting, Tally};
 use crate::schema::Model;
 use crate::transaction::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::value::Item;
@@ -20,28 +20,28 @@ const OPERATION: &str = "transact_get";
 
 impl Client {
     /// A read transaction: a consistent snapshot of up to 100 items across models.
-    pub fn transact_get(&self) -> GetTransaction {
-        GetTransaction::new(self)
+    pub fn transact_get(&self) -> TransactGet {
+        TransactGet::new(self)
     }
 }
 
 /// A pending read transaction: a consistent snapshot of up to 100 items across models.
 /// Build it with [`Client::transact_get`].
 #[must_use = "a transaction does nothing until it is sent"]
-pub struct GetTransaction {
+pub struct TransactGet {
     client: Client,
     gets: Vec<Result<(&'static str, TransactGetItem)>>,
     include_expired: bool,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    report: Reporting,
 }
 
-impl GetTransaction {
+impl TransactGet {
     pub(crate) fn new(client: &Client) -> Self {
         Self {
             client: client.clone(),
             gets: Vec::new(),
             include_expired: false,
-            return_capacity: None,
+            report: Reporting::default(),
         }
     }
 
@@ -66,10 +66,16 @@ impl GetTransaction {
         self
     }
 
-    /// Asks DynamoDB for the capacity the transaction consumes; it is in
-    /// [`GetTransactionItems::metadata`].
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -96,13 +102,13 @@ impl GetTransaction {
         let (_, items) = Self::checked(self.gets.clone())?;
         TransactGetItemsInput::builder()
             .set_transact_items(Some(items))
-            .set_return_consumed_capacity(self.return_capacity.clone())
+            .set_return_consumed_capacity(self.report.capacity.clone())
             .build()
             .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
     }
 
     /// Sends the request.
-    pub async fn send(self) -> Result<GetTransactionItems> {
+    pub async fn send(self) -> Result<TransactGetResults> {
         let (models, items) = Self::checked(self.gets)?;
         let table = single_table(items.iter().filter_map(|i| i.get()).map(Get::table_name));
         let span = request_span!(
@@ -118,7 +124,7 @@ impl GetTransaction {
         );
         let result = TransactGetItemsInput::builder()
             .set_transact_items(Some(items))
-            .set_return_consumed_capacity(self.return_capacity)
+            .set_return_consumed_capacity(self.report.capacity.clone())
             .send_with(self.client.sdk())
             .instrument(span.clone())
             .await;
@@ -158,7 +164,7 @@ impl GetTransaction {
         };
         let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
         span::record_capacity(&span, consumed);
-        let metadata = Metadata::single(consumed);
+        self.report.record(&Metadata::single(consumed));
         let responses = output.responses.unwrap_or_default();
         let items = models
             .into_iter()
@@ -173,28 +179,21 @@ impl GetTransaction {
                 )
             })
             .collect();
-        Ok(GetTransactionItems {
+        Ok(TransactGetResults {
             items,
             include_expired: self.include_expired,
-            metadata,
         })
     }
 }
 
 /// The items a read transaction returned, in request order.
 #[derive(Debug, Clone)]
-pub struct GetTransactionItems {
+pub struct TransactGetResults {
     items: Vec<(&'static str, Option<Item>)>,
     include_expired: bool,
-    metadata: Metadata,
 }
 
-impl GetTransactionItems {
-    /// What the transaction cost, when it was asked for with `.return_consumed_capacity(..)`.
-    pub fn metadata(&self) -> &Metadata {
-        &self.metadata
-    }
-
+impl TransactGetResults {
     /// The item at `index` decoded as `M`: `Ok(None)` when there is no such item, and an
     /// error when `index` is out of range or was a read of another model.
     pub fn get<M: Model>(&self, index: usize) -> Result<Option<M>> {

@@ -14,21 +14,21 @@ use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
 use crate::observe::span::{self, request_span};
-use crate::observe::Metadata;
+use crate::observe::{Metadata, Reporting, Tally};
 use crate::schema::Model;
 use crate::transaction::{
-    canceled, private, single_table, with_table, TransactionWrite, MAX_TRANSACTION_ITEMS,
+    canceled, private, single_table, with_table, TransactWriteOperation, MAX_TRANSACTION_ITEMS,
 };
 use crate::value::Item;
 
 /// The operation a write transaction's errors name.
-const OPERATION: &str = "transaction";
+const OPERATION: &str = "transact_write";
 
 impl Client {
     /// A write transaction: up to 100 `create`, `put`, `update`, `delete` and
     /// `condition_check` operations across models, all or nothing.
-    pub fn transaction(&self) -> WriteTransaction {
-        WriteTransaction::new(self)
+    pub fn transact_write(&self) -> TransactWrite {
+        TransactWrite::new(self)
     }
 
     /// A condition on an item, for a transaction: the transaction is cancelled unless it holds.
@@ -64,7 +64,7 @@ impl<M: Model> ConditionCheckItem<M> {
     }
 }
 
-impl<M: Model> TransactionWrite for ConditionCheckItem<M> {}
+impl<M: Model> TransactWriteOperation for ConditionCheckItem<M> {}
 #[allow(private_interfaces)]
 impl<M: Model> private::Sealed for ConditionCheckItem<M> {
     fn into_spec(self) -> Result<WriteSpec> {
@@ -89,19 +89,19 @@ impl<M: Model> private::Sealed for ConditionCheckItem<M> {
             condition,
             placeholders,
             checks,
-            return_capacity: None,
+            report: Reporting::default(),
         })
     }
 }
 
-/// A pending write transaction. Build it with [`Client::transaction`].
+/// A pending write transaction. Build it with [`Client::transact_write`].
 ///
 /// ```no_run
 /// # use dynorm::Model;
 /// # #[derive(Model, Clone)] struct Order { #[hash_key] id: String, paid: bool }
 /// # async fn demo(db: dynorm::Client, open: Order) -> Result<(), dynorm::Error> {
 /// let paid = Order { id: "o2".into(), paid: true };
-/// db.transaction()
+/// db.transact_write()
 ///     .write(db.delete::<Order>(open.key()).require_exists(true))
 ///     .write(db.create(&paid))
 ///     .send()
@@ -109,25 +109,25 @@ impl<M: Model> private::Sealed for ConditionCheckItem<M> {
 /// # Ok(()) }
 /// ```
 #[must_use = "a transaction does nothing until it is sent"]
-pub struct WriteTransaction {
+pub struct TransactWrite {
     client: Client,
     writes: Vec<Result<WriteSpec>>,
     token: Option<String>,
-    return_capacity: Option<ReturnConsumedCapacity>,
+    pub(crate) report: Reporting,
 }
 
-impl WriteTransaction {
+impl TransactWrite {
     pub(crate) fn new(client: &Client) -> Self {
         Self {
             client: client.clone(),
             writes: Vec::new(),
             token: None,
-            return_capacity: None,
+            report: Reporting::default(),
         }
     }
 
     /// Adds a write: a `create`, `put`, `update`, `delete` or `condition_check` builder.
-    pub fn write(mut self, write: impl TransactionWrite) -> Self {
+    pub fn write(mut self, write: impl TransactWriteOperation) -> Self {
         self.writes.push(private::Sealed::into_spec(write));
         self
     }
@@ -145,10 +145,16 @@ impl WriteTransaction {
         self
     }
 
-    /// Asks DynamoDB for the capacity the transaction consumes; read it with
-    /// [`send_with_metadata`](Self::send_with_metadata).
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
+        self.report.capacity = Some(capacity);
+        self
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.report.tally = Some(tally.clone());
         self
     }
 
@@ -157,13 +163,13 @@ impl WriteTransaction {
     /// [`idempotency_token`](Self::idempotency_token), the SDK makes one as it sends, so
     /// only that field of the request differs from the preview.
     pub fn preview(&self) -> Result<TransactWriteItemsInput> {
-        let copy = WriteTransaction {
+        let copy = TransactWrite {
             client: self.client.clone(),
             writes: self.writes.clone(),
             token: self.token.clone(),
-            return_capacity: self.return_capacity.clone(),
+            report: self.report.clone(),
         };
-        let capacity = copy.return_capacity.clone();
+        let capacity = copy.report.capacity.clone();
         let (_, specs, token) = copy.specs()?;
         let items = transact_items(&specs)?;
         input(items, token, capacity)
@@ -212,12 +218,8 @@ impl WriteTransaction {
     /// Sends the transaction. When DynamoDB cancels it, the error is
     /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind::TransactionCanceled) with one [`CancellationReason`] per operation.
     pub async fn send(self) -> Result<()> {
-        self.send_with_metadata().await.map(drop)
-    }
-
-    /// Sends the transaction, and returns what it cost. Fails as [`send`](Self::send) does.
-    pub async fn send_with_metadata(self) -> Result<Metadata> {
-        let capacity = self.return_capacity.clone();
+        let report = self.report.clone();
+        let capacity = self.report.capacity.clone();
         let (client, specs, token) = self.specs()?;
         let items = transact_items(&specs)?;
         let span = request_span!(
@@ -239,7 +241,8 @@ impl WriteTransaction {
             Ok(output) => {
                 let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
                 span::record_capacity(&span, consumed);
-                Ok(Metadata::single(consumed))
+                report.record(&Metadata::single(consumed));
+                Ok(())
             }
             Err(e) => Err(Self::failure(e, &specs)),
         };

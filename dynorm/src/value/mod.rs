@@ -22,12 +22,9 @@ pub use attr_error::{AttrError, PathSegment};
 pub use date::DateStorage;
 pub use set::{SetElement, SetKind};
 
-use std::collections::HashMap;
-
 use aws_sdk_dynamodb::types::AttributeValue;
 
-/// A DynamoDB item: attribute names to values.
-pub type Item = HashMap<String, AttributeValue>;
+pub(crate) use crate::Item;
 
 /// A Rust type with a native DynamoDB representation.
 ///
