@@ -1,8 +1,6 @@
 //! Reading a collection: its whole partition in one query, decoded into its enum.
 
 use std::collections::HashMap;
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
@@ -14,37 +12,17 @@ use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
-use crate::observe::{merge_into, Capacity, Tally};
+use crate::observe::Tally;
 use crate::schema::collection;
 use crate::schema::{entity_name, Collection, Index, Model};
 use crate::value::Item;
 
 const OPERATION: &str = "collection";
 
-/// The items of a collection's partition, and what reading it cost.
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct CollectionItems<C> {
-    /// The items of the collection's entities, in range key order.
-    pub items: Vec<C>,
-    /// How many items of other entities the partition held; they are skipped, not failed.
-    pub skipped: usize,
-    /// The `Query` requests sent: one per page.
-    pub pages: usize,
-    /// DynamoDB's `Count`, summed over the pages: every item the partition returned,
-    /// expired and skipped ones included.
-    pub count: usize,
-    /// DynamoDB's `ScannedCount`, summed over the pages.
-    pub scanned_count: usize,
-    /// The capacity the pages consumed, summed, when it was asked for with
-    /// [`return_consumed_capacity`](CollectionQuery::return_consumed_capacity).
-    pub consumed_capacity: Option<Capacity>,
-}
-
 impl Client {
     /// Reads a collection's whole partition with one query (more only if it spans pages),
-    /// decoding each item as the enum variant its entity name says. Await it, or set
-    /// [`include_expired`](CollectionQuery::include_expired) first.
+    /// decoding each item as the enum variant its entity name says; read it with
+    /// [`all`](CollectionQuery::all).
     pub fn collection<C: Collection>(
         &self,
         hash: impl Into<<C::Anchor as Index>::HashKey>,
@@ -60,8 +38,8 @@ impl Client {
 }
 
 /// A pending read of a collection's partition. Build it with [`Client::collection`], then
-/// `.await` it.
-#[must_use = "a collection read does nothing until it is awaited"]
+/// call [`all`](Self::all).
+#[must_use = "a collection read does nothing until it is sent"]
 pub struct CollectionQuery<C: Collection> {
     client: Client,
     hash: <C::Anchor as Index>::HashKey,
@@ -101,7 +79,7 @@ impl<C: Collection> CollectionQuery<C> {
     }
 
     /// Asks DynamoDB for the capacity each page consumes; the sum is in
-    /// [`CollectionItems::consumed_capacity`].
+    /// [`tally`](Self::tally).
     pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
         self.return_capacity = Some(capacity);
         self
@@ -113,7 +91,7 @@ impl<C: Collection> CollectionQuery<C> {
         self
     }
 
-    /// The `Query` input of the first page, exactly as [`send`](Self::send) would send it,
+    /// The `Query` input of the first page, exactly as [`all`](Self::all) would send it,
     /// without sending it. Later pages add only `ExclusiveStartKey`.
     pub fn preview(&self) -> Result<QueryInput> {
         let model = <C::Anchor as Model>::SCHEMA.model;
@@ -148,19 +126,15 @@ impl<C: Collection> CollectionQuery<C> {
         })
     }
 
-    /// Sends the query, page after page.
-    pub async fn send(self) -> Result<CollectionItems<C>> {
+    /// Reads the whole partition, page after page, and returns the items of the
+    /// collection's entities in range key order. Items of other entities are skipped and
+    /// counted in the [`tally`](Self::tally), never failed.
+    pub async fn all(self) -> Result<Vec<C>> {
         let prepared = self.prepare()?;
         let schema = &<C::Anchor as Model>::SCHEMA;
         let mut start: Option<Item> = None;
-        let mut out = CollectionItems {
-            items: Vec::new(),
-            skipped: 0,
-            pages: 0,
-            count: 0,
-            scanned_count: 0,
-            consumed_capacity: None,
-        };
+        let mut items = Vec::new();
+        let mut skipped = 0;
         loop {
             let span = request_span!(
                 "Query",
@@ -187,41 +161,28 @@ impl<C: Collection> CollectionQuery<C> {
                 output.items,
                 output.last_evaluated_key,
             );
-            out.pages += 1;
-            out.count += fetched.count;
-            out.scanned_count += fetched.scanned_count;
-            merge_into(&mut out.consumed_capacity, fetched.capacity.as_ref());
             for item in fetched.items {
                 let Some(owner) = collection::owner(C::__ENTITIES, &item) else {
-                    out.skipped += 1;
+                    skipped += 1;
                     continue;
                 };
                 if !self.include_expired && owner.is_expired(&item) {
                     continue;
                 }
                 match C::decode(entity_name(owner), item) {
-                    Some(decoded) => out
-                        .items
-                        .push(decoded.map_err(|e| e.with_operation(OPERATION))?),
-                    None => out.skipped += 1,
+                    Some(decoded) => items.push(decoded.map_err(|e| e.with_operation(OPERATION))?),
+                    None => skipped += 1,
                 }
             }
             match fetched.last_key.filter(|k| !k.is_empty()) {
                 Some(key) => start = Some(key),
-                None => return Ok(out),
+                None => {
+                    if let Some(tally) = &self.tally {
+                        tally.add_skipped(skipped);
+                    }
+                    return Ok(items);
+                }
             }
         }
-    }
-}
-
-impl<C: Collection> IntoFuture for CollectionQuery<C>
-where
-    <C::Anchor as Index>::HashKey: Send,
-{
-    type Output = Result<CollectionItems<C>>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
     }
 }

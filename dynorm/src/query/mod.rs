@@ -8,7 +8,7 @@ mod partition;
 mod scan;
 
 pub use crate::expr::Plan;
-pub use collection::{CollectionItems, CollectionQuery};
+pub use collection::CollectionQuery;
 pub use page::{ItemStream, Page};
 pub(crate) use partition::Partition;
 pub use scan::Scan;

@@ -16,8 +16,8 @@ use crate::value::Item;
 /// A stream of items across pages. It is boxed, so it is `Unpin` and easy to hold.
 pub type ItemStream<R> = std::pin::Pin<Box<dyn Stream<Item = Result<R>> + Send + 'static>>;
 
-/// One page of results, with the cursor that continues after it, and what DynamoDB said
-/// about it.
+/// One page of results, with the cursor that continues after it. What the page cost and
+/// counted goes to the builder's [`Tally`].
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Page<R> {
@@ -25,14 +25,6 @@ pub struct Page<R> {
     pub items: Vec<R>,
     /// Pass it back to get the next page; `None` on the last page.
     pub cursor: Option<String>,
-    /// DynamoDB's `Count`: the items that matched the filter.
-    pub count: usize,
-    /// DynamoDB's `ScannedCount`: the items read before the filter. `scanned_count - count`
-    /// is what the filter threw away, and what the page cost is counted on.
-    pub scanned_count: usize,
-    /// The capacity the page consumed, when it was asked for with
-    /// `.return_consumed_capacity(..)`.
-    pub consumed_capacity: Option<Capacity>,
 }
 
 /// What one request returned: the items and the key to continue from.
@@ -40,8 +32,6 @@ pub(crate) struct Fetched {
     pub items: Vec<Item>,
     pub last_key: Option<Item>,
     pub count: usize,
-    pub scanned_count: usize,
-    pub capacity: Option<Capacity>,
 }
 
 /// What one page's response holds, recorded on its span and its tally.
@@ -69,8 +59,6 @@ pub(crate) fn fetched(
         items: items.unwrap_or_default(),
         last_key,
         count,
-        scanned_count,
-        capacity,
     }
 }
 
@@ -197,8 +185,5 @@ pub(crate) fn into_page<R: FromItem>(
     Ok(Page {
         items,
         cursor,
-        count: fetched.count,
-        scanned_count: fetched.scanned_count,
-        consumed_capacity: fetched.capacity,
     })
 }

@@ -1,4 +1,4 @@
-//! `find_first` and `find_many`: the roots of a tree, their access path, and the waves.
+//! `find`: the roots of a tree, their access path, and the waves.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -18,35 +18,27 @@ use crate::value::Item;
 const OPERATION: &str = "find";
 
 impl Client {
-    /// Every `M` that matches the conditions given to [`matching`](FindMany::matching),
-    /// with the relations given to [`with`](FindMany::with).
-    pub fn find_many<M: Model + Clone>(&self) -> FindMany<M> {
-        FindMany {
+    /// The `M`s that match the conditions given to [`matching`](Find::matching), with the
+    /// relations given to [`with`](Find::with): read them with [`all`](Find::all) or
+    /// [`first`](Find::first).
+    pub fn find<M: Model + Clone>(&self) -> Find<M> {
+        Find {
             client: self.clone(),
             conditions: Conjunction::default(),
             loader: (),
             model: PhantomData,
         }
     }
-
-    /// The first `M` that matches, with its relations; `None` when none does.
-    pub fn find_first<M: Model + Clone>(&self) -> FindFirst<M> {
-        FindFirst(self.find_many())
-    }
 }
 
-/// A pending read of models with their relations. Build it with [`Client::find_many`].
+/// A pending read of models with their relations. Build it with [`Client::find`].
 #[must_use = "a find does nothing until it is sent"]
-pub struct FindMany<M: Model, L = ()> {
+pub struct Find<M: Model, L = ()> {
     client: Client,
     conditions: Conjunction,
     loader: L,
     model: PhantomData<fn() -> M>,
 }
-
-/// A pending read of one model with its relations. Build it with [`Client::find_first`].
-#[must_use = "a find does nothing until it is sent"]
-pub struct FindFirst<M: Model, L = ()>(FindMany<M, L>);
 
 /// The requests a find sends, wave by wave, before anything is sent. Requests of one wave
 /// go out together; a wave starts when the one before it has ended.
@@ -83,7 +75,13 @@ enum Root {
     Plain,
 }
 
-impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
+impl<M: Model + Clone, L: Load<M>> Find<M, L> {
+    /// Sends the requests as [`all`](Self::all) does, and returns the first root with its
+    /// relations; `None` when no root matches.
+    pub async fn first(self) -> Result<Option<L::Joined>> {
+        Ok(self.all().await?.into_iter().next())
+    }
+
     /// A condition on the roots. Equalities choose the table or index by `query`'s rules
     /// (for key templates: the first global, then local index, then the table whose hash
     /// key is built from attributes with an equality); the rest filter.
@@ -93,8 +91,8 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
     }
 
     /// The relations to load with each root: one, or a tuple of several.
-    pub fn with<W: Load<M>>(self, loader: W) -> FindMany<M, W> {
-        FindMany {
+    pub fn with<W: Load<M>>(self, loader: W) -> Find<M, W> {
+        Find {
             client: self.client,
             conditions: self.conditions,
             loader,
@@ -265,7 +263,7 @@ impl<M: Model + Clone, L: Load<M>> FindMany<M, L> {
 
     /// Sends the requests, wave by wave, and returns every root with its relations. A
     /// mistake [`plan`](Self::plan) finds is an error before anything is sent.
-    pub async fn send(self) -> Result<Vec<L::Joined>> {
+    pub async fn all(self) -> Result<Vec<L::Joined>> {
         self.plan()?;
         let root = self.root()?;
         let (roots, prefetched) = match (self.shared(&root), root) {
@@ -335,26 +333,4 @@ fn show(hash: &[(&'static str, AttributeValue)]) -> String {
         .map(|(name, value)| format!("{name} = {}", crate::value::show(value)))
         .collect::<Vec<_>>()
         .join(" and ")
-}
-
-impl<M: Model + Clone, L: Load<M>> FindFirst<M, L> {
-    /// A condition on the root, as for [`FindMany::matching`].
-    pub fn matching(self, condition: Condition<M>) -> Self {
-        FindFirst(self.0.matching(condition))
-    }
-
-    /// The relations to load with the root.
-    pub fn with<W: Load<M>>(self, loader: W) -> FindFirst<M, W> {
-        FindFirst(self.0.with(loader))
-    }
-
-    /// The waves and requests, without sending anything.
-    pub fn plan(&self) -> Result<LoadPlan> {
-        self.0.plan()
-    }
-
-    /// Sends the requests; `None` when no root matches.
-    pub async fn send(self) -> Result<Option<L::Joined>> {
-        Ok(self.0.send().await?.into_iter().next())
-    }
 }

@@ -2,8 +2,8 @@
 //!
 //! A model declares its relations with `#[relation(..)]`, and the derive generates one
 //! function per relation: `Post::comments()` is a [`Many<Post, Comment>`], `Post::author()`
-//! a [`One<Post, User>`]. [`Client::find_first`](crate::Client::find_first) and [`Client::find_many`](crate::Client::find_many) read the roots
-//! and [`with`](FindMany::with) loads relations, nested with [`One::with`] and
+//! a [`One<Post, User>`]. [`Client::find`](crate::Client::find) reads the roots, with
+//! [`first`](Find::first) or [`all`](Find::all), and [`with`](Find::with) loads relations, nested with [`One::with`] and
 //! [`Many::with`], several at one level as a tuple:
 //!
 //! ```no_run
@@ -17,10 +17,10 @@
 //! # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
 //! // A user and their posts, each post with its author: typed, never a map.
 //! let found: Option<(User, Vec<(Post, Option<User>)>)> = db
-//!     .find_first::<User>()
+//!     .find::<User>()
 //!     .matching(User::ID.eq("u1"))
 //!     .with(User::posts().with(Post::author()))
-//!     .send()
+//!     .first()
 //!     .await?;
 //! # Ok(()) }
 //! ```
@@ -34,8 +34,8 @@
 //! or an index) come in the same `Query`: the roots with those of their relations that
 //! share the roots' partition, and a relation's items, one `Query` per partition, with
 //! those of their own relations that share it. A relation with a per-parent limit, order or
-//! filter is read on its own. [`FindMany::plan`] shows the waves before anything is sent,
-//! and `send` refuses what `plan` refuses before sending anything.
+//! filter is read on its own. [`Find::plan`] shows the waves before anything is sent,
+//! and `all` and `first` refuse what `plan` refuses before sending anything.
 
 mod access;
 mod find;
@@ -47,7 +47,7 @@ mod related;
 mod shared;
 
 pub use access::Access;
-pub use find::{FindFirst, FindMany, LoadPlan};
+pub use find::{Find, LoadPlan};
 pub use load::Load;
 pub use many::Many;
 pub use one::One;
