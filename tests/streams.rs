@@ -135,10 +135,7 @@ async fn the_table_declares_its_stream_and_verify_compares_it() {
         spec.stream_view_type().unwrap().as_str(),
         "NEW_AND_OLD_IMAGES"
     );
-    assert_eq!(
-        Account::SCHEMA.stream,
-        Some(StreamView::NewAndOldImages)
-    );
+    assert_eq!(Account::SCHEMA.stream, Some(StreamView::NewAndOldImages));
     assert!(Plain::create_table_input().stream_specification().is_none());
     assert!(Account::create_table_json().contains("\"StreamViewType\": \"NEW_AND_OLD_IMAGES\""));
 

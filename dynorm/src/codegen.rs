@@ -2,7 +2,6 @@
 //! paths. Not a public API: it may change in any release.
 
 pub use crate::error::{Error, Result};
-pub use crate::Item;
 pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
 pub use crate::relation::{check_reachable, field_pair, Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
@@ -12,17 +11,18 @@ pub use crate::schema::entity::{
 };
 pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shared_table::check_shared_table;
+pub use crate::schema::stream_view::{
+    KeysOnly, NewAndOldImages, NewImage, OldImage, StreamView, Streamed,
+};
 pub use crate::schema::template_parse::{template_field, template_key_sources};
 pub use crate::schema::{
     Collection, Combine, Convention, Entity, FromItem, Generated, GeneratedValue, Index, IndexKind,
     IndexSchema, Insertable, KeyAttribute, KeyCasing, KeyTemplate, Keyed, Model, ModelKey,
     Projection, Schema, TemplatePart,
 };
-pub use crate::schema::stream_view::{
-    KeysOnly, NewAndOldImages, NewImage, OldImage, StreamView, Streamed,
-};
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
+pub use crate::Item;
 
 /// Date storage, for `DateTime<Utc>` fields.
 pub mod date {

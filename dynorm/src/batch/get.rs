@@ -12,8 +12,8 @@ use tracing::Instrument;
 
 use super::retry::{AfterFailure, Retry};
 use super::{incomplete, BatchOptions, Tables};
-use crate::error::Unprocessed;
 use crate::client::Client;
+use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
 use crate::observe::span::{self, request_span};
@@ -99,7 +99,7 @@ impl BatchGet {
     }
 
     /// Reads the items of `M` with these keys.
-    pub fn get_all<M: Model, K: Into<M::Key>>(self, keys: impl IntoIterator<Item = K>) -> Self {
+    pub fn get_many<M: Model, K: Into<M::Key>>(self, keys: impl IntoIterator<Item = K>) -> Self {
         keys.into_iter()
             .fold(self, |batch, key| batch.get::<M>(key))
     }

@@ -14,12 +14,17 @@ pub use get::{BatchGet, BatchGetResults};
 pub use write::BatchWrite;
 
 use std::any::TypeId;
+use std::marker::PhantomData;
 use std::time::Duration;
+
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use crate::client::Client;
 use crate::error::Unprocessed;
 use crate::error::{Error, ErrorKind};
 use crate::observe::span;
+use crate::observe::Tally;
 use crate::schema::Model;
 
 impl Client {
@@ -34,16 +39,68 @@ impl Client {
         BatchGet::new(self)
     }
 
-    /// Reads the items of `M` with these keys, in batches; missing items are left out.
-    pub async fn get_many<M: Model, K: Into<M::Key>>(
+    /// Reads the items of `M` with these keys, in batches (a [`BatchGet`] of one model);
+    /// missing items are left out. End it with [`send`](GetMany::send).
+    pub fn get_many<M: Model, K: Into<M::Key>>(
         &self,
         keys: impl IntoIterator<Item = K>,
-    ) -> crate::Result<Vec<M>> {
-        self.batch_get()
-            .get_all::<M, K>(keys)
-            .send()
-            .await?
-            .items::<M>()
+    ) -> GetMany<M> {
+        GetMany {
+            batch: self.batch_get().get_many::<M, K>(keys),
+            model: PhantomData,
+        }
+    }
+}
+
+/// A pending read of many items of one model by key. Build it with [`Client::get_many`].
+#[must_use = "a request does nothing until it is sent"]
+pub struct GetMany<M: Model> {
+    batch: BatchGet,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> GetMany<M> {
+    /// Reads with strong consistency.
+    pub fn consistent_read(self, consistent: bool) -> Self {
+        self.map(|batch| batch.consistent_read(consistent))
+    }
+
+    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet.
+    pub fn include_expired(self, include: bool) -> Self {
+        self.map(|batch| batch.include_expired(include))
+    }
+
+    /// Sets concurrency, attempts and delays.
+    pub fn options(self, options: BatchOptions) -> Self {
+        self.map(|batch| batch.options(options))
+    }
+
+    /// Asks DynamoDB for the capacity the requests consume; it is added to the
+    /// [`tally`](Self::tally).
+    pub fn return_consumed_capacity(self, capacity: ReturnConsumedCapacity) -> Self {
+        self.map(|batch| batch.return_consumed_capacity(capacity))
+    }
+
+    /// Adds the requests sent and what they cost to `tally`.
+    pub fn tally(self, tally: &Tally) -> Self {
+        self.map(|batch| batch.tally(tally))
+    }
+
+    /// The `BatchGetItem` input of each chunk, without sending anything.
+    pub fn preview(&self) -> crate::Result<Vec<BatchGetItemInput>> {
+        self.batch.preview()
+    }
+
+    /// Sends every read, and returns the items that exist; order is not kept.
+    pub async fn send(self) -> crate::Result<Vec<M>> {
+        self.batch.send().await?.items::<M>()
+    }
+
+    fn map(self, f: impl FnOnce(BatchGet) -> BatchGet) -> Self {
+        Self {
+            batch: f(self.batch),
+            model: PhantomData,
+        }
     }
 }
 

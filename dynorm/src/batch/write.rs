@@ -13,8 +13,8 @@ use super::chunks::{Chunks, Planned};
 use super::write_chunk::{chunk_input, group, send_chunk, ChunkOutcome};
 use super::write_source::{Source, OPERATION};
 use super::{incomplete, BatchOptions, Tables};
-use crate::error::Unprocessed;
 use crate::client::Client;
+use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
 use crate::observe::{Metadata, Reporting, Tally};
@@ -128,7 +128,7 @@ impl<'a> BatchWrite<'a> {
     }
 
     /// Puts every item.
-    pub fn put_all<M: Model>(mut self, items: impl IntoIterator<Item = &'a M>) -> Self {
+    pub fn put_many<M: Model>(mut self, items: impl IntoIterator<Item = &'a M>) -> Self {
         let items = items.into_iter();
         let expected = items.size_hint().0;
         self.writes.reserve(expected);
@@ -151,6 +151,12 @@ impl<'a> BatchWrite<'a> {
             Err(e) => self.errors.push(e),
         }
         self
+    }
+
+    /// Deletes the items with these keys.
+    pub fn delete_many<M: Model, K: Into<M::Key>>(self, keys: impl IntoIterator<Item = K>) -> Self {
+        keys.into_iter()
+            .fold(self, |batch, key| batch.delete::<M>(key))
     }
 
     /// Sets concurrency, attempts and delays.

@@ -45,6 +45,60 @@ pub struct Attr<M, T, O = Required, W = Writable> {
     marker: PhantomData<Markers<M, O, W>>,
 }
 
+/// A value that a typed attribute method takes for a field of type `T`: a `T` itself (an
+/// integer literal included: `Message::SEQ.ge(90)` on a `u64` field), and for text and
+/// bytes what a Rust user writes for them (`&str`, `&String`, `Cow<str>`, `&[u8]`), and
+/// for an `Option` field its inner value.
+///
+/// Unlike `Into<T>`, it has one impl per target for numbers, so a literal takes the
+/// field's type instead of defaulting to `i32`.
+pub trait Operand<T> {
+    /// The value, as the field's type.
+    fn into_operand(self) -> T;
+}
+
+impl<T> Operand<T> for T {
+    fn into_operand(self) -> T {
+        self
+    }
+}
+
+impl Operand<String> for &str {
+    fn into_operand(self) -> String {
+        self.to_owned()
+    }
+}
+
+impl Operand<String> for &String {
+    fn into_operand(self) -> String {
+        self.clone()
+    }
+}
+
+impl Operand<String> for std::borrow::Cow<'_, str> {
+    fn into_operand(self) -> String {
+        self.into_owned()
+    }
+}
+
+impl<T> Operand<Option<T>> for T {
+    fn into_operand(self) -> Option<T> {
+        Some(self)
+    }
+}
+
+impl Operand<Option<String>> for &str {
+    fn into_operand(self) -> Option<String> {
+        Some(self.to_owned())
+    }
+}
+
+impl Operand<Vec<u8>> for &[u8] {
+    fn into_operand(self) -> Vec<u8> {
+        self.to_vec()
+    }
+}
+
 impl<M, T, O, W> Clone for Attr<M, T, O, W> {
     fn clone(&self) -> Self {
         *self
@@ -110,53 +164,53 @@ impl<M, T, O, W> Attr<M, T, O, W> {
         Condition::with_errors(build(encoded), errors)
     }
 
-    fn compare(&self, op: Comparison, value: impl Into<T>) -> Condition<M> {
+    fn compare(&self, op: Comparison, value: impl Operand<T>) -> Condition<M> {
         let name = self.name;
         self.leaf(
             |mut v| Expr::Compare(name, op, v.remove(0)),
-            &[&value.into()],
+            &[&value.into_operand()],
         )
     }
 
     /// `attribute = value`
-    pub fn eq(&self, value: impl Into<T>) -> Condition<M> {
+    pub fn eq(&self, value: impl Operand<T>) -> Condition<M> {
         self.compare(Comparison::Eq, value)
     }
 
     /// `attribute <> value`
-    pub fn ne(&self, value: impl Into<T>) -> Condition<M> {
+    pub fn ne(&self, value: impl Operand<T>) -> Condition<M> {
         self.compare(Comparison::Ne, value)
     }
 
     /// `attribute < value`
-    pub fn lt(&self, value: impl Into<T>) -> Condition<M> {
+    pub fn lt(&self, value: impl Operand<T>) -> Condition<M> {
         self.compare(Comparison::Lt, value)
     }
 
     /// `attribute <= value`
-    pub fn le(&self, value: impl Into<T>) -> Condition<M> {
+    pub fn le(&self, value: impl Operand<T>) -> Condition<M> {
         self.compare(Comparison::Le, value)
     }
 
     /// `attribute > value`
-    pub fn gt(&self, value: impl Into<T>) -> Condition<M> {
+    pub fn gt(&self, value: impl Operand<T>) -> Condition<M> {
         self.compare(Comparison::Gt, value)
     }
 
     /// `attribute >= value`
-    pub fn ge(&self, value: impl Into<T>) -> Condition<M> {
+    pub fn ge(&self, value: impl Operand<T>) -> Condition<M> {
         self.compare(Comparison::Ge, value)
     }
 
     /// `attribute BETWEEN low AND high`, both ends included.
-    pub fn between(&self, low: impl Into<T>, high: impl Into<T>) -> Condition<M> {
+    pub fn between(&self, low: impl Operand<T>, high: impl Operand<T>) -> Condition<M> {
         let name = self.name;
         self.leaf(
             |mut v| {
                 let high = v.remove(1);
                 Expr::Between(name, v.remove(0), high)
             },
-            &[&low.into(), &high.into()],
+            &[&low.into_operand(), &high.into_operand()],
         )
     }
 
@@ -164,10 +218,10 @@ impl<M, T, O, W> Attr<M, T, O, W> {
     pub fn is_in<I>(&self, values: I) -> Condition<M>
     where
         I: IntoIterator,
-        I::Item: Into<T>,
+        I::Item: Operand<T>,
     {
         let name = self.name;
-        let values: Vec<T> = values.into_iter().map(Into::into).collect();
+        let values: Vec<T> = values.into_iter().map(Operand::into_operand).collect();
         let refs: Vec<&T> = values.iter().collect();
         let mut condition = self.leaf(|v| Expr::In(name, v), &refs);
         if values.is_empty() || values.len() > 100 {

@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
-use crate::expr::attr::{Attr, Optional, Writable};
+use crate::expr::attr::{Attr, Operand, Optional, Writable};
 use crate::expr::placeholders::{write_name, Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::combine::combined_text;
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
@@ -265,9 +265,9 @@ impl<M: Model> Update<M> {
 
     /// `SET attribute = value`. An empty set is stored as no attribute, so setting one
     /// is `REMOVE attribute`.
-    pub fn set<T, O>(self, attr: Attr<M, T, O, Writable>, value: impl Into<T>) -> Self {
+    pub fn set<T, O>(self, attr: Attr<M, T, O, Writable>, value: impl Operand<T>) -> Self {
         let action = attr
-            .value_or_omitted(&value.into())
+            .value_or_omitted(&value.into_operand())
             .map(|value| match value {
                 Some(value) => Action::Set(value),
                 None => Action::Remove,
@@ -279,9 +279,11 @@ impl<M: Model> Update<M> {
     pub fn set_if_not_exists<T, O>(
         self,
         attr: Attr<M, T, O, Writable>,
-        value: impl Into<T>,
+        value: impl Operand<T>,
     ) -> Self {
-        let action = attr.value(&value.into()).map(Action::SetIfNotExists);
+        let action = attr
+            .value(&value.into_operand())
+            .map(Action::SetIfNotExists);
         self.push(attr.name(), action)
     }
 

@@ -145,7 +145,8 @@ impl<M: Model> GetItem<M> {
             }
         };
         span::record_capacity(&span, output.consumed_capacity.as_slice());
-        self.report.record(&Metadata::single(output.consumed_capacity.as_slice()));
+        self.report
+            .record(&Metadata::single(output.consumed_capacity.as_slice()));
         let item = output
             .item
             .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item));

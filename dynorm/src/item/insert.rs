@@ -7,9 +7,9 @@ use super::put::{put_spec, send_put, KeyMustBeNew};
 use super::whole_item::WholeItemWrite;
 use super::write_request::{WriteKind, WriteSpec};
 use crate::client::Client;
-use crate::observe::{Reporting, Tally};
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction};
+use crate::observe::{Reporting, Tally};
 use crate::schema::{Insertable, Model};
 
 const OPERATION: &str = "insert";
@@ -148,7 +148,11 @@ impl<N: Insertable> InsertMany<N> {
 
     /// Sends every row and returns the stored models, in the order given.
     pub async fn send_returning_new(self) -> Result<Vec<N::Model>> {
-        let InsertMany { client, rows, report } = self;
+        let InsertMany {
+            client,
+            rows,
+            report,
+        } = self;
         let mut specs = Vec::with_capacity(rows.len());
         for row in rows {
             specs.push(

@@ -12,8 +12,8 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ReturnValu
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{
-    Attr, Comparison, Condition, Conjunction, Expr, Numeric, Optional, Placeholders, SetLike,
-    Update, Writable,
+    Attr, Comparison, Condition, Conjunction, Expr, Numeric, Operand, Optional, Placeholders,
+    SetLike, Update, Writable,
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
@@ -124,7 +124,7 @@ impl<M: Model> UpdateItem<M> {
     }
 
     /// `SET attribute = value`
-    pub fn set<T, O>(mut self, attr: Attr<M, T, O, Writable>, value: impl Into<T>) -> Self {
+    pub fn set<T, O>(mut self, attr: Attr<M, T, O, Writable>, value: impl Operand<T>) -> Self {
         self.update = self.update.set(attr, value);
         self
     }
@@ -133,7 +133,7 @@ impl<M: Model> UpdateItem<M> {
     pub fn set_if_not_exists<T, O>(
         mut self,
         attr: Attr<M, T, O, Writable>,
-        value: impl Into<T>,
+        value: impl Operand<T>,
     ) -> Self {
         self.update = self.update.set_if_not_exists(attr, value);
         self

@@ -182,8 +182,5 @@ pub(crate) fn into_page<R: FromItem>(
         .into_iter()
         .map(|item| R::from_item(item).map_err(|e| e.with_operation(operation)))
         .collect::<Result<_>>()?;
-    Ok(Page {
-        items,
-        cursor,
-    })
+    Ok(Page { items, cursor })
 }

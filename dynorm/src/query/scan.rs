@@ -20,14 +20,20 @@ use crate::value::Item;
 const OPERATION: &str = "scan";
 
 impl Client {
-    /// A scan of index `I` (or the table, with `I` the model itself).
-    pub fn scan<I: Index>(&self) -> Scan<I> {
+    /// A scan of `M`'s table, returning `M`s.
+    pub fn scan<M: Model + Index>(&self) -> Scan<M> {
+        Scan::new(self)
+    }
+
+    /// A scan through index `I`, returning the items it projects (`I::Item`), as
+    /// [`query_by`](Client::query_by) names an index.
+    pub fn scan_by<I: Index>(&self) -> Scan<I> {
         Scan::new(self)
     }
 }
 
 /// A pending scan of index `I` (the model itself for its table), returning `I::Item`.
-/// Build it with [`Client::scan`].
+/// Build it with [`Client::scan`] or [`Client::scan_by`].
 #[must_use = "a scan does nothing until it is sent"]
 pub struct Scan<I: Index> {
     client: Client,

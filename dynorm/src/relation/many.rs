@@ -49,8 +49,8 @@ impl<P: Model, C: Model, N> Many<P, C, N> {
     }
 
     /// At most `limit` related items per parent.
-    pub fn limit(mut self, limit: usize) -> Self {
-        self.options.limit = Some(limit);
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.options.limit = Some(usize::try_from(limit).unwrap_or(usize::MAX));
         self
     }
 

@@ -282,11 +282,7 @@ pub fn compare(schema: &Schema, name: &str, table: &TableDescription) -> Result<
 
 /// Checks a live table's stream against the view type the model declares. A table with a
 /// stream the model does not declare is fine; a missing stream or another view is not.
-fn compare_stream(
-    wanted: Option<StreamView>,
-    name: &str,
-    table: &TableDescription,
-) -> Result<()> {
+fn compare_stream(wanted: Option<StreamView>, name: &str, table: &TableDescription) -> Result<()> {
     let Some(wanted) = wanted else {
         return Ok(());
     };

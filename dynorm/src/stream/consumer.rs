@@ -40,8 +40,10 @@ pub struct ChangesBuilder<T: Keyed, V> {
     start_at: StartAt,
     poll_interval: Duration,
     stop_when_idle: Option<Duration>,
-    max_retries: u32,
+    max_attempts: u32,
     limit: i32,
+    /// A setting refused before anything is sent; the stream yields it first.
+    invalid: Option<Error>,
     view: PhantomData<fn() -> V>,
 }
 
@@ -108,8 +110,9 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
             start_at: StartAt::TrimHorizon,
             poll_interval: Duration::from_secs(1),
             stop_when_idle: None,
-            max_retries: 8,
+            max_attempts: 9,
             limit: 1000,
+            invalid: None,
             view: PhantomData,
         }
     }
@@ -147,16 +150,28 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
         self
     }
 
-    /// How many times in a row a throttled or failed request is retried, with backoff,
-    /// before the stream yields the error and ends. Default: 8.
-    pub fn max_retries(mut self, retries: u32) -> Self {
-        self.max_retries = retries;
+    /// How many times a throttled or failed request is sent, the first included, with
+    /// backoff between attempts, before the stream yields the error and ends; also how
+    /// many times in a row a shard's iterator may expire. Default: 9 (at least 1).
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts.max(1);
         self
     }
 
-    /// The most records one `GetRecords` returns (1 to 1000). Default: 1000.
-    pub fn limit(mut self, limit: i32) -> Self {
-        self.limit = limit.clamp(1, 1000);
+    /// The most records one `GetRecords` returns, 1 to 1000; any other value is an error
+    /// that the stream yields before sending anything. Default: 1000.
+    pub fn limit(mut self, limit: u32) -> Self {
+        match i32::try_from(limit) {
+            Ok(limit) if (1..=1000).contains(&limit) => self.limit = limit,
+            _ => {
+                self.invalid = Some(
+                    Error::validation(format!(
+                        "a stream's limit is 1 to 1000 records per GetRecords, not {limit}"
+                    ))
+                    .with_operation("changes"),
+                )
+            }
+        }
         self
     }
 
@@ -351,6 +366,9 @@ impl<T: Keyed, V: View> Reader<T, V> {
     }
 
     async fn next_inner(&mut self) -> Result<Option<Change<T, V>>> {
+        if let Some(invalid) = self.builder.invalid.take() {
+            return Err(invalid);
+        }
         loop {
             // The change yielded last is handled: the next one is asked for.
             self.committer.commit().await?;
@@ -572,7 +590,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                 tracked.iterator = None;
                 tracked.progress = Progress::Unopened;
                 tracked.expired_in_a_row += 1;
-                if tracked.expired_in_a_row > self.builder.max_retries {
+                if tracked.expired_in_a_row >= self.builder.max_attempts {
                     return Err(e.with_context(&format!(
                         "the iterator of shard `{}` expired {} times in a row",
                         tracked.listed.id, tracked.expired_in_a_row
@@ -603,7 +621,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
         Ok(read)
     }
     /// Sends a streams request, retrying what throttling or a passing fault explains,
-    /// at most `max_retries` times, with exponential backoff and full jitter.
+    /// in at most `max_attempts` attempts, with exponential backoff and full jitter.
     async fn retrying<O, E, F, Fut>(&mut self, send: F) -> Result<O>
     where
         F: Fn(&aws_sdk_dynamodbstreams::Client) -> Fut,
@@ -638,7 +656,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                     let error = from_sdk(e)
                         .with_operation("changes")
                         .with_table(&self.table);
-                    if !error.is_retryable() || attempt >= self.builder.max_retries {
+                    if !error.is_retryable() || attempt + 1 >= self.builder.max_attempts {
                         return Err(error);
                     }
                     attempt += 1;
