@@ -10,7 +10,7 @@
 //! The contenders write the same 20,000 `Order`s (the model of benchmarks 1 and 2, with
 //! 200 customers of 100 orders each) to the same table, through the same SDK client:
 //!
-//! - `dynorm`: `db.batch_write().put_all(&orders).options(BatchOptions::default()
+//! - `dynorm`: `db.batch_write().put_many(&orders).options(BatchOptions::default()
 //!   .concurrency(8)).send()`, which checks every key (and that none is written
 //!   twice) before sending, then converts the items chunk by chunk (25 writes and under
 //!   16 MB) as requests leave, and keeps 8 requests in flight;
@@ -83,7 +83,7 @@ async fn dynorm_batch(db: &dynorm::Client, orders: &[Order]) -> (usize, f64) {
     let start = Instant::now();
     let batch = db
         .batch_write()
-        .put_all(orders)
+        .put_many(orders)
         .options(BatchOptions::default().concurrency(IN_FLIGHT));
     let build = start.elapsed().as_secs_f64();
     let written = batch
@@ -252,8 +252,8 @@ fn diagnose(db: &dynorm::Client, orders: &[Order]) {
         }),
     );
     report(
-        "dynorm: batch_write().put_all(..): the key checks",
-        time(|| db.batch_write().put_all(orders)),
+        "dynorm: batch_write().put_many(..): the key checks",
+        time(|| db.batch_write().put_many(orders)),
     );
     report(
         "  for scale: one pass reading each order's key strings",

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! The models are the blog of `tests/blog` (the seed's table keys, one table). dynorm runs
-//! `find_first::<User>().with(User::posts().with(Post::comments()))`: wave 1 is one Query of
+//! `find::<User>().with(User::posts().with(Post::comments()))`: wave 1 is one Query of
 //! the partition `USER#<id>`, which holds the user and the posts; wave 2 is one Query of
 //! `POST#<id>` per post, 8 in flight. The hand-written side sends the same two waves with
 //! the same requests: the same key conditions (for comments, with the `COMMENT#` prefix of
@@ -64,7 +64,7 @@ impl Fixture {
                 username: "ada".into(),
                 email: "ada@example.org".into(),
             })
-            .returning()
+            .send_returning_new()
             .await
             .expect("the user is written");
         for p in 0..POSTS {
@@ -74,7 +74,7 @@ impl Fixture {
                     title: format!("Post number {p}"),
                     content: "A few sentences about single-table design. ".repeat(4),
                 })
-                .returning()
+                .send_returning_new()
                 .await
                 .expect("the post is written");
             for c in 0..COMMENTS {
@@ -83,7 +83,7 @@ impl Fixture {
                     author_id: user.id,
                     body: format!("Comment {c} on post {p}: well put."),
                 })
-                .returning()
+                .send_returning_new()
                 .await
                 .expect("the comment is written");
             }
@@ -106,10 +106,10 @@ impl Fixture {
 
     async fn dynorm(&self) -> Tree {
         self.db
-            .find_first::<User>()
+            .find::<User>()
             .matching(User::ID.eq(self.user))
             .with(User::posts().with(Post::comments()))
-            .send()
+            .first()
             .await
             .expect("dynorm loads the tree")
             .expect("the user exists")

@@ -228,7 +228,7 @@ async fn load(db: &dynorm::Client, sizes: &[usize]) {
                 .map(|seq| reading(&series, seq))
                 .collect();
             db.batch_write()
-                .put_all(&readings)
+                .put_many(&readings)
                 .send()
                 .await
                 .expect("the readings are written");

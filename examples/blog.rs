@@ -70,7 +70,7 @@ async fn main() -> Result<(), dynorm::Error> {
             username: "jedi_master".into(),
             email: "obiwan@council.org".into(),
         })
-        .returning()
+        .send_returning_new()
         .await?;
     let post = db
         .insert(NewPost {
@@ -78,7 +78,7 @@ async fn main() -> Result<(), dynorm::Error> {
             title: "Understanding NoSQL Joins".into(),
             content: "Single-Table Design is the key to performance...".into(),
         })
-        .returning()
+        .send_returning_new()
         .await?;
     db.insert(NewComment {
         post_id: post.id,
@@ -92,11 +92,11 @@ async fn main() -> Result<(), dynorm::Error> {
     // A post and its comments in one shot: one Query on GSI1, partition POST#{id}.
     println!("\n== a post with its comments");
     let find = db
-        .find_first::<Post>()
+        .find::<Post>()
         .matching(Post::ID.eq(post.id))
         .with(Post::comments());
     print!("{}", find.plan()?);
-    if let Some((post, comments)) = find.send().await? {
+    if let Some((post, comments)) = find.first().await? {
         println!("{}", post.title);
         println!(
             "{:?}",
@@ -107,11 +107,11 @@ async fn main() -> Result<(), dynorm::Error> {
     // A user with their posts, each post with its comments and each comment's author.
     println!("\n== a user with posts, comments and their authors");
     let find = db
-        .find_first::<User>()
+        .find::<User>()
         .matching(User::ID.eq(user.id))
         .with(User::posts().with(Post::comments().with(Comment::author())));
     print!("{}", find.plan()?);
-    if let Some((user, posts)) = find.send().await? {
+    if let Some((user, posts)) = find.first().await? {
         println!("{} wrote {} post(s)", user.username, posts.len());
         for (post, comments) in posts {
             println!("  {}", post.title);

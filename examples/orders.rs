@@ -117,7 +117,7 @@ async fn main() -> Result<(), dynorm::Error> {
 
     // byCoupon: a sparse index holds only the orders with a coupon.
     let welcome = db.query_by::<OrderByCoupon>("WELCOME").all().await?;
-    let with_coupon = db.scan::<OrderByCoupon>().count().await?;
+    let with_coupon = db.scan_by::<OrderByCoupon>().count().await?;
     println!(
         "\nbyCoupon: {with_coupon} orders have a coupon; {} used WELCOME",
         welcome.len()

@@ -183,13 +183,18 @@ async fn main() -> Result<(), dynorm::Error> {
     }
 
     // AP4: team metadata and all members, in one query.
-    let dashboard = db.collection::<TeamWithMembers>("t_eng").await?;
+    let tally = dynorm::observe::Tally::default();
+    let dashboard = db
+        .collection::<TeamWithMembers>("t_eng")
+        .tally(&tally)
+        .all()
+        .await?;
     println!(
         "AP4 t_eng dashboard ({} items, {} of other entities skipped):",
-        dashboard.items.len(),
-        dashboard.skipped
+        dashboard.len(),
+        tally.skipped()
     );
-    for item in &dashboard.items {
+    for item in &dashboard {
         match item {
             TeamWithMembers::Team(t) => println!("  team {} ({})", t.name, t.team_id),
             TeamWithMembers::Member(m) => println!("  member {} ({:?})", m.user_id, m.role),

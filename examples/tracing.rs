@@ -52,23 +52,27 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .collect();
     db.put(&orders[0]).send().await?;
-    let (_, metadata) = db
-        .get::<Order>(orders[0].key())
+    let cost = Tally::default();
+    db.get::<Order>(orders[0].key())
         .return_consumed_capacity(capacity.clone())
-        .send_with_metadata()
+        .tally(&cost)
+        .send()
         .await?;
-    println!("the get cost {:?}", metadata.consumed_capacity);
+    println!("the get cost {:?}", cost.consumed_capacity());
 
     println!("\n== A batch: one span per chunk attempt ==");
-    let (written, metadata) = db
+    let cost = Tally::default();
+    let written = db
         .batch_write()
-        .put_all(&orders[1..])
+        .put_many(&orders[1..])
         .return_consumed_capacity(capacity.clone())
-        .send_with_metadata()
+        .tally(&cost)
+        .send()
         .await?;
     println!(
         "{written} written in {} requests, {:?}",
-        metadata.requests, metadata.consumed_capacity
+        cost.requests(),
+        cost.consumed_capacity()
     );
 
     println!("\n== A query: one span per page, and what the filter threw away ==");
@@ -85,7 +89,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "{} orders in {} pages; {} read, {} thrown away by the filter; {:?}",
         big.len(),
-        tally.pages(),
+        tally.requests(),
         tally.scanned_count(),
         tally.scanned_count() - tally.count(),
         tally.consumed_capacity().map(|c| c.units)

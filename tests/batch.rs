@@ -68,7 +68,7 @@ async fn ten_thousand_writes_arrive_exactly_once_despite_faults() {
 
     let written = faulty
         .batch_write()
-        .put_all(&events)
+        .put_many(&events)
         .options(quick(60))
         .send()
         .await
@@ -99,7 +99,7 @@ async fn what_cannot_be_written_is_returned_not_dropped() {
     let events: Vec<Event> = (0..100).map(event).collect();
     let error = faulty
         .batch_write()
-        .put_all(&events)
+        .put_many(&events)
         .options(quick(3))
         .send()
         .await
@@ -141,7 +141,7 @@ async fn a_request_refused_as_a_whole_returns_every_write() {
     let events: Vec<Event> = (0..60).map(event).collect();
     let error = db
         .batch_write()
-        .put_all(&events)
+        .put_many(&events)
         .delete::<Event>(EventKey {
             stream: "s1".into(),
             seq: 1_000,
@@ -185,7 +185,7 @@ async fn writes_of_requests_that_keep_failing_are_returned_whole() {
     let events: Vec<Event> = (0..30).map(event).collect();
     let error = faulty
         .batch_write()
-        .put_all(&events)
+        .put_many(&events)
         .options(quick(2))
         .send()
         .await
@@ -209,7 +209,7 @@ async fn an_item_that_cannot_be_converted_stops_the_batch_at_it() {
     readings[60].value = f64::NAN;
     let error = db
         .batch_write()
-        .put_all(&readings)
+        .put_many(&readings)
         .send()
         .await
         .unwrap_err();
@@ -246,7 +246,7 @@ async fn an_item_over_400_kb_stops_the_batch_at_it() {
     let db = common::db_with::<Event>("batch_big_item").await;
     let mut events: Vec<Event> = (0..30).map(event).collect();
     events[10].payload = "x".repeat(401 * 1024);
-    let error = db.batch_write().put_all(&events).send().await.unwrap_err();
+    let error = db.batch_write().put_many(&events).send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
     assert_eq!(error.model(), Some("Event"));
     assert!(error.message().contains("400 KB"), "{error}");
@@ -268,8 +268,8 @@ async fn batches_span_models_and_deletes() {
         .collect();
     let written = db
         .batch_write()
-        .put_all(&events)
-        .put_all(&tags)
+        .put_many(&events)
+        .put_many(&tags)
         .send()
         .await
         .unwrap();
@@ -291,11 +291,11 @@ async fn batches_span_models_and_deletes() {
     // Reads of more than 100 keys across models, with keys that do not exist.
     let items = db
         .batch_get()
-        .get_all::<Event, _>((0..60).map(|seq| EventKey {
+        .get_many::<Event, _>((0..60).map(|seq| EventKey {
             stream: format!("s{}", seq % 7),
             seq,
         }))
-        .get_all::<Tag, _>((0..45).map(|i| format!("tag{i}")))
+        .get_many::<Tag, _>((0..45).map(|i| format!("tag{i}")))
         .send()
         .await
         .unwrap();
@@ -305,6 +305,7 @@ async fn batches_span_models_and_deletes() {
     assert_eq!(found, tags[1..].to_vec());
     let many: Vec<Tag> = db
         .get_many::<Tag, _>(["tag1", "tag2", "nope"])
+        .send()
         .await
         .unwrap();
     assert_eq!(many.len(), 2);

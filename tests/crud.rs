@@ -82,7 +82,11 @@ async fn create_then_get_by_bare_and_typed_key() {
         Some(ada.clone())
     );
     assert_eq!(
-        db.get::<User>(ada.key()).send_required().await.unwrap(),
+        db.get::<User>(ada.key())
+            .send()
+            .await
+            .unwrap()
+            .expect("the item exists"),
         ada
     );
     assert_eq!(db.get::<User>("nobody").send().await.unwrap(), None);
@@ -101,7 +105,12 @@ async fn duplicate_create_is_already_exists_with_the_stored_item() {
     let stored: User = error.current_item::<User>().unwrap().unwrap();
     assert_eq!(stored.name, "Ada");
     assert_eq!(
-        db.get::<User>("u1").send_required().await.unwrap().name,
+        db.get::<User>("u1")
+            .send()
+            .await
+            .unwrap()
+            .expect("the item exists")
+            .name,
         "Ada"
     );
 }
@@ -116,7 +125,12 @@ async fn create_with_overwrite_replaces_the_item() {
         .await
         .unwrap();
     assert_eq!(
-        db.get::<User>("u1").send_required().await.unwrap().name,
+        db.get::<User>("u1")
+            .send()
+            .await
+            .unwrap()
+            .expect("the item exists")
+            .name,
         "Ada Lovelace"
     );
 }
@@ -138,7 +152,12 @@ async fn put_replaces_and_can_return_the_old_item() {
         .unwrap();
     assert_eq!(none, None);
     assert_eq!(
-        db.get::<User>("u1").send_required().await.unwrap().name,
+        db.get::<User>("u1")
+            .send()
+            .await
+            .unwrap()
+            .expect("the item exists")
+            .name,
         "Grace"
     );
 }
@@ -169,15 +188,6 @@ async fn delete_by_key_returning_the_old_item() {
 }
 
 #[tokio::test]
-async fn get_required_of_a_missing_item_is_not_found() {
-    let db = common::db_with::<User>("crud_notfound").await;
-    let error = db.get::<User>("ghost").send_required().await.unwrap_err();
-    assert!(error.is_not_found());
-    assert_eq!(error.model(), Some("User"));
-    assert_eq!(error.operation(), Some("get"));
-}
-
-#[tokio::test]
 async fn composite_keys_address_one_item_each() {
     let db = common::db_with::<Message>("crud_composite").await;
     for (seconds, text) in [(0, "first"), (1, "second"), (2, "third")] {
@@ -196,7 +206,12 @@ async fn composite_keys_address_one_item_each() {
         sent_at: at(1),
     };
     assert_eq!(
-        db.get::<Message>(key).send_required().await.unwrap().text,
+        db.get::<Message>(key)
+            .send()
+            .await
+            .unwrap()
+            .expect("the item exists")
+            .text,
         "second"
     );
     let key = MessageKey {
@@ -204,7 +219,12 @@ async fn composite_keys_address_one_item_each() {
         sent_at: at(1),
     };
     assert_eq!(
-        db.get::<Message>(key).send_required().await.unwrap().text,
+        db.get::<Message>(key)
+            .send()
+            .await
+            .unwrap()
+            .expect("the item exists")
+            .text,
         "elsewhere"
     );
 }
@@ -244,9 +264,10 @@ async fn keys_are_sent_in_their_stored_form() {
     );
     assert_eq!(
         db.get::<Reading>(reading.key())
-            .send_required()
+            .send()
             .await
-            .unwrap(),
+            .unwrap()
+            .expect("the item exists"),
         reading
     );
 }

@@ -152,7 +152,11 @@ impl Op {
             .max_delay(Duration::from_millis(5));
         match self {
             Op::Get => {
-                let found = client.get::<Counter>("c1").send_required().await?;
+                let found = client
+                    .get::<Counter>("c1")
+                    .send()
+                    .await?
+                    .expect("the item exists");
                 assert_eq!(found.hits, 0);
             }
             Op::QueryPages => {
@@ -199,7 +203,7 @@ impl Op {
             Op::BatchGet => {
                 let found = client
                     .batch_get()
-                    .get_all::<Counter, _>(["c1", "c2"])
+                    .get_many::<Counter, _>(["c1", "c2"])
                     .options(quick)
                     .send()
                     .await?;

@@ -102,7 +102,7 @@ async fn uuid_date_decimal_and_derived_keys_round_trip() {
         total: "19.990".parse().unwrap(),
         reference: Uuid::nil(),
     };
-    let stored = db.create(&invoice).send_returning().await.unwrap();
+    let stored = db.create(&invoice).send_returning_new().await.unwrap();
     assert_ne!(stored.reference, Uuid::nil(), "uuid_v7 fills a nil Uuid");
     assert_eq!(stored.reference.get_version_num(), 7);
     let item = stored.to_item().unwrap();
@@ -153,7 +153,7 @@ async fn inserts_fill_generated_fields_and_return_the_stored_model() {
     let before = Utc::now() - chrono::Duration::seconds(1);
     let ada: Person = db
         .insert(NewPerson { name: "Ada".into() })
-        .returning()
+        .send_returning_new()
         .await
         .unwrap();
     assert_eq!(ada.id.get_version_num(), 7);
@@ -178,7 +178,7 @@ async fn inserts_fill_generated_fields_and_return_the_stored_model() {
 
     let many = db
         .insert_many(["Grace", "Edsger", "Barbara"].map(|name| NewPerson { name: name.into() }))
-        .returning()
+        .send_returning_new()
         .await
         .unwrap();
     assert_eq!(
@@ -220,7 +220,7 @@ async fn an_insert_is_conditional_on_a_new_key() {
             name: "ada".into(),
             owner: "b".into(),
         })
-        .returning()
+        .send_returning_new()
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::AlreadyExists, "{error}");

@@ -321,7 +321,7 @@ async fn a_named_index_returns_its_projected_item_type() {
 #[tokio::test]
 async fn a_sparse_index_holds_only_items_with_the_key() {
     let db = orders("idx_sparse").await;
-    let in_index: Vec<Order> = db.scan::<OrderByCoupon>().all().await.unwrap();
+    let in_index: Vec<Order> = db.scan_by::<OrderByCoupon>().all().await.unwrap();
     let mut found = ids(&in_index);
     found.sort();
     assert_eq!(found, expected(|o| o.coupon_code.is_some()));

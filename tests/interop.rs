@@ -88,7 +88,12 @@ async fn electrodb_and_dynorm_share_the_teams_tables() {
 async fn read_electrodb_items(db: &Client) {
     use templates::{Membership, MembershipGSI1, Role, Team, TeamWithMembers};
 
-    let team = db.get::<Team>("t_eng").send_required().await.unwrap();
+    let team = db
+        .get::<Team>("t_eng")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(team.name, "Engineering");
     assert!(team.created_at.is_some() && team.updated_at.is_some());
 
@@ -107,15 +112,22 @@ async fn read_electrodb_items(db: &Client) {
     let teams: Vec<_> = teams.iter().map(|m| m.team_id.as_str()).collect();
     assert_eq!(teams, ["t_design", "t_eng"]);
 
-    let page = db.collection::<TeamWithMembers>("t_eng").await.unwrap();
-    assert_eq!((page.items.len(), page.skipped), (3, 0));
-    assert!(matches!(&page.items[0], TeamWithMembers::Team(t) if t.name == "Engineering"));
+    let tally = dynorm::observe::Tally::default();
+    let page = db
+        .collection::<TeamWithMembers>("t_eng")
+        .tally(&tally)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!((page.len(), tally.skipped()), (3, 0));
+    assert!(matches!(&page[0], TeamWithMembers::Team(t) if t.name == "Engineering"));
 
     let team = db
         .get::<defaults::Team>("T_Eng")
-        .send_required()
+        .send()
         .await
-        .unwrap();
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(
         (team.team_id.as_str(), team.name.as_str()),
         ("T_Eng", "Engineering")
@@ -137,11 +149,14 @@ async fn read_electrodb_items(db: &Client) {
         .unwrap();
     assert_eq!(alice.len(), 1);
     assert_eq!(alice[0].role, Role::Owner);
+    let tally = dynorm::observe::Tally::default();
     let page = db
         .collection::<defaults::TeamWithMembers>("T_Eng")
+        .tally(&tally)
+        .all()
         .await
         .unwrap();
-    assert_eq!((page.items.len(), page.skipped), (3, 0));
+    assert_eq!((page.len(), tally.skipped()), (3, 0));
 }
 
 /// dynorm writes on every path: create, put, update, batch and transaction.
@@ -237,7 +252,12 @@ async fn dynamodb_toolbox_and_dynorm_share_a_table() {
     let endpoint = endpoint();
     node("toolbox.js", &["write", &endpoint, &table]);
 
-    let pikachu = db.get::<Pokemon>("pikachu").send_required().await.unwrap();
+    let pikachu = db
+        .get::<Pokemon>("pikachu")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     assert_eq!((pikachu.name.as_str(), pikachu.level), ("Pikachu", 12));
     assert_eq!(pikachu.types, Some(BTreeSet::from(["electric".to_owned()])));
 

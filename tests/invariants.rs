@@ -130,6 +130,7 @@ async fn expired_items_are_absent_on_every_read_path_unless_asked_for() {
     assert_eq!(db.get::<Ticket>(t.key()).send().await.unwrap(), None);
     assert!(db
         .get_many::<Ticket, _>([t.key()])
+        .send()
         .await
         .unwrap()
         .is_empty());
@@ -261,7 +262,7 @@ async fn a_filter_on_an_attribute_the_index_does_not_project_is_refused() {
     assert!(error.is_validation(), "{error}");
     assert!(error.message().contains("`note`"), "{error}");
     let error = db
-        .scan::<OrderByStatus>()
+        .scan_by::<OrderByStatus>()
         .filter(Order::NOTE.eq("n"))
         .all()
         .await
@@ -351,9 +352,14 @@ async fn a_collection_hides_expired_items_unless_asked_for() {
         };
         db.create(&comment).send().await.unwrap();
     }
-    let thread = db.collection::<TicketThread>("t1").await.unwrap();
+    let tally = dynorm::observe::Tally::default();
+    let thread = db
+        .collection::<TicketThread>("t1")
+        .tally(&tally)
+        .all()
+        .await
+        .unwrap();
     let comments: Vec<u32> = thread
-        .items
         .iter()
         .filter_map(|item| match item {
             TicketThread::Comment(c) => Some(c.n),
@@ -364,13 +370,14 @@ async fn a_collection_hides_expired_items_unless_asked_for() {
         })
         .collect();
     assert_eq!(comments, vec![1], "the expired comment is hidden");
-    assert_eq!(thread.skipped, 0);
+    assert_eq!(tally.skipped(), 0);
     let all = db
         .collection::<TicketThread>("t1")
         .include_expired(true)
+        .all()
         .await
         .unwrap();
-    assert_eq!(all.items.len(), 3);
+    assert_eq!(all.len(), 3);
 }
 
 #[tokio::test]
@@ -464,7 +471,7 @@ async fn put_replaces_a_read_only_field_and_create_fills_defaults_that_put_does_
         updated: None,
         body: "v1".into(),
     };
-    let stored = db.create(&doc).send_returning().await.unwrap();
+    let stored = db.create(&doc).send_returning_new().await.unwrap();
     let created = stored.created.expect("create fills the default");
     assert!(stored.updated.is_some(), "create sets updated_at");
 

@@ -115,7 +115,7 @@ async fn every_request_has_one_span_with_the_conventions_fields_and_no_value() {
         .await
         .unwrap();
     let many: Vec<Secret> = (2..5).map(|i| secret("a", i, i as u32)).collect();
-    db.batch_write().put_all(&many).send().await.unwrap();
+    db.batch_write().put_many(&many).send().await.unwrap();
     let pages: Vec<Secret> = db
         .query_by::<Secret>("owner-PII-a")
         .filter(Secret::SIZE.gt(2u32))
@@ -124,8 +124,9 @@ async fn every_request_has_one_span_with_the_conventions_fields_and_no_value() {
         .await
         .unwrap();
     assert_eq!(pages.len(), 3);
-    db.scan::<SecretByColor>().all().await.unwrap();
+    db.scan_by::<SecretByColor>().all().await.unwrap();
     db.get_many::<Secret, _>([key("a", 1), key("a", 2)])
+        .send()
         .await
         .unwrap();
     db.transact_write()
@@ -254,96 +255,103 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let total = ReturnConsumedCapacity::Total;
     let table = db.table_name::<Secret>();
 
-    // Single-item operations.
+    // Single-item operations, each with a tally of its own.
     let one = secret("c", 1, 1);
-    let put = db
-        .put(&one)
+    let [put, get, update, delete] = [(); 4].map(|()| Tally::default());
+    db.put(&one)
         .return_consumed_capacity(total.clone())
-        .send_with_metadata()
+        .tally(&put)
+        .send()
         .await
         .unwrap();
-    let (found, get) = db
+    let found = db
         .get::<Secret>(key("c", 1))
         .return_consumed_capacity(total.clone())
-        .send_with_metadata()
+        .tally(&get)
+        .send()
         .await
         .unwrap();
     assert_eq!(found.as_ref(), Some(&one));
-    let update = db
-        .update::<Secret>(key("c", 1))
+    db.update::<Secret>(key("c", 1))
         .set(Secret::SIZE, 2u32)
         .return_consumed_capacity(total.clone())
-        .send_with_metadata()
+        .tally(&update)
+        .send()
         .await
         .unwrap();
-    let delete = db
-        .delete::<Secret>(key("c", 1))
+    db.delete::<Secret>(key("c", 1))
         .return_consumed_capacity(total.clone())
-        .send_with_metadata()
+        .tally(&delete)
+        .send()
         .await
         .unwrap();
     let mut sum = 0.0;
-    for metadata in [&put, &get, &update, &delete] {
-        assert_eq!(metadata.requests, 1);
-        let capacity = metadata
-            .consumed_capacity
-            .as_ref()
-            .expect("capacity was asked for");
-        assert!(capacity.units > 0.0, "{metadata:?}");
+    for tally in [&put, &get, &update, &delete] {
+        assert_eq!(tally.requests(), 1);
+        let capacity = tally.consumed_capacity().expect("capacity was asked for");
+        assert!(capacity.units > 0.0, "{tally:?}");
         assert_eq!(capacity.tables[&table], capacity.units);
         sum += capacity.units;
     }
     assert_eq!(sum, wire.capacity_units());
 
-    // Without asking, there is none.
-    let (_, none) = db
-        .get::<Secret>(key("c", 1))
-        .send_with_metadata()
-        .await
-        .unwrap();
-    assert_eq!(none.consumed_capacity, None);
+    // Without asking, there is none; one tally shared by two operations sums them.
+    let shared = Tally::default();
+    for _ in 0..2 {
+        db.get::<Secret>(key("c", 1))
+            .tally(&shared)
+            .send()
+            .await
+            .unwrap();
+    }
+    assert_eq!((shared.requests(), shared.consumed_capacity()), (2, None));
 
     // A batch write of 30 items: two chunks, their capacity summed.
     wire.clear();
     let items: Vec<Secret> = (0..30).map(|i| secret("c", i, i as u32)).collect();
-    let (written, batch) = db
+    let batch = Tally::default();
+    let written = db
         .batch_write()
-        .put_all(&items)
+        .put_many(&items)
         .return_consumed_capacity(total.clone())
-        .send_with_metadata()
+        .tally(&batch)
+        .send()
         .await
         .unwrap();
-    assert_eq!((written, batch.requests), (30, 2));
-    let units = batch.consumed_capacity.as_ref().unwrap().units;
+    assert_eq!((written, batch.requests()), (30, 2));
+    let units = batch.consumed_capacity().unwrap().units;
     assert!(units >= 30.0, "{batch:?}");
     assert_eq!(units, wire.capacity_units());
 
     // A batch read.
     wire.clear();
-    let read = db
-        .batch_get()
-        .get_all::<Secret, _>((0..30).map(|i| key("c", i)))
+    let read = Tally::default();
+    let found = db
+        .get_many::<Secret, _>((0..30).map(|i| key("c", i)))
         .return_consumed_capacity(total.clone())
+        .tally(&read)
         .send()
         .await
         .unwrap();
-    assert_eq!(read.items::<Secret>().unwrap().len(), 30);
-    let units = read.metadata().consumed_capacity.as_ref().unwrap().units;
+    assert_eq!(found.len(), 30);
+    let units = read.consumed_capacity().unwrap().units;
     assert!(units > 0.0);
     assert_eq!(units, wire.capacity_units());
 
     // A page: counts and capacity, with what the filter threw away.
     wire.clear();
+    let paged = Tally::default();
     let page = db
         .query_by::<Secret>("owner-PII-c")
         .filter(Secret::SIZE.ge(20u32))
         .return_consumed_capacity(total.clone())
+        .tally(&paged)
         .page(None)
         .await
         .unwrap();
-    assert_eq!((page.count, page.scanned_count), (10, 30));
+    assert_eq!((paged.count(), paged.scanned_count()), (10, 30));
     assert_eq!(page.items.len(), 10);
-    let units = page.consumed_capacity.as_ref().unwrap().units;
+    let units = paged.consumed_capacity().unwrap().units;
     assert!(units > 0.0);
     assert_eq!(units, wire.capacity_units());
 
@@ -360,7 +368,7 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let first = stream.try_next().await.unwrap();
     assert!(first.is_some());
     assert_eq!(
-        (tally.pages(), tally.count(), tally.scanned_count()),
+        (tally.requests(), tally.count(), tally.scanned_count()),
         (1, 5, 10)
     );
     let rest: Vec<Secret> = stream.try_collect().await.unwrap();
@@ -371,7 +379,7 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
         25,
         "thrown away by the filter"
     );
-    assert!(tally.pages() >= 3);
+    assert!(tally.requests() >= 3);
     assert_eq!(
         tally.consumed_capacity().unwrap().units,
         wire.capacity_units()
@@ -391,27 +399,29 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
 
     // Transactions.
     wire.clear();
-    let written = db
-        .transact_write()
+    let written = Tally::default();
+    db.transact_write()
         .write(db.update::<Secret>(key("c", 1)).set(Secret::NOTE, "x"))
         .write(db.delete::<Secret>(key("c", 2)))
         .return_consumed_capacity(total.clone())
-        .send_with_metadata()
-        .await
-        .unwrap();
-    let units = written.consumed_capacity.as_ref().unwrap().units;
-    assert!(units > 0.0);
-    assert_eq!(units, wire.capacity_units());
-    wire.clear();
-    let read = db
-        .transact_get()
-        .get::<Secret>(key("c", 1))
-        .get::<Secret>(key("c", 3))
-        .return_consumed_capacity(total)
+        .tally(&written)
         .send()
         .await
         .unwrap();
-    let units = read.metadata().consumed_capacity.as_ref().unwrap().units;
+    let units = written.consumed_capacity().unwrap().units;
+    assert!(units > 0.0);
+    assert_eq!(units, wire.capacity_units());
+    wire.clear();
+    let read = Tally::default();
+    db.transact_get()
+        .get::<Secret>(key("c", 1))
+        .get::<Secret>(key("c", 3))
+        .return_consumed_capacity(total)
+        .tally(&read)
+        .send()
+        .await
+        .unwrap();
+    let units = read.consumed_capacity().unwrap().units;
     assert!(units > 0.0);
     assert_eq!(units, wire.capacity_units());
 }
@@ -421,16 +431,17 @@ async fn the_span_records_the_capacity_as_the_conventions_say() {
     let db = common::db_with::<Secret>("observe_capacity_span").await;
     let (spans, _guard) = Spans::install();
     let one = secret("s", 1, 1);
-    let metadata = db
-        .put(&one)
+    let tally = Tally::default();
+    db.put(&one)
         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-        .send_with_metadata()
+        .tally(&tally)
+        .send()
         .await
         .unwrap();
     let span = spans.all().pop().unwrap();
     let json: serde_json::Value =
         serde_json::from_str(span.field("aws.dynamodb.consumed_capacity").unwrap()).unwrap();
-    let capacity = metadata.consumed_capacity.unwrap();
+    let capacity = tally.consumed_capacity().unwrap();
     assert_eq!(json[0]["TableName"], db.table_name::<Secret>().as_str());
     assert_eq!(json[0]["CapacityUnits"].as_f64(), Some(capacity.units));
     assert_eq!(span_units(&span), capacity.units);
@@ -597,7 +608,7 @@ fn previews_are_the_exact_sdk_inputs() {
     );
 
     let scan = db
-        .scan::<SecretByColor>()
+        .scan_by::<SecretByColor>()
         .filter(Secret::NOTE.exists())
         .segment(1, 4);
     assert_eq!(
@@ -642,7 +653,7 @@ fn previews_are_the_exact_sdk_inputs() {
     let items: Vec<Secret> = (0..60).map(|i| secret("p", i, 1)).collect();
     let chunks: Vec<BatchWriteItemInput> = db
         .batch_write()
-        .put_all(&items)
+        .put_many(&items)
         .delete::<Secret>(key("p", 99))
         .preview()
         .unwrap();
@@ -655,7 +666,7 @@ fn previews_are_the_exact_sdk_inputs() {
     assert_eq!(last.delete_request().unwrap().key(), &key_item("p", 99));
     let reads: Vec<BatchGetItemInput> = db
         .batch_get()
-        .get_all::<Secret, _>((0..150).map(|i| key("p", i)))
+        .get_many::<Secret, _>((0..150).map(|i| key("p", i)))
         .preview()
         .unwrap();
     let sizes: Vec<usize> = reads
@@ -695,7 +706,7 @@ async fn what_is_sent_is_the_preview() {
     let update = db
         .update::<Secret>(key("w", 1))
         .set(Secret::NOTE, "changed")
-        .add(Secret::SIZE, 1u32)
+        .increment(Secret::SIZE, 1u32)
         .condition(Secret::SIZE.between(0u32, 10u32));
     let preview = update.preview().unwrap();
     update.send_returning_new().await.unwrap();
@@ -734,7 +745,7 @@ async fn what_is_sent_is_the_preview() {
     let more: Vec<Secret> = (2..4).map(|i| secret("w", i, 1)).collect();
     let batch = db
         .batch_write()
-        .put_all(&more)
+        .put_many(&more)
         .return_consumed_capacity(capacity.clone());
     let preview = batch.preview().unwrap();
     batch.send().await.unwrap();
@@ -785,15 +796,17 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     // Throttled once: the second attempt sends the chunk again.
     let script = Script::new("BatchWriteItem", Fault::Throttle, 0, 1);
     let items: Vec<Secret> = (0..3).map(|i| secret("r", i, 1)).collect();
-    let (written, metadata) = script
+    let tally = Tally::default();
+    let written = script
         .client(&db, 1)
         .batch_write()
-        .put_all(&items)
+        .put_many(&items)
         .options(quick)
-        .send_with_metadata()
+        .tally(&tally)
+        .send()
         .await
         .unwrap();
-    assert_eq!((written, metadata.requests), (3, 2));
+    assert_eq!((written, tally.requests()), (3, 2));
     let attempts = spans.all();
     assert_eq!(attempts.len(), 2);
     assert_eq!(attempts[0].field("dynorm.attempt"), Some("1"));
@@ -809,7 +822,7 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     faults
         .client(&db)
         .batch_write()
-        .put_all(&more)
+        .put_many(&more)
         .options(quick)
         .send()
         .await
@@ -858,7 +871,7 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
     };
     db.batch_write()
         .put(&desk)
-        .put_all(&drawers)
+        .put_many(&drawers)
         .put(&lamp)
         .send()
         .await
@@ -871,7 +884,7 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
         .return_consumed_capacity(ReturnConsumedCapacity::Total);
     let preview = read.preview().unwrap();
     let tally = Tally::default();
-    let found = read.tally(&tally).send().await.unwrap();
+    let found = read.tally(&tally).all().await.unwrap();
 
     // What was sent is the preview, and the figures are the server's.
     assert_eq!(wire.inputs::<QueryInput>(), std::slice::from_ref(&preview));
@@ -879,18 +892,19 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
         preview.return_consumed_capacity(),
         Some(&ReturnConsumedCapacity::Total)
     );
-    assert_eq!((found.items.len(), found.skipped), (4, 1));
-    assert!(matches!(&found.items[0], DeskWithDrawers::Desk(d) if *d == desk));
-    for (read, drawer) in found.items[1..].iter().zip(&drawers) {
+    assert_eq!((found.len(), tally.skipped()), (4, 1));
+    assert!(matches!(&found[0], DeskWithDrawers::Desk(d) if *d == desk));
+    for (read, drawer) in found[1..].iter().zip(&drawers) {
         assert!(matches!(read, DeskWithDrawers::Drawer(d) if d == drawer));
     }
-    assert_eq!((found.pages, found.count, found.scanned_count), (1, 5, 5));
-    let capacity = found.consumed_capacity.as_ref().expect("it was asked for");
+    assert_eq!(
+        (tally.requests(), tally.count(), tally.scanned_count()),
+        (1, 5, 5)
+    );
+    let capacity = tally.consumed_capacity().expect("it was asked for");
     assert!(capacity.units > 0.0);
     assert_eq!(capacity.units, wire.capacity_units());
     assert_eq!(capacity.tables[&db.table_name::<Desk>()], capacity.units);
-    assert_eq!((tally.pages(), tally.count()), (1, 5));
-    assert_eq!(tally.consumed_capacity().as_ref(), Some(capacity));
 
     // One span, with the counts and capacity, and no value.
     let all = spans.all();
@@ -911,9 +925,10 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
     // Without asking, no capacity; the preview is stable and needs no server.
     let plain = db.collection::<DeskWithDrawers>("d-PII");
     assert_eq!(plain.preview().unwrap(), plain.preview().unwrap());
-    let found = plain.await.unwrap();
-    assert_eq!(found.consumed_capacity, None);
-    assert_eq!(found.count, 5);
+    let tally = Tally::default();
+    let found = plain.tally(&tally).all().await.unwrap();
+    assert_eq!(tally.consumed_capacity(), None);
+    assert_eq!((found.len(), tally.count()), (4, 5));
 }
 
 #[tokio::test]

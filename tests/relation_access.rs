@@ -71,12 +71,12 @@ async fn setup(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
             email: email.into(),
             name: id.to_uppercase(),
         });
-    db.batch_write().put_all(&accounts).send().await.unwrap();
+    db.batch_write().put_many(&accounts).send().await.unwrap();
     let referrers = [("r1", "SPRING"), ("r2", "AUTUMN")].map(|(id, code)| Referrer {
         id: id.into(),
         code: code.into(),
     });
-    db.batch_write().put_all(&referrers).send().await.unwrap();
+    db.batch_write().put_many(&referrers).send().await.unwrap();
     // Two signups share an email and a code; one email and one code match nothing.
     let signups = [
         ("s1", "ada@example.org", "SPRING"),
@@ -90,7 +90,7 @@ async fn setup(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
         email: email.into(),
         code: code.into(),
     });
-    db.batch_write().put_all(&signups).send().await.unwrap();
+    db.batch_write().put_many(&signups).send().await.unwrap();
     Requests::client(&db)
 }
 
@@ -98,7 +98,7 @@ async fn setup(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
 async fn a_one_relation_reachable_only_through_an_index_queries_it() {
     let (db, requests) = setup("rel_access_index").await;
     let find = db
-        .find_many::<Signup>()
+        .find::<Signup>()
         .matching(Signup::CAMPAIGN.eq("launch"))
         .with(Signup::account());
     let plan = find.plan().unwrap();
@@ -107,7 +107,7 @@ async fn a_one_relation_reachable_only_through_an_index_queries_it() {
         plan.waves[1][0].contains("Query on `by_email` per distinct parent"),
         "{plan}"
     );
-    let found = find.send().await.unwrap();
+    let found = find.all().await.unwrap();
     let names: Vec<(&str, Option<&str>)> = found
         .iter()
         .map(|(s, a)| (s.id.as_str(), a.as_ref().map(|a| a.id.as_str())))
@@ -130,7 +130,7 @@ async fn a_one_relation_reachable_only_through_an_index_queries_it() {
 async fn allow_scan_reads_the_related_side_with_one_scan() {
     let (db, requests) = setup("rel_access_scan").await;
     let find = db
-        .find_many::<Signup>()
+        .find::<Signup>()
         .matching(Signup::CAMPAIGN.eq("launch"))
         .with((Signup::referrer(), Signup::account()));
     let plan = find.plan().unwrap();
@@ -139,7 +139,7 @@ async fn allow_scan_reads_the_related_side_with_one_scan() {
         plan.waves[1][0].contains("one Scan with a filter (allow_scan)"),
         "{plan}"
     );
-    let found = find.send().await.unwrap();
+    let found = find.all().await.unwrap();
     let referrers: Vec<Option<&str>> = found
         .iter()
         .map(|(_, (r, _))| r.as_ref().map(|r| r.id.as_str()))
@@ -151,10 +151,10 @@ async fn allow_scan_reads_the_related_side_with_one_scan() {
 
     // A `many` relation by scan, with a per-parent limit.
     let (referrer, signups) = db
-        .find_first::<Referrer>()
+        .find::<Referrer>()
         .matching(Referrer::ID.eq("r1"))
         .with(Referrer::signups())
-        .send()
+        .first()
         .await
         .unwrap()
         .unwrap();
@@ -163,10 +163,10 @@ async fn allow_scan_reads_the_related_side_with_one_scan() {
     ids.sort();
     assert_eq!(ids, ["s1", "s2"]);
     let (_, limited) = db
-        .find_first::<Referrer>()
+        .find::<Referrer>()
         .matching(Referrer::ID.eq("r1"))
         .with(Referrer::signups().limit(1))
-        .send()
+        .first()
         .await
         .unwrap()
         .unwrap();
@@ -188,7 +188,7 @@ async fn without_allow_scan_a_scan_is_refused_before_sending() {
         })
     };
     let find = || {
-        db.find_many::<Signup>()
+        db.find::<Signup>()
             .matching(Signup::CAMPAIGN.eq("launch"))
             .with(referrer())
     };
@@ -198,7 +198,7 @@ async fn without_allow_scan_a_scan_is_refused_before_sending() {
     assert!(message.contains("referrer"), "{message}");
     assert!(message.contains("Referrer"), "{message}");
     assert!(message.contains("allow_scan"), "{message}");
-    let refused = find().send().await.unwrap_err();
+    let refused = find().all().await.unwrap_err();
     assert_eq!(refused.kind(), ErrorKind::Validation);
     assert!(refused.to_string().contains("allow_scan"), "{refused}");
     assert_eq!(requests.take_all(), 0, "nothing is sent");
@@ -216,7 +216,7 @@ async fn references_beyond_the_hash_key_are_each_parents_own() {
         email: "ada@example.org".into(),
         code: code.into(),
     });
-    db.batch_write().put_all(&fall).send().await.unwrap();
+    db.batch_write().put_many(&fall).send().await.unwrap();
     let campaigns =
         [("launch", "SPRING", "s3"), ("fall", "AUTUMN", "s6")].map(|(name, code, first)| {
             Campaign {
@@ -226,14 +226,14 @@ async fn references_beyond_the_hash_key_are_each_parents_own() {
                 first: first.into(),
             }
         });
-    db.batch_write().put_all(&campaigns).send().await.unwrap();
+    db.batch_write().put_many(&campaigns).send().await.unwrap();
     requests.take_all();
 
     let found = db
-        .find_many::<Campaign>()
+        .find::<Campaign>()
         .matching(Campaign::ORG.eq("acme"))
         .with((Campaign::coded(), Campaign::opener()))
-        .send()
+        .all()
         .await
         .unwrap();
     let ids = |signups: &[Signup]| -> Vec<String> {

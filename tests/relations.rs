@@ -22,7 +22,7 @@ async fn user(db: &dynorm::Client, name: &str) -> User {
         username: name.into(),
         email: format!("{name}@example.org"),
     })
-    .returning()
+    .send_returning_new()
     .await
     .unwrap()
 }
@@ -33,7 +33,7 @@ async fn post(db: &dynorm::Client, author: &User, title: &str) -> Post {
         title: title.into(),
         content: "...".into(),
     })
-    .returning()
+    .send_returning_new()
     .await
     .unwrap()
 }
@@ -44,7 +44,7 @@ async fn comment(db: &dynorm::Client, post: &Post, author: &User, body: &str) ->
         author_id: author.id,
         body: body.into(),
     })
-    .returning()
+    .send_returning_new()
     .await
     .unwrap()
 }
@@ -67,7 +67,7 @@ async fn a_post_and_its_comments_come_in_one_query() {
     requests.take_all();
 
     let find = db
-        .find_first::<Post>()
+        .find::<Post>()
         .matching(Post::ID.eq(first.id))
         .with(Post::comments());
     let plan = find.plan().unwrap();
@@ -75,7 +75,7 @@ async fn a_post_and_its_comments_come_in_one_query() {
     assert!(plan.to_string().contains("one partition"), "{plan}");
     assert_eq!(requests.take_all(), 0, "plan sends nothing");
 
-    let (found, comments) = find.send().await.unwrap().unwrap();
+    let (found, comments) = find.first().await.unwrap().unwrap();
     assert_eq!(requests.take("Query"), 1);
     assert_eq!(requests.take_all(), 0);
     assert_eq!(found, first);
@@ -85,20 +85,20 @@ async fn a_post_and_its_comments_come_in_one_query() {
 
     // A post without comments, and a post that does not exist.
     let (alone, none) = db
-        .find_first::<Post>()
+        .find::<Post>()
         .matching(Post::ID.eq(other.id))
         .with(Post::comments())
-        .send()
+        .first()
         .await
         .unwrap()
         .unwrap();
     assert_eq!(alone, other);
     assert_eq!(none.len(), 1);
     let missing = db
-        .find_first::<Post>()
+        .find::<Post>()
         .matching(Post::ID.eq(missing_id()))
         .with(Post::comments())
-        .send()
+        .first()
         .await
         .unwrap();
     assert!(missing.is_none());
@@ -119,13 +119,13 @@ async fn the_authors_of_fifty_comments_are_one_batch_get() {
     }
     requests.take_all();
     let find = db
-        .find_many::<Comment>()
+        .find::<Comment>()
         .matching(Comment::POST_ID.eq(p.id))
         .with(Comment::author());
     let plan = find.plan().unwrap();
     assert_eq!(plan.waves.len(), 2, "{plan}");
     assert!(plan.waves[1][0].contains("BatchGetItem"), "{plan}");
-    let comments = find.send().await.unwrap();
+    let comments = find.all().await.unwrap();
     assert_eq!(comments.len(), 50);
     for (c, author) in &comments {
         assert_eq!(author.as_ref().map(|a| a.id), Some(c.author_id));
@@ -147,7 +147,7 @@ async fn more_than_a_hundred_distinct_authors_are_one_batch_get_per_hundred() {
             email: format!("reader{i}@example.org"),
         })
         .collect();
-    db.batch_write().put_all(&readers).send().await.unwrap();
+    db.batch_write().put_many(&readers).send().await.unwrap();
     let comments: Vec<Comment> = readers
         .iter()
         .map(|r| Comment {
@@ -157,13 +157,13 @@ async fn more_than_a_hundred_distinct_authors_are_one_batch_get_per_hundred() {
             body: "hi".into(),
         })
         .collect();
-    db.batch_write().put_all(&comments).send().await.unwrap();
+    db.batch_write().put_many(&comments).send().await.unwrap();
     requests.take_all();
     let found = db
-        .find_many::<Comment>()
+        .find::<Comment>()
         .matching(Comment::POST_ID.eq(p.id))
         .with(Comment::author())
-        .send()
+        .all()
         .await
         .unwrap();
     assert_eq!(found.len(), 130);
@@ -189,13 +189,13 @@ async fn posts_by_their_author_come_with_the_author_in_one_query() {
     requests.take_all();
     // The author's profile is in the posts' partition, USER#<id>: no BatchGetItem.
     let find = db
-        .find_many::<Post>()
+        .find::<Post>()
         .matching(Post::AUTHOR_ID.eq(writer.id))
         .with(Post::author());
     let plan = find.plan().unwrap();
     assert_eq!(plan.waves.len(), 1, "{plan}");
     assert!(plan.waves[0][0].contains("`Post.author` (User)"), "{plan}");
-    let posts = find.send().await.unwrap();
+    let posts = find.all().await.unwrap();
     assert_eq!(posts.len(), 50);
     assert!(posts
         .iter()
@@ -219,13 +219,13 @@ async fn a_user_with_posts_and_their_comments_is_three_waves() {
     }
     requests.take_all();
     let find = db
-        .find_first::<User>()
+        .find::<User>()
         .matching(User::ID.eq(ada.id))
         .with(User::posts().with((Post::comments().with(Comment::author()), Post::author())));
     let plan = find.plan().unwrap();
     // A user and their posts share the partition USER#{id}: one wave for both.
     assert_eq!(plan.waves.len(), 3, "{plan}");
-    let (user, posts_found) = find.send().await.unwrap().unwrap();
+    let (user, posts_found) = find.first().await.unwrap().unwrap();
     assert_eq!(user, ada);
     assert_eq!(posts_found.len(), 4);
     for ((p, (comments, author)), expected) in posts_found.iter().zip(0..) {
@@ -242,11 +242,11 @@ async fn a_user_with_posts_and_their_comments_is_three_waves() {
     // Depth 2 without a shared partition: posts by author -> comments -> their authors is
     // 3 waves, whatever the number of posts.
     let find = db
-        .find_many::<Post>()
+        .find::<Post>()
         .matching(Post::AUTHOR_ID.eq(ada.id))
         .with(Post::comments().with(Comment::author()));
     assert_eq!(find.plan().unwrap().waves.len(), 3);
-    let found = find.send().await.unwrap();
+    let found = find.all().await.unwrap();
     assert_eq!(found.len(), 4);
     assert_eq!(requests.take("Query"), 1 + 4);
     assert_eq!(requests.take("BatchGetItem"), 1);
@@ -267,14 +267,14 @@ async fn missing_one_targets_are_none_and_many_takes_limits() {
             author_id: missing_id(),
             body: "ghost".into(),
         })
-        .returning()
+        .send_returning_new()
         .await
         .unwrap();
     let comments = db
-        .find_many::<Comment>()
+        .find::<Comment>()
         .matching(Comment::POST_ID.eq(p.id))
         .with((Comment::author(), Comment::post()))
-        .send()
+        .all()
         .await
         .unwrap();
     assert_eq!(comments.len(), 6);
@@ -288,20 +288,20 @@ async fn missing_one_targets_are_none_and_many_takes_limits() {
     }
     requests.take_all();
     let (_, limited) = db
-        .find_first::<Post>()
+        .find::<Post>()
         .matching(Post::ID.eq(p.id))
         .with(Post::comments().limit(2).descending())
-        .send()
+        .first()
         .await
         .unwrap()
         .unwrap();
     assert_eq!(limited.len(), 2);
     assert!(limited[0].id > limited[1].id, "descending by sort key");
     let (_, filtered) = db
-        .find_first::<Post>()
+        .find::<Post>()
         .matching(Post::ID.eq(p.id))
         .with(Post::comments().filter(Comment::BODY.eq("ghost")))
-        .send()
+        .first()
         .await
         .unwrap()
         .unwrap();
@@ -325,7 +325,7 @@ async fn each_parents_query_carries_its_own_values() {
     }
     requests.take_all();
     let (_, loaded) = db
-        .find_first::<User>()
+        .find::<User>()
         .matching(User::ID.eq(ada.id))
         .with(
             User::posts().with(
@@ -334,7 +334,7 @@ async fn each_parents_query_carries_its_own_values() {
                     .limit(2),
             ),
         )
-        .send()
+        .first()
         .await
         .unwrap()
         .unwrap();
@@ -412,7 +412,7 @@ async fn a_post_with_its_comments_and_its_author_is_one_query_then_one_batch_get
     requests.take_all();
     // The comments share the post's GSI1 partition; the author does not.
     let find = db
-        .find_first::<Post>()
+        .find::<Post>()
         .matching(Post::ID.eq(p.id))
         .with((Post::comments(), Post::author()));
     let plan = find.plan().unwrap();
@@ -423,7 +423,7 @@ async fn a_post_with_its_comments_and_its_author_is_one_query_then_one_batch_get
     );
     assert_eq!(plan.waves[1].len(), 1, "{plan}");
     assert!(plan.waves[1][0].contains("`Post.author`"), "{plan}");
-    let (found, (comments, author)) = find.send().await.unwrap().unwrap();
+    let (found, (comments, author)) = find.first().await.unwrap().unwrap();
     assert_eq!(found, p);
     assert_eq!(comments.len(), 3);
     assert!(comments.iter().all(|c| c.post_id == p.id));
@@ -454,13 +454,13 @@ async fn a_nested_relation_in_its_parents_partition_comes_with_it() {
     // Each comment's author with that author's posts: a user and their posts share the
     // partition USER#<id>, so each distinct author is one Query, and no BatchGetItem.
     let find = db
-        .find_many::<Comment>()
+        .find::<Comment>()
         .matching(Comment::POST_ID.eq(p.id))
         .with(Comment::author().with(User::posts()));
     let plan = find.plan().unwrap();
     assert_eq!(plan.waves.len(), 2, "{plan}");
     assert!(plan.waves[1][0].contains("one partition each"), "{plan}");
-    let found = find.send().await.unwrap();
+    let found = find.all().await.unwrap();
     assert_eq!(found.len(), 3);
     for (c, author) in &found {
         let (author, posts) = author.as_ref().expect("every author exists");
@@ -482,11 +482,11 @@ async fn a_nested_relation_in_its_parents_partition_comes_with_it() {
     // A comment's post (reached through GSI1, POST#<id>) with that post's comments, which
     // share its GSI1 partition: one Query for both.
     let find = db
-        .find_many::<Comment>()
+        .find::<Comment>()
         .matching(Comment::POST_ID.eq(p.id))
         .with(Comment::post().with(Post::comments()));
     assert_eq!(find.plan().unwrap().waves.len(), 2);
-    let found = find.send().await.unwrap();
+    let found = find.all().await.unwrap();
     assert_eq!(found.len(), 3);
     for (_, parent) in &found {
         let (parent, siblings) = parent.as_ref().expect("the post exists");
@@ -498,11 +498,11 @@ async fn a_nested_relation_in_its_parents_partition_comes_with_it() {
 
     // With a per-parent limit the nested relation is read on its own: three waves.
     let find = db
-        .find_many::<Comment>()
+        .find::<Comment>()
         .matching(Comment::POST_ID.eq(p.id))
         .with(Comment::author().with(User::posts().limit(1)));
     assert_eq!(find.plan().unwrap().waves.len(), 3);
-    let found = find.send().await.unwrap();
+    let found = find.all().await.unwrap();
     for (_, author) in &found {
         let (author, posts) = author.as_ref().unwrap();
         let expected = if author.id == grace.id {

@@ -182,9 +182,10 @@ async fn every_type_round_trips_through_the_server() {
     let back = db
         .get::<Everything>("all")
         .consistent_read(true)
-        .send_required()
+        .send()
         .await
-        .unwrap();
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(back, original);
 
     let mut sparse = everything();
@@ -197,9 +198,10 @@ async fn every_type_round_trips_through_the_server() {
     db.put(&sparse).send().await.unwrap();
     assert_eq!(
         db.get::<Everything>("sparse")
-            .send_required()
+            .send()
             .await
-            .unwrap(),
+            .unwrap()
+            .expect("the item exists"),
         sparse
     );
 }

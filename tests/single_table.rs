@@ -245,12 +245,17 @@ async fn the_access_patterns_take_one_request_each() {
     assert_eq!(requests.take("GetItem"), 2);
 
     // AP4: the team and its members, in one query.
-    let dashboard = db.collection::<TeamWithMembers>("t_eng").await.unwrap();
+    let tally = dynorm::observe::Tally::default();
+    let dashboard = db
+        .collection::<TeamWithMembers>("t_eng")
+        .tally(&tally)
+        .all()
+        .await
+        .unwrap();
     assert_eq!(requests.take_all(), 1, "AP4 is one request");
-    assert_eq!(dashboard.items.len(), 3);
-    assert!(matches!(&dashboard.items[0], TeamWithMembers::Team(t) if t.name == "Engineering"));
+    assert_eq!(dashboard.len(), 3);
+    assert!(matches!(&dashboard[0], TeamWithMembers::Team(t) if t.name == "Engineering"));
     let members: Vec<_> = dashboard
-        .items
         .iter()
         .filter_map(|i| match i {
             TeamWithMembers::Member(m) => Some(m.user_id.as_str()),
@@ -258,7 +263,7 @@ async fn the_access_patterns_take_one_request_each() {
         })
         .collect();
     assert_eq!(members, ["u_alice", "u_bob"]);
-    assert_eq!(dashboard.skipped, 0);
+    assert_eq!(tally.skipped(), 0);
 
     // AP5: DeleteItem(pk = TEAM#t_eng, sk = MEMBER#u_bob).
     db.delete::<Membership>(key("u_bob"))
@@ -295,9 +300,14 @@ async fn a_collection_skips_and_counts_entities_it_does_not_list() {
     .send()
     .await
     .unwrap();
-    let dashboard = db.collection::<TeamWithMembers>("t_eng").await.unwrap();
-    assert_eq!(dashboard.items.len(), 3);
-    assert_eq!(dashboard.skipped, 1);
+    let tally = dynorm::observe::Tally::default();
+    let dashboard = db
+        .collection::<TeamWithMembers>("t_eng")
+        .tally(&tally)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!((dashboard.len(), tally.skipped()), (3, 1));
     // Queries and scans of one entity see only that entity.
     assert_eq!(db.query_by::<Invite>("t_eng").all().await.unwrap().len(), 1);
     assert_eq!(db.scan::<Team>().count().await.unwrap(), 2);
@@ -316,7 +326,7 @@ async fn batches_across_entities_of_one_table_keep_them_apart() {
     let bob = member("t_eng", "u_bob", Role::Member);
     let written = db
         .batch_write()
-        .put_all(&teams)
+        .put_many(&teams)
         .put(&alice)
         .put(&bob)
         .send()
@@ -326,7 +336,7 @@ async fn batches_across_entities_of_one_table_keep_them_apart() {
 
     let found = db
         .batch_get()
-        .get_all::<Team, _>(["t_eng", "t_design"])
+        .get_many::<Team, _>(["t_eng", "t_design"])
         .get::<User>("u_alice")
         .get::<Membership>(MembershipKey {
             team_id: "t_eng".into(),
@@ -390,7 +400,7 @@ async fn ambiguous_keys_are_refused_and_generated_values_returned() {
         token: String::new(),
     };
     // The last field may hold the separator: nothing follows it.
-    let stored = db.create(&project).send_returning().await.unwrap();
+    let stored = db.create(&project).send_returning_new().await.unwrap();
     assert_eq!(
         stored.token.len(),
         36,
@@ -433,7 +443,12 @@ impl RenderedKey for ProjectKey {
 #[tokio::test]
 async fn created_at_is_set_once_and_updated_at_on_every_write() {
     let db = sample("st_behaviours").await;
-    let created = db.get::<Team>("t_eng").send_required().await.unwrap();
+    let created = db
+        .get::<Team>("t_eng")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     let (created_at, first_update) = (created.created_at.unwrap(), created.updated_at.unwrap());
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     let renamed = db
@@ -450,7 +465,12 @@ async fn created_at_is_set_once_and_updated_at_on_every_write() {
     assert!(renamed.updated_at.unwrap() > first_update);
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     db.put(&renamed).send().await.unwrap();
-    let put = db.get::<Team>("t_eng").send_required().await.unwrap();
+    let put = db
+        .get::<Team>("t_eng")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     assert!(put.updated_at.unwrap() > renamed.updated_at.unwrap());
     assert_eq!(put.created_at, Some(created_at));
 }
@@ -496,8 +516,8 @@ async fn a_generated_id_can_be_part_of_the_key() {
         author_id: "u1".into(),
         title: "Understanding NoSQL Joins".into(),
     };
-    let first = db.create(&draft).send_returning().await.unwrap();
-    let second = db.create(&draft).send_returning().await.unwrap();
+    let first = db.create(&draft).send_returning_new().await.unwrap();
+    let second = db.create(&draft).send_returning_new().await.unwrap();
     assert_eq!(first.id.len(), 36);
     assert!(first.id < second.id, "v7 ids sort by creation time");
     let key = PostKey {

@@ -9,7 +9,7 @@
 //! `delete_raw`, and writes that must be refused (a stale version, a create over a live
 //! item, an update of a missing item, an update that cannot rebuild a key, values a key
 //! cannot hold). The reads: `get`, `get_raw`, `get_many`, `transact_get`, queries through
-//! both GSIs, scans, a collection, and relations loaded with `find_first`/`find_many` (an
+//! both GSIs, scans, a collection, and relations loaded with `find` (an
 //! org with its tasks, in one Query of the shared partition or with a per-parent limit;
 //! tasks with their owner, by org or through GSI2). A few orgs and ids make the steps
 //! collide. The table's change stream is the last read: after the run, its typed changes
@@ -795,7 +795,7 @@ impl OrgAction {
             Self::Name(v) => update.set(Org::NAME, v),
             Self::Plan(v) => update.set(Org::PLAN, v),
             Self::RemovePlan => update.remove(Org::PLAN),
-            Self::AddSeats(by) => update.add(Org::SEATS, by),
+            Self::AddSeats(by) => update.increment(Org::SEATS, by),
             Self::SetSeats(v) => update.set(Org::SEATS, v),
         }
     }
@@ -982,13 +982,13 @@ enum Op {
         include_expired: bool,
     },
     Collection(OKey),
-    /// `find_first::<Org>().with(Org::tasks())`: one Query of the shared partition, or with
+    /// `find::<Org>().with(Org::tasks())`: one Query of the shared partition, or with
     /// a per-parent limit, a Query of its own.
     FindOrg {
         key: OKey,
         limit: Option<usize>,
     },
-    /// `find_many::<Task>().with(Task::owner())` by org (the owner shares the tasks'
+    /// `find::<Task>().with(Task::owner())` by org (the owner shares the tasks'
     /// partition) or by assignee (through GSI2, the owners by BatchGetItem).
     FindTasks(TaskRoots),
 }
@@ -2289,6 +2289,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
         Op::GetMany(keys) => {
             let found = db
                 .get_many::<Task, _>(keys.iter().map(|k| k.typed()))
+                .send()
                 .await
                 .map_err(failed("get_many"))?;
             // Regression: get_many returned expired items.
@@ -2381,12 +2382,15 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             same("scan", by_key(found), by_key(expected))
         }
         Op::Collection(key) => {
+            let tally = dynorm::observe::Tally::default();
             let found = db
                 .collection::<OrgWithTasks>(key.name())
+                .tally(&tally)
+                .all()
                 .await
                 .map_err(failed("collection"))?;
             let mut rows: Vec<String> = Vec::new();
-            for item in found.items {
+            for item in found {
                 rows.push(match item {
                     OrgWithTasks::Org(org) => format!("{org:?}"),
                     OrgWithTasks::Task(task) => format!("{task:?}"),
@@ -2405,18 +2409,18 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
                     .map(|t| format!("{t:?}")),
             );
             same("collection", rows, expected)?;
-            same("collection skipped", found.skipped, 0)
+            same("collection skipped", tally.skipped(), 0)
         }
         Op::FindOrg { key, limit } => {
             let tasks = match limit {
-                Some(limit) => Org::tasks().limit(*limit),
+                Some(limit) => Org::tasks().limit(u32::try_from(*limit).expect("small")),
                 None => Org::tasks(),
             };
             let found = db
-                .find_first::<Org>()
+                .find::<Org>()
                 .matching(Org::ORG.eq(key.name()))
                 .with(tasks)
-                .send()
+                .first()
                 .await
                 .map_err(failed("find org with tasks"))?;
             // The tasks in range key order (`TASK#<id>`), live ones only.
@@ -2427,7 +2431,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             same("find org with tasks", found, expected)
         }
         Op::FindTasks(roots) => {
-            let find = db.find_many::<Task>().with(Task::owner());
+            let find = db.find::<Task>().with(Task::owner());
             let (find, mut expected): (_, Vec<Task>) = match roots {
                 TaskRoots::Org(key) => (
                     find.matching(Task::ORG.eq(key.name())),
@@ -2440,7 +2444,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
                         .collect(),
                 ),
             };
-            let mut found = find.send().await.map_err(failed("find tasks with owner"))?;
+            let mut found = find.all().await.map_err(failed("find tasks with owner"))?;
             found.sort_by(|(a, _), (b, _)| (&a.org, &a.id).cmp(&(&b.org, &b.id)));
             expected = by_key(expected);
             let expected: Vec<(Task, Option<Org>)> = expected

@@ -57,7 +57,7 @@ async fn throttling_and_server_errors_of_get_records_are_retried_and_lose_nothin
             .streams_client(&db)
             .changes::<Counter>()
             .limit(2)
-            .max_retries(3)
+            .max_attempts(4)
             .poll_interval(Duration::from_millis(50))
             .stop_when_idle(IDLE)
             .stream()
@@ -76,7 +76,7 @@ async fn throttling_past_the_bound_ends_the_stream_with_a_typed_error() {
     let results: Vec<_> = script
         .streams_client(&db)
         .changes::<Counter>()
-        .max_retries(2)
+        .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
         .stream()
         .collect()
@@ -127,7 +127,7 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
     let results: Vec<_> = script
         .streams_client(&db)
         .changes::<Counter>()
-        .max_retries(2)
+        .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
         .stream()
         .collect()

@@ -63,15 +63,17 @@ fn move_money(db: &dynorm::Client, id: &str, amount: i64) -> dynorm::transaction
 async fn balances(db: &dynorm::Client) -> (i64, i64) {
     let alice = db
         .get::<Account>("alice")
-        .send_required()
+        .send()
         .await
         .unwrap()
+        .expect("the item exists")
         .balance;
     let bob = db
         .get::<Account>("bob")
-        .send_required()
+        .send()
         .await
         .unwrap()
+        .expect("the item exists")
         .balance;
     (alice, bob)
 }
@@ -96,9 +98,10 @@ async fn writes_across_models_apply_together() {
     assert_eq!(db.get::<Transfer>("t1").send().await.unwrap(), None);
     assert_eq!(
         db.get::<Account>("carol")
-            .send_required()
+            .send()
             .await
             .unwrap()
+            .expect("the item exists")
             .balance,
         5
     );

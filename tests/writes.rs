@@ -68,7 +68,7 @@ async fn every_update_action() {
     let old = db
         .update::<Profile>("p1")
         .prepend(Profile::HISTORY, vec!["born".to_owned()])
-        .add(Profile::VISITS, 10)
+        .increment(Profile::VISITS, 10)
         .set_if_not_exists(Profile::NICKNAME, "enchantress")
         .set_if_not_exists(Profile::NAME, "ignored")
         .send_returning_old()
@@ -76,7 +76,12 @@ async fn every_update_action() {
         .unwrap()
         .unwrap();
     assert_eq!(old.visits, 3);
-    let now = db.get::<Profile>("p1").send_required().await.unwrap();
+    let now = db
+        .get::<Profile>("p1")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(now.history, ["born", "joined", "wrote"]);
     assert_eq!(now.visits, 13);
     assert_eq!(now.nickname.as_deref(), Some("enchantress"));
@@ -129,7 +134,12 @@ async fn an_update_of_a_missing_item_fails_unless_it_is_an_upsert() {
         .send()
         .await
         .unwrap();
-    let created = db.get::<Profile>("ghost").send_required().await.unwrap();
+    let created = db
+        .get::<Profile>("ghost")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(created.name, "Casper");
     assert!(created.tags.is_empty());
 }
@@ -311,7 +321,12 @@ async fn combined_keys_are_built_on_every_write_and_never_go_stale() {
     );
     assert_eq!(item["regionTeam"], AttributeValue::S("eu/core".into()));
     db.create(&open).send().await.unwrap();
-    let stored = db.get::<Invoice>(open.key()).send_required().await.unwrap();
+    let stored = db
+        .get::<Invoice>(open.key())
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(stored.month_status, "2026-11#open");
 
     // A source of the range key cannot be updated.
@@ -387,7 +402,12 @@ async fn versions_are_written_and_checked() {
         version: 0,
     };
     db.create(&account).send().await.unwrap();
-    let stored = db.get::<Account>("a1").send_required().await.unwrap();
+    let stored = db
+        .get::<Account>("a1")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(stored.version, 1);
 
     // A put writes version + 1, on condition that the stored version is the one read.
@@ -471,9 +491,10 @@ async fn concurrent_writers_lose_no_update() {
                 let mut account = db
                     .get::<Account>("shared")
                     .consistent_read(true)
-                    .send_required()
+                    .send()
                     .await
-                    .unwrap();
+                    .unwrap()
+                    .expect("the item exists");
                 account.balance += 1;
                 match db.put(&account).send().await {
                     Ok(()) => done += 1,
@@ -491,9 +512,10 @@ async fn concurrent_writers_lose_no_update() {
     let account = db
         .get::<Account>("shared")
         .consistent_read(true)
-        .send_required()
+        .send()
         .await
-        .unwrap();
+        .unwrap()
+        .expect("the item exists");
     assert_eq!(
         account.balance,
         writers * increments_each,

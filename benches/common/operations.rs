@@ -51,7 +51,7 @@ impl Fixture {
             })
             .collect();
         db.batch_write()
-            .put_all(&orders)
+            .put_many(&orders)
             .send()
             .await
             .expect("the orders are written");
@@ -74,7 +74,7 @@ impl Fixture {
         let delete = fixture.dynorm_delete_request().preview().expect("delete");
         let raw_delete = fixture.raw_delete_request().as_input().clone().build();
         assert_eq!(Ok(delete), raw_delete.map_err(|e| e.to_string()));
-        let batch = fixture.db.batch_write().put_all(&fixture.batch).preview();
+        let batch = fixture.db.batch_write().put_many(&fixture.batch).preview();
         let raw_batch = fixture.raw_batch_request().as_input().clone().build();
         assert_eq!(
             batch.expect("batch"),
@@ -250,7 +250,7 @@ impl Fixture {
         let written = self
             .db
             .batch_write()
-            .put_all(black_box(&self.batch))
+            .put_many(black_box(&self.batch))
             .send()
             .await
             .expect("dynorm batch");

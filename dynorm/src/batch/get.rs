@@ -29,7 +29,7 @@ const OPERATION: &str = "batch_get";
 /// # use dynorm::Model;
 /// # #[derive(Model)] struct User { #[hash_key] id: String }
 /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
-/// let found = db.batch_get().get_all::<User, _>(["u1", "u2"]).send().await?;
+/// let found = db.batch_get().get_many::<User, _>(["u1", "u2"]).send().await?;
 /// let users: Vec<User> = found.items::<User>()?;
 /// # Ok(()) }
 /// ```

@@ -36,7 +36,7 @@ use crate::schema::Model;
 /// # use dynorm::Model;
 /// # #[derive(Model)] struct User { #[hash_key] id: String }
 /// # async fn demo(db: dynorm::Client, users: Vec<User>) -> Result<(), dynorm::Error> {
-/// let written = db.batch_write().put_all(&users).delete::<User>("gone").send().await?;
+/// let written = db.batch_write().put_many(&users).delete::<User>("gone").send().await?;
 /// # Ok(()) }
 /// ```
 #[must_use = "a batch does nothing until it is sent"]

@@ -18,13 +18,13 @@ impl Client {
     /// Inserts a new item from its insert type (`NewUser` for `User`): the generated
     /// attributes (ids, `default = "now"`, `updated_at`, the version) are filled in, and
     /// the write fails with [`ErrorKind::AlreadyExists`](crate::ErrorKind) when an item has
-    /// the key. `.returning()` gives back the stored model.
+    /// the key. `.send_returning_new()` gives back the stored model.
     ///
     /// ```no_run
     /// # use dynorm::Model;
     /// # #[derive(Model, Clone)] struct User { #[hash_key] #[dynorm(default = "uuid_v7")] id: uuid::Uuid, name: String }
     /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
-    /// let user: User = db.insert(NewUser { name: "Ada".into() }).returning().await?;
+    /// let user: User = db.insert(NewUser { name: "Ada".into() }).send_returning_new().await?;
     /// # Ok(()) }
     /// ```
     pub fn insert<N: Insertable>(&self, new: N) -> InsertItem<N> {
@@ -49,7 +49,7 @@ impl Client {
     }
 }
 
-/// A pending insert. Build it with [`Client::insert`]; `.send()` or `.returning()` it.
+/// A pending insert. Build it with [`Client::insert`]; `.send()` or `.send_returning_new()` it.
 #[must_use = "an insert does nothing until it is sent"]
 pub struct InsertItem<N: Insertable> {
     client: Client,

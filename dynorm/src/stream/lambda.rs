@@ -140,8 +140,8 @@ fn from_lambda(record: EventRecord) -> Result<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::NoImage;
     use crate::stream::ChangeKind;
+    use crate::stream::NoImage;
 
     /// The sample event of AWS's Lambda documentation for DynamoDB streams, with a fourth
     /// record: the removal of item 102 by time to live.
