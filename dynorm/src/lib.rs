@@ -60,6 +60,24 @@
 //! other type that implements serde's `Serialize` and `Deserialize` is stored through
 //! `serde_dynamo`, with no annotation.
 //!
+//! ## Vocabulary
+//!
+//! Every builder ends in a verb that means one thing everywhere (the README's table says why
+//! each word was chosen):
+//!
+//! | verb | returns | builders |
+//! |---|---|---|
+//! | `send()` | writes: `()`; `get`: `Option<M>`; `get_many`: `Vec<M>`; batch and transaction reads: their results | every builder of a fixed set of requests |
+//! | `send_returning_new()` / `send_returning_old()` | the item after / before the write | `create`, `update`, `insert` / `put`, `update`, `delete` |
+//! | `all()`, `first()`, `page(cursor)`, `stream()`, `count()` | `Vec<T>`, `Option<T>`, [`Page`](query::Page), a `Stream`, `usize` | reads of pages: `query`, `query_by`, `scan`, `scan_by`, `collection` (`all`), `find` (`all`, `first`) |
+//! | `preview()`, `plan()` | what would be sent, without sending | every builder; queries and finds |
+//! | `tally(&t)` | the builder; requests, counts and capacity go to [`Tally`](observe::Tally) | every builder |
+//!
+//! `_many` is many items of one model that the caller names (`get_many`, `insert_many`,
+//! `put_many`, `delete_many`), `_raw` takes a raw key (`get_raw`, `update_raw`,
+//! `delete_raw`), `_by::<I>` names an index (`query_by`, `scan_by`), and transactions are
+//! `transact_write` and `transact_get`.
+//!
 //! ## Operations
 //!
 //! ```no_run
