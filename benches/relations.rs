@@ -37,8 +37,8 @@ use blog::{BlogTable, Comment, NewComment, NewPost, NewUser, Post, User};
 const POSTS: usize = 20;
 /// Comments of each post.
 const COMMENTS: usize = 5;
-/// Requests of one wave in flight at once, as dynorm's `relation::CONCURRENCY`.
-const IN_FLIGHT: usize = dynorm::relation::CONCURRENCY;
+/// Requests of one wave in flight at once, as dynorm's relation loads send them.
+const IN_FLIGHT: usize = 8;
 
 /// A user with posts, each with its comments.
 type Tree = (User, Vec<(Post, Vec<Comment>)>);

@@ -96,7 +96,7 @@ impl Op {
             Op::QueryPages => "query",
             Op::ScanPages => "scan",
             Op::Update => "update",
-            Op::TransactWrite => "transaction",
+            Op::TransactWrite => "transact_write",
             Op::TransactGet => "transact_get",
             Op::BatchGet => "batch_get",
         }

@@ -3,7 +3,8 @@
 
 pub use crate::error::{Error, Result};
 pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
-pub use crate::relation::{check_reachable, field_pair, Many, One, RelationSchema};
+pub use crate::relation::checks::{check_reachable, field_pair};
+pub use crate::relation::{Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
 pub use crate::schema::entity::{

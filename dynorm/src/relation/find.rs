@@ -201,7 +201,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         }
         let slots: Vec<bool> = self
             .loader
-            .__candidates()
+            .candidates()
             .iter()
             .map(|c| {
                 c.as_ref()
@@ -220,7 +220,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             (Root::Templated { index, hash, .. }, Some(slots)) => {
                 let with: Vec<String> = self
                     .loader
-                    .__candidates()
+                    .candidates()
                     .iter()
                     .zip(slots)
                     .filter_map(|(c, &slot)| c.filter(|_| slot))
@@ -255,8 +255,8 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             }
         };
         waves[0].push(line);
-        let slots = shared.unwrap_or_else(|| vec![false; self.loader.__candidates().len()]);
-        self.loader.__plan(1, &mut waves, &slots)?;
+        let slots = shared.unwrap_or_else(|| vec![false; self.loader.candidates().len()]);
+        self.loader.plan(1, &mut waves, &slots)?;
         waves.retain(|wave| !wave.is_empty());
         Ok(LoadPlan { waves })
     }
@@ -276,7 +276,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                     ..
                 },
             ) => {
-                let candidates = self.loader.__candidates();
+                let candidates = self.loader.candidates();
                 let split = shared::read_partitions(
                     &self.client,
                     &M::SCHEMA,
@@ -312,12 +312,12 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                     }
                 };
                 let roots: Vec<M> = query.stream().try_collect().await?;
-                (roots, vec![None; self.loader.__candidates().len()])
+                (roots, vec![None; self.loader.candidates().len()])
             }
         };
         let outputs = self
             .loader
-            .__load_with(&self.client, &roots, prefetched)
+            .load_with(&self.client, &roots, prefetched)
             .await?;
         Ok(roots
             .into_iter()

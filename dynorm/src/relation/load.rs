@@ -12,50 +12,62 @@ use crate::schema::Model;
 ///
 /// Implemented by [`One`](super::One), [`Many`](super::Many), `()` (nothing) and tuples of up to four loaders (several
 /// relations of one level, loaded concurrently). Models in a loaded tree are `Clone`, since
-/// a related item shared by several parents is given to each.
-pub trait Load<P: Model>: Send + Sync {
-    /// What the loader adds to one parent: `Option<User>`, `Vec<Comment>`, a tuple of them.
-    type Output: Clone + Send + 'static;
-    /// A parent with what was loaded for it: `P` itself when nothing is, else
-    /// `(P, Self::Output)`.
-    type Joined: Clone + Send + 'static;
+/// a related item shared by several parents is given to each. It is sealed: only dynorm's
+/// loaders implement it, so it can grow without breaking anyone.
+pub trait Load<P: Model>: sealed::Loader<P> {}
 
-    /// Puts a parent and its output together.
-    fn join(parent: P, output: Self::Output) -> Self::Joined;
+impl<P: Model, L: sealed::Loader<P>> Load<P> for L {}
 
-    /// Loads the output of every parent, in order.
-    #[doc(hidden)]
-    fn __load<'a>(
-        &'a self,
-        db: &'a Client,
-        parents: &'a [P],
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
-        self.__load_with(db, parents, vec![None; self.__candidates().len()])
+pub(crate) mod sealed {
+    use super::*;
+
+    /// What a loader does; a public trait in a private module, so that no one outside
+    /// dynorm can name or implement it.
+    pub trait Loader<P: Model>: Send + Sync {
+        /// What the loader adds to one parent: `Option<User>`, `Vec<Comment>`, a tuple of them.
+        type Output: Clone + Send + 'static;
+        /// A parent with what was loaded for it: `P` itself when nothing is, else
+        /// `(P, Self::Output)`.
+        type Joined: Clone + Send + 'static;
+
+        /// Puts a parent and its output together.
+        fn join(parent: P, output: Self::Output) -> Self::Joined;
+
+        /// Loads the output of every parent, in order.
+        fn load<'a>(
+            &'a self,
+            db: &'a Client,
+            parents: &'a [P],
+        ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
+            self.load_with(db, parents, vec![None; self.candidates().len()])
+        }
+
+        /// One entry per relation of this loader (a tuple has several, `()` none): the
+        /// relation, when its items could come in the same Query as the parents.
+        fn candidates(&self) -> Vec<Option<Shared>>;
+
+        /// Loads the output of every parent, with the items of the relations that came with
+        /// the parents already read (`prefetched`, one entry per candidate).
+        fn load_with<'a>(
+            &'a self,
+            db: &'a Client,
+            parents: &'a [P],
+            prefetched: Prefetched,
+        ) -> BoxFuture<'a, Result<Vec<Self::Output>>>;
+
+        /// Describes the requests this loader sends, in `waves[wave]` and after. A relation
+        /// whose items come with the parents (`prefetched`, one entry per candidate) sends
+        /// nothing itself, and its own relations start in `waves[wave]`.
+        fn plan(
+            &self,
+            wave: usize,
+            waves: &mut Vec<Vec<String>>,
+            prefetched: &[bool],
+        ) -> Result<()>;
     }
-
-    /// One entry per relation of this loader (a tuple has several, `()` none): the
-    /// relation, when its items could come in the same Query as the parents.
-    #[doc(hidden)]
-    fn __candidates(&self) -> Vec<Option<Shared>>;
-
-    /// Loads the output of every parent, with the items of the relations that came with
-    /// the parents already read (`prefetched`, one entry per candidate).
-    #[doc(hidden)]
-    fn __load_with<'a>(
-        &'a self,
-        db: &'a Client,
-        parents: &'a [P],
-        prefetched: Prefetched,
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>>;
-
-    /// Describes the requests this loader sends, in `waves[wave]` and after. A relation
-    /// whose items come with the parents (`prefetched`, one entry per candidate) sends
-    /// nothing itself, and its own relations start in `waves[wave]`.
-    #[doc(hidden)]
-    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>, prefetched: &[bool]) -> Result<()>;
 }
 
-impl<P: Model + Clone> Load<P> for () {
+impl<P: Model + Clone> sealed::Loader<P> for () {
     type Output = ();
     type Joined = P;
 
@@ -63,11 +75,11 @@ impl<P: Model + Clone> Load<P> for () {
         parent
     }
 
-    fn __candidates(&self) -> Vec<Option<Shared>> {
+    fn candidates(&self) -> Vec<Option<Shared>> {
         Vec::new()
     }
 
-    fn __load_with<'a>(
+    fn load_with<'a>(
         &'a self,
         _: &'a Client,
         parents: &'a [P],
@@ -77,14 +89,14 @@ impl<P: Model + Clone> Load<P> for () {
         Box::pin(async move { Ok(vec![(); count]) })
     }
 
-    fn __plan(&self, _: usize, _: &mut Vec<Vec<String>>, _: &[bool]) -> Result<()> {
+    fn plan(&self, _: usize, _: &mut Vec<Vec<String>>, _: &[bool]) -> Result<()> {
         Ok(())
     }
 }
 
 macro_rules! tuples {
     ($(($($name:ident $index:tt),+))*) => {$(
-        impl<P: Model + Clone, $($name: Load<P>),+> Load<P> for ($($name,)+) {
+        impl<P: Model + Clone, $($name: Load<P>),+> sealed::Loader<P> for ($($name,)+) {
             type Output = ($($name::Output,)+);
             type Joined = (P, Self::Output);
 
@@ -92,13 +104,13 @@ macro_rules! tuples {
                 (parent, output)
             }
 
-            fn __candidates(&self) -> Vec<Option<Shared>> {
+            fn candidates(&self) -> Vec<Option<Shared>> {
                 let mut out = Vec::new();
-                $(out.extend(self.$index.__candidates());)+
+                $(out.extend(self.$index.candidates());)+
                 out
             }
 
-            fn __load_with<'a>(
+            fn load_with<'a>(
                 &'a self,
                 db: &'a Client,
                 parents: &'a [P],
@@ -108,12 +120,12 @@ macro_rules! tuples {
                     let mut rest = prefetched.into_iter();
                     let parts = ($(
                         rest.by_ref()
-                            .take(self.$index.__candidates().len())
+                            .take(self.$index.candidates().len())
                             .collect::<Prefetched>(),
                     )+);
                     // Independent branches of the tree, concurrently.
                     let outputs =
-                        futures::try_join!($(self.$index.__load_with(db, parents, parts.$index)),+)?;
+                        futures::try_join!($(self.$index.load_with(db, parents, parts.$index)),+)?;
                     let mut iters = ($(outputs.$index.into_iter(),)+);
                     Ok((0..parents.len())
                         .filter_map(|_| Some(($(iters.$index.next()?,)+)))
@@ -121,7 +133,7 @@ macro_rules! tuples {
                 })
             }
 
-            fn __plan(
+            fn plan(
                 &self,
                 wave: usize,
                 waves: &mut Vec<Vec<String>>,
@@ -131,9 +143,9 @@ macro_rules! tuples {
                 $(
                     let part: Vec<bool> = rest
                         .by_ref()
-                        .take(self.$index.__candidates().len())
+                        .take(self.$index.candidates().len())
                         .collect();
-                    self.$index.__plan(wave, waves, &part)?;
+                    self.$index.plan(wave, waves, &part)?;
                 )+
                 Ok(())
             }

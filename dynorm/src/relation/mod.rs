@@ -29,7 +29,7 @@
 //! the number of parents. A `one` relation of many parents is one `BatchGetItem` per 100
 //! distinct keys (through the batch reader's retries); a `many` relation, or a `one`
 //! relation reached through an index, is one `Query` per distinct parent, planned once and
-//! sent with each parent's values, at most [`CONCURRENCY`] in flight; relations of one level run
+//! sent with each parent's values, at most 8 in flight; relations of one level run
 //! concurrently. Related items in the partition their parents are read from (on the table
 //! or an index) come in the same `Query`: the roots with those of their relations that
 //! share the roots' partition, and a relation's items, one `Query` per partition, with
@@ -38,6 +38,7 @@
 //! and `all` and `first` refuse what `plan` refuses before sending anything.
 
 mod access;
+pub(crate) mod checks;
 mod find;
 mod grouping;
 mod load;
@@ -51,11 +52,9 @@ pub use find::{Find, LoadPlan};
 pub use load::Load;
 pub use many::Many;
 pub use one::One;
-#[doc(hidden)]
-pub use shared::{Prefetched, Shared};
 
 /// How many `Query` requests of one `many` relation are in flight at once.
-pub const CONCURRENCY: usize = 8;
+pub(crate) const CONCURRENCY: usize = 8;
 
 /// What the derive records about one relation.
 #[derive(Clone, Copy, Debug)]
@@ -68,108 +67,4 @@ pub struct RelationSchema {
     pub references: &'static [&'static str],
     /// Whether the related side may be read with a scan when no key reaches it.
     pub allow_scan: bool,
-}
-
-/// Two field types that are the same: a relation's field and the field it references. The
-/// other parameters are marker types the derive names after the relation, the field, and
-/// the referenced field, so that a mismatch names them all.
-#[diagnostic::on_unimplemented(
-    message = "relation `{Relation}`: the field `{Field}` is `{Self}`, but the field it references, `{Target}.{Reference}`, is `{T}`",
-    label = "`{Field}` is `{Self}`, `{Target}.{Reference}` is `{T}`",
-    note = "a relation's `fields` and `references` must have the same types, in order"
-)]
-#[doc(hidden)]
-pub trait SameType<T, Relation, Field, Target, Reference> {}
-impl<T, R, F, M, N> SameType<T, R, F, M, N> for T {}
-
-/// The value types of a relation's field and of the field it references, both known before
-/// [`FieldPair::same_type`] is checked, so that a mismatch is reported by `SameType`.
-#[doc(hidden)]
-pub struct FieldPair<T, U>(std::marker::PhantomData<fn() -> (T, U)>);
-
-/// The pair of value types of two attributes.
-#[doc(hidden)]
-pub const fn field_pair<A, B, T, U, O1, W1, O2, W2>(
-    _field: &crate::expr::Attr<A, T, O1, W1>,
-    _reference: &crate::expr::Attr<B, U, O2, W2>,
-) -> FieldPair<T, U> {
-    FieldPair(std::marker::PhantomData)
-}
-
-impl<T, U> FieldPair<T, U> {
-    /// Compiles only when both attributes hold values of the same type.
-    #[doc(hidden)]
-    pub const fn same_type<Relation, Field, Target, Reference>(&self)
-    where
-        T: SameType<U, Relation, Field, Target, Reference>,
-    {
-    }
-}
-
-/// Whether `name` is one of `names`, in a constant.
-const fn contains(names: &[&str], name: &str) -> bool {
-    let mut i = 0;
-    while i < names.len() {
-        if crate::schema::const_str_eq(names[i], name) {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Whether every name of `keys` is one of `references`, in a constant.
-const fn all_keys_in(keys: &[crate::schema::KeyAttribute], references: &[&str]) -> bool {
-    let mut i = 0;
-    while i < keys.len() {
-        if !contains(references, keys[i].name) {
-            return false;
-        }
-        i += 1;
-    }
-    !keys.is_empty()
-}
-
-/// Whether the references build a hash key of `schema`: of the table or an index, from key
-/// fields or from templates. A compile error otherwise, unless `allow_scan`.
-#[doc(hidden)]
-pub const fn check_reachable(
-    schema: &crate::schema::Schema,
-    references: &[&str],
-    allow_scan: bool,
-) {
-    if allow_scan {
-        return;
-    }
-    if let Some(entity) = schema.entity {
-        let mut i = 0;
-        while i < entity.keys.len() {
-            let template = &entity.keys[i];
-            if template.is_hash {
-                let (mut j, mut fields, mut covered) = (0, 0, true);
-                while j < template.parts.len() {
-                    if let crate::schema::TemplatePart::Field(name) = template.parts[j] {
-                        fields += 1;
-                        covered = covered && contains(references, name);
-                    }
-                    j += 1;
-                }
-                if covered && fields > 0 {
-                    return;
-                }
-            }
-            i += 1;
-        }
-    }
-    if contains(references, schema.hash_key.name) {
-        return;
-    }
-    let mut i = 0;
-    while i < schema.indexes.len() {
-        if all_keys_in(schema.indexes[i].hash_key, references) {
-            return;
-        }
-        i += 1;
-    }
-    panic!("no table or index hash key of the related model is built from this relation's `references`: add an index whose hash key they build, or `allow_scan`");
 }

@@ -49,8 +49,8 @@ impl<P: Model, C: Model, N> One<P, C, N> {
     }
 }
 
-impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>> Load<P>
-    for One<P, C, N>
+impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>>
+    super::load::sealed::Loader<P> for One<P, C, N>
 {
     type Output = Option<N::Joined>;
     type Joined = (P, Self::Output);
@@ -59,14 +59,14 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
         (parent, output)
     }
 
-    fn __candidates(&self) -> Vec<Option<Shared>> {
+    fn candidates(&self) -> Vec<Option<Shared>> {
         vec![Some(Shared {
             schema: &C::SCHEMA,
             relation: self.relation,
         })]
     }
 
-    fn __load_with<'a>(
+    fn load_with<'a>(
         &'a self,
         db: &'a Client,
         parents: &'a [P],
@@ -87,7 +87,7 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
         })
     }
 
-    fn __plan(&self, wave: usize, waves: &mut Vec<Vec<String>>, prefetched: &[bool]) -> Result<()> {
+    fn plan(&self, wave: usize, waves: &mut Vec<Vec<String>>, prefetched: &[bool]) -> Result<()> {
         self.declared()
             .plan::<P, C, N>(&self.nested, wave, waves, prefetched)
     }

@@ -37,7 +37,7 @@ async fn nest<C: Model, N: Load<C>>(
 ) -> Result<Vec<Vec<N::Joined>>> {
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
     let flat: Vec<C> = groups.into_iter().flatten().collect();
-    let outputs = nested.__load_with(db, &flat, prefetched).await?;
+    let outputs = nested.load_with(db, &flat, prefetched).await?;
     let mut joined = flat.into_iter().zip(outputs).map(|(c, o)| N::join(c, o));
     Ok(sizes
         .into_iter()
@@ -112,7 +112,7 @@ impl Declared<'_> {
         C: Model + Clone + Index<Model = C, Item = C>,
         N: Load<C>,
     {
-        let candidates = nested.__candidates();
+        let candidates = nested.candidates();
         let none: Prefetched = vec![None; candidates.len()];
         if let Some(items) = prefetched {
             let groups = decode_groups::<C>(items, values, self.relation)?;
@@ -169,10 +169,10 @@ impl Declared<'_> {
         waves: &mut Vec<Vec<String>>,
         prefetched: &[bool],
     ) -> Result<()> {
-        let candidates = nested.__candidates();
+        let candidates = nested.candidates();
         if prefetched.first() == Some(&true) {
             // Read with the parents: its own relations start in this wave.
-            return nested.__plan(wave, waves, &vec![false; candidates.len()]);
+            return nested.plan(wave, waves, &vec![false; candidates.len()]);
         }
         let relation = self.relation;
         let access = self.access::<C>().map_err(fail::<P>(relation))?;
@@ -206,7 +206,7 @@ impl Declared<'_> {
                     index.label()
                 ),
             );
-            return nested.__plan(wave + 1, waves, &slots);
+            return nested.plan(wave + 1, waves, &slots);
         }
         let how = match access {
             Access::Key => "one BatchGetItem per 100 distinct keys".to_owned(),
@@ -226,7 +226,7 @@ impl Declared<'_> {
             }
         }
         push(waves, wave, format!("{name}: {how}{described}"));
-        nested.__plan(wave + 1, waves, &vec![false; candidates.len()])
+        nested.plan(wave + 1, waves, &vec![false; candidates.len()])
     }
 }
 
