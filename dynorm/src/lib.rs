@@ -94,6 +94,7 @@
 //! # Ok(()) }
 //! ```
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 // Layers, from the bottom up; an arrow may only point down (see ARCHITECTURE.md):
