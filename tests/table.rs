@@ -160,3 +160,74 @@ async fn tables_are_created_and_become_active() {
     assert_eq!(keys, ["roomId", "sentAt"]);
     db.delete_table::<Message>().await.unwrap();
 }
+
+/// The model of a table that drifted: the live table has `id` as a number, no range key,
+/// no `byKind` index and no stream.
+#[derive(Model)]
+#[dynorm(table = "Drifting", stream = "new_image")]
+struct Drifting {
+    #[hash_key]
+    id: String,
+    #[range_key]
+    at: u64,
+    #[index(name = "byKind", project = ["note"])]
+    kind: String,
+    note: String,
+}
+
+#[tokio::test]
+async fn a_table_that_drifts_in_several_ways_reports_every_difference() {
+    use dynorm::types::{AttributeDefinition, KeySchemaElement};
+    let db = common::db("table_drift").await;
+    db.sdk()
+        .create_table()
+        .table_name(db.table_name::<Drifting>())
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("id")
+                .attribute_type(ScalarAttributeType::N)
+                .build()
+                .unwrap(),
+        )
+        .key_schema(
+            KeySchemaElement::builder()
+                .attribute_name("id")
+                .key_type(KeyType::Hash)
+                .build()
+                .unwrap(),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+    db.wait_until_active::<Drifting>(std::time::Duration::from_secs(30))
+        .await
+        .unwrap();
+
+    let error = db.verify_table::<Drifting>().await.unwrap_err();
+    assert!(error.is_config(), "{error}");
+    let shown = error.to_string();
+    for difference in [
+        "the table has the key schema [id HASH], the model declares [id HASH, at RANGE]",
+        "index `byKind` is missing",
+        "the table defines `id` as N, the model needs S",
+        "no stream",
+    ] {
+        assert!(shown.contains(difference), "`{difference}` in {shown}");
+    }
+    assert!(
+        shown.contains("differs from the model (4 differences)"),
+        "{shown}"
+    );
+    assert_eq!(error.attribute(), Some("id"));
+    assert_eq!(error.operation(), Some("verify_table"));
+
+    // `ensure_table` does not accept a table that differs from the model.
+    let error = db.ensure_table::<Drifting>().await.unwrap_err();
+    assert!(error.is_config(), "{error}");
+    assert_eq!(error.operation(), Some("ensure_table"));
+    assert!(
+        error.to_string().contains("index `byKind` is missing"),
+        "{error}"
+    );
+}

@@ -67,14 +67,22 @@ impl Client {
         self.wait_for_table(&name, Duration::from_secs(60)).await
     }
 
-    /// Creates `M`'s table unless it exists, then waits until it is active.
+    /// Creates `M`'s table unless it exists, then waits until it is active. A table that
+    /// exists must match the model: when it differs, the error is
+    /// [`verify_table`](Self::verify_table)'s, listing every difference.
     pub async fn ensure_table<M: Model>(&self) -> Result<()> {
-        match self.create_table::<M>().await {
-            Ok(()) => {}
-            Err(e) if is_resource_in_use(&e) => {}
+        let existed = match self.create_table::<M>().await {
+            Ok(()) => false,
+            Err(e) if is_resource_in_use(&e) => true,
             Err(e) => return Err(e),
+        };
+        self.wait_until_active::<M>(Duration::from_secs(60)).await?;
+        if existed {
+            self.verify_table::<M>()
+                .await
+                .map_err(|e| e.with_operation("ensure_table"))?;
         }
-        self.wait_until_active::<M>(Duration::from_secs(60)).await
+        Ok(())
     }
 
     /// Polls `DescribeTable` until `M`'s table is `ACTIVE`, for at most `timeout`.
@@ -114,9 +122,11 @@ impl Client {
         }
     }
 
-    /// Compares the live table with the model: the key schema and the key attributes'
-    /// types. A difference is an [`ErrorKind::Config`](crate::ErrorKind) error naming the
-    /// attribute, so drift between the model and the infrastructure shows up early.
+    /// Compares the live table with the model: its key schema, the key attributes' types,
+    /// every index the model declares (kind, key schema, projection) and the stream. Any
+    /// difference is an [`ErrorKind::Config`](crate::ErrorKind) error that lists them all
+    /// and names the first one's attribute, so drift between the model and the
+    /// infrastructure shows up early, in one read.
     pub async fn verify_table<M: Model>(&self) -> Result<()> {
         let name = self.table_name::<M>();
         let output = self

@@ -225,59 +225,162 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
     serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default()
 }
 
-/// Checks a live table's key schema and key attribute types against the model.
+/// Checks a live table against the model, and lists every difference, not only the first:
+/// the table's key schema, the types of the model's key attributes (table and indexes),
+/// each index the model declares (present, global or local, its key schema and its
+/// projection), and the stream. Indexes the model does not declare are not differences:
+/// a shared table has the indexes of every entity.
 pub fn compare(schema: &Schema, name: &str, table: &TableDescription) -> Result<()> {
-    let expected: Vec<_> = schema
-        .key_attributes()
-        .zip([KeyType::Hash, KeyType::Range])
-        .collect();
-    let actual = table.key_schema();
-    for (attribute, key_type) in &expected {
-        let found = actual.iter().find(|k| k.key_type() == key_type);
-        match found {
-            Some(k) if k.attribute_name() == attribute.name => {}
-            Some(k) => {
-                return Err(Error::config(format!(
-                    "table `{name}` has `{}` as its {key_type} key, the model has `{}`",
-                    k.attribute_name(),
-                    attribute.name
-                ))
-                .with_attribute(attribute.name))
-            }
-            None => {
-                return Err(
-                    Error::config(format!("table `{name}` has no {key_type} key"))
-                        .with_attribute(attribute.name),
-                )
+    let mut drift = Drift::default();
+    let table_index = schema.table_index();
+    compare_keys(&mut drift, "the table", &table_index, table.key_schema());
+    for index in schema.indexes {
+        let global = table
+            .global_secondary_indexes()
+            .iter()
+            .find(|g| g.index_name() == Some(index.name))
+            .map(|g| (IndexKind::Global, g.key_schema(), g.projection()));
+        let local = table
+            .local_secondary_indexes()
+            .iter()
+            .find(|l| l.index_name() == Some(index.name))
+            .map(|l| (IndexKind::Local, l.key_schema(), l.projection()));
+        let what = format!("index `{}`", index.name);
+        match global.or(local) {
+            None => drift.push(
+                index.hash_key.first().map(|k| k.name),
+                format!("{what} is missing"),
+            ),
+            Some((kind, keys, live_projection)) => {
+                if kind != index.kind {
+                    drift.push(
+                        None,
+                        format!("{what} is {kind:?}, the model declares {:?}", index.kind),
+                    );
+                }
+                compare_keys(&mut drift, &what, index, keys);
+                compare_projection(&mut drift, &what, index, live_projection);
             }
         }
+    }
+    for attribute in schema.key_attributes().chain(
+        schema
+            .indexes
+            .iter()
+            .flat_map(|i| i.hash_key.iter().chain(i.range_key)),
+    ) {
         let defined = table
             .attribute_definitions()
             .iter()
             .find(|d| d.attribute_name() == attribute.name)
             .map(|d| d.attribute_type().clone());
+        // An attribute the table does not define at all comes with a key schema or a
+        // missing index, already reported; a type is reported once per attribute.
         let wanted = attribute.scalar.to_sdk();
-        if defined.as_ref() != Some(&wanted) {
-            return Err(Error::config(format!(
-                "table `{name}` defines `{}` as {}, the model needs {wanted}",
-                attribute.name,
-                defined.map_or_else(|| "nothing".to_owned(), |d| d.to_string())
-            ))
-            .with_attribute(attribute.name));
+        let shown = format!("`{}`", attribute.name);
+        match defined {
+            Some(defined) if defined != wanted && !drift.mentions(&shown) => drift.push(
+                Some(attribute.name),
+                format!("the table defines {shown} as {defined}, the model needs {wanted}"),
+            ),
+            _ => {}
         }
     }
-    if actual.len() != expected.len() {
-        let extra = actual
-            .iter()
-            .find(|k| expected.iter().all(|(a, _)| a.name != k.attribute_name()))
-            .map(|k| k.attribute_name().to_owned())
-            .unwrap_or_default();
-        return Err(Error::config(format!(
-            "table `{name}` has a range key `{extra}` the model does not declare"
-        ))
-        .with_attribute(extra));
+    if let Err(error) = compare_stream(schema.stream, name, table) {
+        drift.push(None, error.message().to_owned());
     }
-    compare_stream(schema.stream, name, table)
+    drift.into_result(name)
+}
+
+/// The differences found between a live table and a model.
+#[derive(Default)]
+struct Drift {
+    /// Each difference, with the attribute it is about, when one is.
+    found: Vec<(Option<&'static str>, String)>,
+}
+
+impl Drift {
+    fn push(&mut self, attribute: Option<&'static str>, difference: String) {
+        self.found.push((attribute, difference));
+    }
+
+    /// Whether a difference already names this text (an attribute is reported once).
+    fn mentions(&self, text: &str) -> bool {
+        self.found.iter().any(|(_, d)| d.contains(text))
+    }
+
+    /// One error that lists every difference, naming the first one's attribute.
+    fn into_result(self, name: &str) -> Result<()> {
+        let Some((attribute, _)) = self.found.first() else {
+            return Ok(());
+        };
+        let attribute = *attribute;
+        let count = self.found.len();
+        let listed: Vec<String> = self.found.into_iter().map(|(_, d)| d).collect();
+        let noun = if count == 1 {
+            "difference"
+        } else {
+            "differences"
+        };
+        let mut error = Error::config(format!(
+            "table `{name}` differs from the model ({count} {noun}): {}",
+            listed.join("; ")
+        ));
+        if let Some(attribute) = attribute {
+            error = error.with_attribute(attribute);
+        }
+        Err(error)
+    }
+}
+
+/// Compares a live key schema with a table's or an index's keys.
+fn compare_keys(drift: &mut Drift, what: &str, index: &IndexSchema, live: &[KeySchemaElement]) {
+    let wanted = key_schema(index);
+    let names = |elements: &[KeySchemaElement]| -> Vec<String> {
+        elements
+            .iter()
+            .map(|k| format!("{} {}", k.attribute_name(), k.key_type()))
+            .collect()
+    };
+    if names(&wanted) != names(live) {
+        drift.push(
+            index.hash_key.first().map(|k| k.name),
+            format!(
+                "{what} has the key schema [{}], the model declares [{}]",
+                names(live).join(", "),
+                names(&wanted).join(", ")
+            ),
+        );
+    }
+}
+
+/// Compares a live index projection with the one the model declares.
+fn compare_projection(
+    drift: &mut Drift,
+    what: &str,
+    index: &IndexSchema,
+    live: Option<&SdkProjection>,
+) {
+    let wanted = projection(index);
+    let describe = |p: Option<&SdkProjection>| -> String {
+        let Some(p) = p else {
+            return "none".to_owned();
+        };
+        let mut attributes: Vec<&str> = p.non_key_attributes().iter().map(String::as_str).collect();
+        attributes.sort_unstable();
+        match p.projection_type() {
+            Some(ProjectionType::Include) => format!("INCLUDE [{}]", attributes.join(", ")),
+            Some(other) => other.as_str().to_owned(),
+            None => "none".to_owned(),
+        }
+    };
+    let (live, wanted) = (describe(live), describe(Some(&wanted)));
+    if live != wanted {
+        drift.push(
+            None,
+            format!("{what} projects {live}, the model declares {wanted}"),
+        );
+    }
 }
 
 /// Checks a live table's stream against the view type the model declares. A table with a
