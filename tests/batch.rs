@@ -213,7 +213,7 @@ async fn an_item_that_cannot_be_converted_stops_the_batch_at_it() {
         .send()
         .await
         .unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Conversion, "{error}");
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
     assert_eq!(error.model(), Some("Reading"));
     assert_eq!(error.attribute(), Some("value"));
     assert_eq!(error.operation(), Some("batch_write"));

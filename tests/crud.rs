@@ -418,7 +418,7 @@ async fn a_table_that_does_not_match_the_model_is_a_config_error() {
 }
 
 #[tokio::test]
-async fn a_non_finite_float_is_a_conversion_error_before_sending() {
+async fn a_non_finite_float_is_a_validation_error_before_sending() {
     let db = common::db("crud_nan").await;
     let reading = Reading {
         sensor: 1,
@@ -426,7 +426,7 @@ async fn a_non_finite_float_is_a_conversion_error_before_sending() {
         value: f64::NAN,
     };
     let error = db.put(&reading).send().await.unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Conversion);
+    assert_eq!(error.kind(), ErrorKind::Validation);
     assert_eq!(
         (error.attribute(), error.operation()),
         (Some("value"), Some("put"))

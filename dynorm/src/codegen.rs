@@ -64,7 +64,7 @@ pub fn insert(
             Ok(())
         }
         Ok(None) => Ok(()),
-        Err(e) => Err(Error::conversion(model, name, e)),
+        Err(e) => Err(Error::unstorable(model, name, e)),
     }
 }
 
@@ -90,7 +90,7 @@ pub fn key_value(
         Ok(None) => Err(Error::validation("a key value cannot be empty")
             .with_model(model)
             .with_attribute(name)),
-        Err(e) => Err(Error::conversion(model, name, e)),
+        Err(e) => Err(Error::unstorable(model, name, e)),
     }
 }
 

@@ -61,7 +61,8 @@ pub enum ErrorKind {
     /// A transaction's client request token was used before for a different request
     /// (`IdempotentParameterMismatchException`).
     IdempotencyMismatch,
-    /// An item could not be converted to or from the model.
+    /// An item read from DynamoDB could not be converted to the model (a value that
+    /// cannot be stored is a `Validation` error, found before sending).
     Conversion,
     /// The model, the client or the table is set up wrongly.
     Config,
@@ -168,7 +169,17 @@ impl Error {
         Self::new(ErrorKind::Config, message)
     }
 
-    /// A conversion error for one attribute of a model.
+    /// A value of one attribute of a model that DynamoDB cannot store (a number out of
+    /// its range, a set with the same element twice, a value serde cannot write): a
+    /// [`ErrorKind::Validation`] error, found before sending, as every other refusal of
+    /// what a write or an expression would send.
+    pub(crate) fn unstorable(model: &'static str, attribute: &str, error: AttrError) -> Self {
+        Self::new(ErrorKind::Validation, error.message())
+            .with_model(model)
+            .with_attribute(error.render_path(attribute))
+    }
+
+    /// An attribute read from DynamoDB that does not convert to the model's field.
     pub(crate) fn conversion(model: &'static str, attribute: &str, error: AttrError) -> Self {
         Self::new(ErrorKind::Conversion, error.message())
             .with_model(model)

@@ -145,7 +145,7 @@ impl<M, T, O, W> Attr<M, T, O, W> {
                     .with_attribute(e.render_path(self.name))),
             },
             Ok(None) => Ok(None),
-            Err(e) => Err(Error::conversion(self.model, self.name, e)),
+            Err(e) => Err(Error::unstorable(self.model, self.name, e)),
         }
     }
 
@@ -318,7 +318,7 @@ impl<M, C: Members, O, W> Attr<M, C, O, W> {
             Ok(value) => Condition::new(Expr::Contains(self.name, value)),
             Err(e) => Condition::with_errors(
                 Expr::Contains(self.name, AttributeValue::Null(true)),
-                vec![Error::conversion(
+                vec![Error::unstorable(
                     self.model,
                     self.name,
                     AttrError::new(e.to_string()),

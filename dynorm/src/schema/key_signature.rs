@@ -117,7 +117,7 @@ impl<'s> KeySignature<'s> {
     ) -> Result<()> {
         let attribute = self.next_attribute()?;
         let value = value.map_err(|e| {
-            Error::conversion(self.schema.model, attribute.name, e).with_operation(self.operation)
+            Error::unstorable(self.schema.model, attribute.name, e).with_operation(self.operation)
         })?;
         self.schema
             .check_key_value(attribute, value.as_ref(), self.operation)?;
