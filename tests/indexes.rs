@@ -468,6 +468,11 @@ async fn a_parallel_scan_returns_every_item_exactly_once() {
     // One segment alone is a strict part of the table.
     let one: Vec<Order> = db.scan::<Order>().segment(0, 4).all().await.unwrap();
     assert!(one.len() < 200);
+    // No segments is not a scan of nothing: it is refused before sending.
+    let none: Result<Vec<Order>, _> = db.scan::<Order>().parallel(0).try_collect().await;
+    let error = none.unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    assert!(error.to_string().contains("segment 0 of 0"), "{error}");
 }
 
 #[tokio::test]

@@ -223,11 +223,12 @@ impl<I: Index> Scan<I> {
     }
 
     /// Scans `total` segments at once and merges their items into one stream. Every item
-    /// appears exactly once.
+    /// appears exactly once. `total` is 1 to 1,000,000, as DynamoDB allows; any other is
+    /// an error the stream yields before anything is sent.
     pub fn parallel(self, total: u32) -> ItemStream<I::Item> {
-        let prepared = self.segment(0, total.max(1)).prepare();
+        let prepared = self.segment(0, total).prepare();
         let streams = match prepared {
-            Ok(prepared) => (0..total.max(1) as i32)
+            Ok(prepared) => (0..prepared.segment.map_or(1, |(_, total)| total))
                 .map(|segment| {
                     let mut part = prepared.clone();
                     part.segment = part.segment.map(|(_, total)| (segment, total));
