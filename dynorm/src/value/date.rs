@@ -26,6 +26,24 @@ pub fn to_iso(value: &DateTime<Utc>) -> String {
     value.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
+/// Refuses a year whose ISO text would not sort with the others: only years 0000 to 9999
+/// have four digits and no sign.
+pub(crate) fn check_sortable_year(year: i32) -> Result<(), AttrError> {
+    if (0..=9999).contains(&year) {
+        return Ok(());
+    }
+    Err(AttrError::new(format!(
+        "the year {year} is outside 0000 to 9999, where ISO text sorts as dates do; \
+         store it as a number with #[dynorm(date = \"seconds\")]"
+    )))
+}
+
+/// The ISO text of a date that sorts as the date does, or why it would not.
+fn iso_text(value: &DateTime<Utc>) -> Result<String, AttrError> {
+    check_sortable_year(chrono::Datelike::year(value))?;
+    Ok(to_iso(value))
+}
+
 /// Encodes a date in the given storage.
 #[inline]
 pub fn encode(
@@ -33,7 +51,7 @@ pub fn encode(
     storage: DateStorage,
 ) -> Result<Option<AttributeValue>, AttrError> {
     Ok(Some(match storage {
-        DateStorage::Iso => AttributeValue::S(to_iso(value)),
+        DateStorage::Iso => AttributeValue::S(iso_text(value)?),
         DateStorage::Millis => AttributeValue::N(
             itoa::Buffer::new()
                 .format(value.timestamp_millis())
@@ -70,7 +88,7 @@ pub fn decode(
 
 impl AttrValue for DateTime<Utc> {
     fn to_attr(&self) -> Result<AttributeValue, AttrError> {
-        Ok(AttributeValue::S(to_iso(self)))
+        Ok(AttributeValue::S(iso_text(self)?))
     }
 
     fn from_attr(value: AttributeValue) -> Result<Self, AttrError> {
@@ -109,5 +127,27 @@ mod tests {
         assert_eq!(decode(millis, DateStorage::Millis).unwrap(), date);
         let seconds = encode(&date, DateStorage::Seconds).unwrap();
         assert_eq!(seconds, Some(AttributeValue::N("1762421400".into())));
+    }
+
+    #[test]
+    fn iso_text_is_refused_where_it_would_not_sort() {
+        let edge = |y| Utc.with_ymd_and_hms(y, 1, 1, 0, 0, 0).unwrap();
+        for year in [-1, 10_000] {
+            let error = encode(&edge(year), DateStorage::Iso).unwrap_err();
+            assert!(error.message().contains(&year.to_string()), "{error:?}");
+            assert!(edge(year).to_attr().is_err());
+            assert!(chrono::NaiveDate::from_ymd_opt(year, 1, 1).unwrap().to_attr().is_err());
+            // As numbers they sort, and are stored.
+            assert!(encode(&edge(year), DateStorage::Seconds).is_ok());
+        }
+        let mut texts: Vec<String> = [0, 1, 999, 2026, 9999]
+            .map(|y| to_iso(&edge(y)))
+            .into_iter()
+            .collect();
+        let sorted = texts.clone();
+        texts.sort();
+        assert_eq!(texts, sorted, "years 0000 to 9999 sort as text");
+        assert!(encode(&edge(9999), DateStorage::Iso).is_ok());
+        assert!(encode(&edge(0), DateStorage::Iso).is_ok());
     }
 }

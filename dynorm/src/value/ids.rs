@@ -38,6 +38,7 @@ impl KeyScalar for Uuid {
 impl AttrValue for NaiveDate {
     #[inline]
     fn to_attr(&self) -> Result<AttributeValue, AttrError> {
+        super::date::check_sortable_year(chrono::Datelike::year(self))?;
         Ok(AttributeValue::S(self.format("%Y-%m-%d").to_string()))
     }
 
