@@ -52,19 +52,18 @@ pub async fn isolated_client(label: &str) -> Result<Client> {
 }
 
 /// A client for a DynamoDB-compatible endpoint. It uses the environment's credentials
-/// and region when `AWS_ACCESS_KEY_ID` is set, and fixed local ones otherwise.
+/// and region (through [`Client::from_env`]) when `AWS_ACCESS_KEY_ID` is set, and fixed
+/// local ones otherwise. Its DynamoDB Streams client is made from the DynamoDB client's
+/// configuration, so it reads streams at the same endpoint as the same identity.
 pub async fn connect(endpoint: &str) -> Client {
     let config = if std::env::var_os("AWS_ACCESS_KEY_ID").is_some() {
-        let shared = aws_config::load_defaults(BehaviorVersion::latest()).await;
-        let streams = aws_sdk_dynamodbstreams::config::Builder::from(&shared)
+        Client::from_env()
+            .await
+            .sdk()
+            .config()
+            .to_builder()
             .endpoint_url(endpoint)
-            .build();
-        let config = aws_sdk_dynamodb::config::Builder::from(&shared)
-            .endpoint_url(endpoint)
-            .build();
-        return Client::builder(aws_sdk_dynamodb::Client::from_conf(config))
-            .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(streams))
-            .build();
+            .build()
     } else {
         aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
@@ -79,22 +78,7 @@ pub async fn connect(endpoint: &str) -> Client {
             .endpoint_url(endpoint)
             .build()
     };
-    // The streams client shares the endpoint, region and credentials.
-    let streams = aws_sdk_dynamodbstreams::Config::builder()
-        .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
-        .region(aws_sdk_dynamodbstreams::config::Region::new("us-east-1"))
-        .credentials_provider(Credentials::new(
-            "dynorm",
-            "local",
-            None,
-            None,
-            "dynorm-local",
-        ))
-        .endpoint_url(endpoint)
-        .build();
-    Client::builder(aws_sdk_dynamodb::Client::from_conf(config))
-        .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(streams))
-        .build()
+    Client::new(aws_sdk_dynamodb::Client::from_conf(config))
 }
 
 #[doc(hidden)]

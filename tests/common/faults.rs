@@ -298,22 +298,19 @@ impl Script {
 
     /// A client on the same server and tables as `db` whose DynamoDB Streams client has
     /// these faults in its path, and no retries of the SDK's own (`max_attempts` 1), so
-    /// that every attempt counted is one the change consumer made.
+    /// that every attempt counted is one the change consumer made. The streams client is
+    /// made from the DynamoDB client's configuration, which carries both settings over;
+    /// the faults match streams operations only.
     pub fn streams_client(self: &Arc<Self>, db: &dynorm::Client) -> dynorm::Client {
         use aws_sdk_dynamodb::config::retry::RetryConfig;
-        let streams = db
-            .streams_sdk()
-            .expect("the test client has a streams client")
+        let config = db
+            .sdk()
             .config()
             .to_builder()
             .retry_config(RetryConfig::standard().with_max_attempts(1))
             .interceptor(Scripted(self.clone()))
             .build();
-        dynorm::Client::builder(db.sdk().clone())
-            .table_prefix(db.table_prefix())
-            .table_suffix(db.table_suffix())
-            .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(streams))
-            .build()
+        db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config))
     }
 
     /// Counts an attempt of the operation, and says whether it gets the fault.

@@ -2,10 +2,13 @@
 //! only: every operation adds its own `impl Client` block in its own module.
 
 mod admin;
+mod streams;
 
 use std::sync::Arc;
 
 use crate::schema::{Model, Schema};
+
+use self::streams::{Streams, StreamsProbe};
 
 /// The entry point: wraps an SDK client and applies table naming.
 ///
@@ -24,9 +27,9 @@ use crate::schema::{Model, Schema};
 pub struct Client {
     sdk: aws_sdk_dynamodb::Client,
     naming: Arc<Naming>,
-    /// The DynamoDB Streams client, configured like `sdk`; `None` derives one from `sdk`'s
-    /// configuration when a stream is read.
-    streams: Option<aws_sdk_dynamodbstreams::Client>,
+    /// The DynamoDB Streams client: given to the builder, or made once from `sdk`'s
+    /// configuration by the first stream read.
+    streams: Streams,
 }
 
 /// The client-wide table name prefix and suffix.
@@ -42,7 +45,7 @@ struct Naming {
 pub struct ClientBuilder {
     sdk: aws_sdk_dynamodb::Client,
     naming: Naming,
-    streams: Option<aws_sdk_dynamodbstreams::Client>,
+    streams: Streams,
 }
 
 impl ClientBuilder {
@@ -58,11 +61,22 @@ impl ClientBuilder {
         self
     }
 
-    /// The DynamoDB Streams client that reads change streams (`Client::changes`). Without
-    /// one, it is made from the DynamoDB client's region, credentials and HTTP client, for
-    /// AWS's own streams endpoint; give one for any other endpoint.
+    /// The DynamoDB Streams client that reads change streams (`Client::changes`), used as
+    /// is.
+    ///
+    /// Without one, the client makes its own once, when it first reads a stream, from the
+    /// DynamoDB client's configuration and never from the process environment: the same
+    /// credentials (the DynamoDB client's credentials provider, resolved through its
+    /// identity cache), identity cache, region, HTTP client, sleep implementation, time
+    /// source, retry, timeout and stalled-stream settings, FIPS and dual-stack settings,
+    /// auth scheme preference, app name, clock skew setting, interceptors and retry
+    /// classifiers. Settings the DynamoDB client takes from the SDK's defaults for its
+    /// behavior version are copied as they are in effect. The endpoint URL is copied too,
+    /// unless it is one of AWS's own DynamoDB endpoints (`*.amazonaws.com`, `*.api.aws`,
+    /// ...), which do not serve DynamoDB Streams: then AWS's streams endpoint for the
+    /// region is used. A custom endpoint (DynamoDB Local, an emulator) serves both.
     pub fn streams_client(mut self, streams: aws_sdk_dynamodbstreams::Client) -> Self {
-        self.streams = Some(streams);
+        self.streams = Streams::Given(streams);
         self
     }
 
@@ -87,12 +101,15 @@ impl Client {
         ClientBuilder {
             sdk,
             naming: Naming::default(),
-            streams: None,
+            streams: Streams::derived(),
         }
     }
 
     /// Builds the SDK client from the environment, the standard aws-config way
-    /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...).
+    /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...), and the DynamoDB
+    /// Streams client from the same loaded configuration (so that
+    /// `AWS_ENDPOINT_URL_DYNAMODBSTREAMS` applies to it). The only place dynorm reads the
+    /// environment.
     pub async fn from_env() -> Self {
         let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
         Self::builder(aws_sdk_dynamodb::Client::new(&config))
@@ -105,28 +122,23 @@ impl Client {
         &self.sdk
     }
 
-    /// The DynamoDB Streams client given to the builder, if any.
+    /// The DynamoDB Streams client that reads change streams: the one given to
+    /// [`ClientBuilder::streams_client`], or the one this client made from the DynamoDB
+    /// client's configuration (credentials, identity cache, region, endpoint URL unless it
+    /// is AWS's, HTTP client, retry and timeout settings, interceptors, ...; the builder
+    /// method lists them) when it first read a stream. `None` before that first read when
+    /// none was given: the credentials provider is reachable only from a request the
+    /// DynamoDB client sends, and the client makes it from the `DescribeTable` request a
+    /// stream read starts with.
     pub fn streams_sdk(&self) -> Option<&aws_sdk_dynamodbstreams::Client> {
-        self.streams.as_ref()
+        self.streams.get()
     }
 
-    /// The DynamoDB Streams client: the one given to the builder, or one made from the
-    /// environment (as [`from_env`](Self::from_env) does) with the DynamoDB client's region
-    /// and HTTP client, for AWS's own streams endpoint.
-    pub(crate) async fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
-        if let Some(streams) = &self.streams {
-            return streams.clone();
-        }
-        let shared = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-        let config = self.sdk.config();
-        let mut builder = aws_sdk_dynamodbstreams::config::Builder::from(&shared);
-        if let Some(region) = config.region() {
-            builder.set_region(Some(region.clone()));
-        }
-        if let Some(http) = config.http_client() {
-            builder.set_http_client(Some(http));
-        }
-        aws_sdk_dynamodbstreams::Client::from_conf(builder.build())
+    /// While no streams client is made, the interceptor that makes it from the DynamoDB
+    /// client's configuration: put it on a request of that client (stream reads put it on
+    /// their `DescribeTable`).
+    pub(crate) fn streams_probe(&self) -> Option<StreamsProbe> {
+        self.streams.probe(&self.sdk)
     }
 
     /// The table name prefix.
@@ -140,12 +152,13 @@ impl Client {
     }
 
     /// A client with another SDK client (other settings, interceptors, ...) and this
-    /// client's table naming.
+    /// client's table naming. A streams client given to the builder is kept; otherwise the
+    /// new client makes its own from `sdk`'s configuration.
     pub fn with_sdk(&self, sdk: aws_sdk_dynamodb::Client) -> Self {
         Self {
             sdk,
             naming: self.naming.clone(),
-            streams: self.streams.clone(),
+            streams: self.streams.for_other_sdk(),
         }
     }
 

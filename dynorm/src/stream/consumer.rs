@@ -84,15 +84,16 @@ impl Client {
         ChangesBuilder::new(self.clone(), Decoder::collection())
     }
 
-    /// The ARN of the latest stream of table `table`, or `None` when it has had none.
+    /// The ARN of the latest stream of table `table`, or `None` when it has had none. When
+    /// the client has no DynamoDB Streams client yet, this request makes it (see
+    /// `Client::streams_sdk`).
     pub(crate) async fn latest_stream_arn(&self, table: &str) -> Result<Option<String>> {
-        let output = self
-            .sdk()
-            .describe_table()
-            .table_name(table)
-            .send()
-            .await
-            .map_err(|e| from_sdk(e).with_operation("changes").with_table(table))?;
+        let request = self.sdk().describe_table().table_name(table);
+        let sent = match self.streams_probe() {
+            Some(probe) => request.customize().interceptor(probe).send().await,
+            None => request.send().await,
+        };
+        let output = sent.map_err(|e| from_sdk(e).with_operation("changes").with_table(table))?;
         Ok(output
             .table()
             .and_then(|t| t.latest_stream_arn())
@@ -321,7 +322,7 @@ enum Entry {
 
 struct Reader<T: Keyed, V> {
     builder: ChangesBuilder<T, V>,
-    /// Made on the first request.
+    /// The client's DynamoDB Streams client, there once the stream's ARN is known.
     streams: Option<aws_sdk_dynamodbstreams::Client>,
     table: String,
     stream_arn: Option<String>,
@@ -449,6 +450,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                 .with_table(&self.table));
             };
             self.stream_arn = Some(arn);
+            self.streams = self.builder.client.streams_sdk().cloned();
         }
         let mut start: Option<String> = None;
         loop {
@@ -640,13 +642,12 @@ impl<T: Keyed, V: View> Reader<T, V> {
             + Sync
             + 'static,
     {
-        let streams = match &self.streams {
-            Some(streams) => streams.clone(),
-            None => {
-                let streams = self.builder.client.streams_client().await;
-                self.streams = Some(streams.clone());
-                streams
-            }
+        let Some(streams) = self.streams.clone() else {
+            return Err(Error::config(
+                "no DynamoDB Streams client: the table was not described before its stream was read",
+            )
+            .with_operation("changes")
+            .with_table(&self.table));
         };
         let mut attempt = 0;
         loop {
