@@ -403,6 +403,78 @@ async fn pages_follow_their_cursor_to_the_end() {
     assert_eq!(error.kind(), ErrorKind::Validation);
 }
 
+/// FNV-1a, as an unsigned cursor's checksum: anyone can compute it.
+fn unkeyed_checksum(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[tokio::test]
+async fn signed_cursors_refuse_what_their_holder_changed() {
+    let db = orders("idx_signed_cursor").await;
+    let signed = db.with_cursor_key(b"an application secret");
+    let page = |client: &Client, cursor: Option<String>| {
+        let client = client.clone();
+        async move {
+            client
+                .query_by::<Order>("c0")
+                .limit(3)
+                .page(cursor.as_deref())
+                .await
+        }
+    };
+    // Signed pages read the same items as unsigned ones.
+    let first = page(&signed, None).await.unwrap();
+    let cursor = first.cursor.clone().expect("10 orders do not fit in 3");
+    assert!(cursor.starts_with("c2."), "{cursor}");
+    let second = page(&signed, Some(cursor.clone())).await.unwrap();
+    let plain_first = page(&db, None).await.unwrap();
+    let plain_second = page(&db, plain_first.cursor.clone()).await.unwrap();
+    assert_eq!(ids(&second.items), ids(&plain_second.items));
+
+    // A forgery: the cursor's own fields with a key of the holder's choosing (skipping to
+    // the last order), and a checksum that is right for an unsigned cursor.
+    let (body, _tag) = cursor.rsplit_once('.').unwrap();
+    let mut fields: Vec<String> = body.split('.').map(str::to_owned).collect();
+    fields[0] = "c1".to_owned();
+    let last = fields.len() - 1;
+    use base64::Engine as _;
+    let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    fields[last] = engine.encode("o027");
+    let forged_body = fields.join(".");
+    let forged = format!("{forged_body}.{:016x}", unkeyed_checksum(&forged_body));
+    // Without a key the forgery passes the checksum, which is why public APIs set a key.
+    assert!(page(&db, Some(forged.clone())).await.is_ok());
+    let refused = |error: dynorm::Error, why: &str| {
+        assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+        assert!(error.to_string().contains(why), "`{why}` in {error}");
+    };
+    refused(page(&signed, Some(forged)).await.unwrap_err(), "not signed");
+    // The same change under the signed version keeps a tag that no longer fits.
+    let resigned = format!(
+        "c2.{}.{}",
+        &forged_body[3..],
+        cursor.rsplit_once('.').unwrap().1
+    );
+    refused(page(&signed, Some(resigned)).await.unwrap_err(), "changed");
+    // Another key, and a client without one, refuse the cursor too.
+    let other = db.with_cursor_key(b"another secret");
+    refused(
+        page(&other, Some(cursor.clone())).await.unwrap_err(),
+        "another key",
+    );
+    refused(
+        page(&db, Some(cursor.clone())).await.unwrap_err(),
+        "no cursor key",
+    );
+    // Nothing of that was sent: the preview refuses it the same way.
+    assert!(signed
+        .query_by::<Order>("c0")
+        .preview(Some(&cursor.replace("c2.", "c1.")))
+        .is_err());
+}
+
 #[tokio::test]
 async fn streams_cross_pages_and_counts_apply_the_filter() {
     let db = orders("idx_stream").await;

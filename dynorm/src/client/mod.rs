@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::schema::{Model, Schema};
 
 use self::streams::{Streams, StreamsProbe};
+use crate::query::CursorKey;
 
 /// The entry point: wraps an SDK client and applies table naming.
 ///
@@ -32,11 +33,12 @@ pub struct Client {
     streams: Streams,
 }
 
-/// The client-wide table name prefix and suffix.
+/// The client-wide table name prefix and suffix, and the key that signs page cursors.
 #[derive(Clone, Debug, Default)]
 struct Naming {
     prefix: String,
     suffix: String,
+    cursor_key: Option<CursorKey>,
 }
 
 /// Builds a [`Client`]: `Client::builder(sdk).table_prefix("dev_").build()`.
@@ -58,6 +60,16 @@ impl ClientBuilder {
     /// The text put after every table name.
     pub fn table_suffix(mut self, suffix: impl Into<String>) -> Self {
         self.naming.suffix = suffix.into();
+        self
+    }
+
+    /// A secret of the application's that signs page cursors (HMAC-SHA256), for cursors
+    /// that leave the service: a cursor changed by its holder, or made without the key, is
+    /// refused before anything is sent. Every instance that reads a cursor needs the key
+    /// that made it. Without a key, cursors carry a checksum that catches accidents, not
+    /// forgeries.
+    pub fn cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
+        self.naming.cursor_key = Some(CursorKey::new(key.as_ref()));
         self
     }
 
@@ -166,7 +178,7 @@ impl Client {
     pub fn with_table_prefix(&self, prefix: impl Into<String>) -> Self {
         let naming = Naming {
             prefix: prefix.into(),
-            suffix: self.naming.suffix.clone(),
+            ..(*self.naming).clone()
         };
         Self {
             sdk: self.sdk.clone(),
@@ -178,14 +190,33 @@ impl Client {
     /// A client sharing the SDK client and the prefix, with table suffix `suffix`.
     pub fn with_table_suffix(&self, suffix: impl Into<String>) -> Self {
         let naming = Naming {
-            prefix: self.naming.prefix.clone(),
             suffix: suffix.into(),
+            ..(*self.naming).clone()
         };
         Self {
             sdk: self.sdk.clone(),
             naming: Arc::new(naming),
             streams: self.streams.clone(),
         }
+    }
+
+    /// A client sharing the SDK client and the table naming, whose page cursors are signed
+    /// with `key`, as [`ClientBuilder::cursor_key`] sets it.
+    pub fn with_cursor_key(&self, key: impl AsRef<[u8]>) -> Self {
+        let naming = Naming {
+            cursor_key: Some(CursorKey::new(key.as_ref())),
+            ..(*self.naming).clone()
+        };
+        Self {
+            sdk: self.sdk.clone(),
+            naming: Arc::new(naming),
+            streams: self.streams.clone(),
+        }
+    }
+
+    /// The key that signs page cursors, if one was given.
+    pub(crate) fn cursor_key(&self) -> Option<&CursorKey> {
+        self.naming.cursor_key.as_ref()
     }
 
     /// The full table name of `M`: `{prefix}{name}{suffix}`.

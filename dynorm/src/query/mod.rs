@@ -9,6 +9,7 @@ mod scan;
 
 pub use crate::expr::Plan;
 pub use collection::CollectionQuery;
+pub(crate) use cursor::CursorKey;
 pub use page::{ItemStream, Page};
 pub(crate) use partition::Partition;
 pub use scan::Scan;
@@ -234,7 +235,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// the order the conditions were given, so the input is stable.
     pub fn preview(&self, cursor: Option<&str>) -> Result<QueryInput> {
         let prepared = self.clone().prepare()?;
-        let start = page::start_key(cursor, &M::SCHEMA, &prepared.plan.index, OPERATION)?;
+        let signer = self.client.cursor_key();
+        let start = page::start_key(cursor, &M::SCHEMA, &prepared.plan.index, signer, OPERATION)?;
         prepared
             .input(start, None)
             .build()
@@ -413,10 +415,12 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// One page, starting after `cursor` (from a previous page) or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<R>> {
+        let signer = self.client.cursor_key().cloned();
         let prepared = self.prepare()?;
-        let start = page::start_key(cursor, &M::SCHEMA, &prepared.plan.index, OPERATION)?;
+        let index = &prepared.plan.index;
+        let start = page::start_key(cursor, &M::SCHEMA, index, signer.as_ref(), OPERATION)?;
         let fetched = prepared.fetch(start, None).await?;
-        page::into_page(fetched, &prepared.plan.index, OPERATION)
+        page::into_page(fetched, &prepared.plan.index, signer.as_ref(), OPERATION)
     }
 
     /// The number of matching items (after the filter), across pages.

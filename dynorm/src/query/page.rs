@@ -158,10 +158,11 @@ pub(crate) fn start_key(
     cursor: Option<&str>,
     schema: &Schema,
     index: &IndexSchema,
+    signer: Option<&cursor::CursorKey>,
     operation: &'static str,
 ) -> Result<Option<Item>> {
     cursor
-        .map(|c| cursor::decode(c, schema, index))
+        .map(|c| cursor::decode(c, schema, index, signer))
         .transpose()
         .map_err(|e| e.with_operation(operation))
 }
@@ -170,12 +171,13 @@ pub(crate) fn start_key(
 pub(crate) fn into_page<R: FromItem>(
     fetched: Fetched,
     index: &IndexSchema,
+    signer: Option<&cursor::CursorKey>,
     operation: &'static str,
 ) -> Result<Page<R>> {
     let cursor = fetched
         .last_key
         .filter(|k| !k.is_empty())
-        .map(|key| cursor::encode(index, &key))
+        .map(|key| cursor::encode(index, &key, signer))
         .transpose()?;
     let items = fetched
         .items

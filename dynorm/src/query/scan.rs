@@ -134,7 +134,8 @@ impl<I: Index> Scan<I> {
     pub fn preview(&self, cursor: Option<&str>) -> Result<ScanInput> {
         let schema = &<I::Model as Model>::SCHEMA;
         let prepared = self.clone().prepare()?;
-        let start = page::start_key(cursor, schema, &I::INDEX, OPERATION)?;
+        let signer = self.client.cursor_key();
+        let start = page::start_key(cursor, schema, &I::INDEX, signer, OPERATION)?;
         prepared
             .input(start, None)
             .build()
@@ -251,10 +252,12 @@ impl<I: Index> Scan<I> {
 
     /// One page, starting after `cursor` or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<I::Item>> {
+        let signer = self.client.cursor_key().cloned();
         let prepared = self.prepare()?;
-        let start = page::start_key(cursor, &<I::Model as Model>::SCHEMA, &I::INDEX, OPERATION)?;
+        let schema = &<I::Model as Model>::SCHEMA;
+        let start = page::start_key(cursor, schema, &I::INDEX, signer.as_ref(), OPERATION)?;
         let fetched = prepared.fetch(start, None).await?;
-        page::into_page(fetched, &I::INDEX, OPERATION)
+        page::into_page(fetched, &I::INDEX, signer.as_ref(), OPERATION)
     }
 
     /// The number of matching items, across pages.

@@ -136,7 +136,10 @@ mod tests {
             let error = encode(&edge(year), DateStorage::Iso).unwrap_err();
             assert!(error.message().contains(&year.to_string()), "{error:?}");
             assert!(edge(year).to_attr().is_err());
-            assert!(chrono::NaiveDate::from_ymd_opt(year, 1, 1).unwrap().to_attr().is_err());
+            assert!(chrono::NaiveDate::from_ymd_opt(year, 1, 1)
+                .unwrap()
+                .to_attr()
+                .is_err());
             // As numbers they sort, and are stored.
             assert!(encode(&edge(year), DateStorage::Seconds).is_ok());
         }
