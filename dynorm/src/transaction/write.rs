@@ -12,7 +12,7 @@ use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
-use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::item::write_request::{self, Checks, ConditionCheck, WriteSpec};
 use crate::observe::span::{self, request_span};
 use crate::observe::{Metadata, Reporting, Tally};
 use crate::schema::Model;
@@ -85,7 +85,7 @@ impl<M: Model> private::Sealed for ConditionCheckItem<M> {
             schema: &M::SCHEMA,
             operation: "condition_check",
             table: self.client.table_name::<M>(),
-            kind: WriteKind::ConditionCheck(key),
+            kind: ConditionCheck(key).into(),
             condition,
             placeholders,
             checks,
