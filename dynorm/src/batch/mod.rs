@@ -5,7 +5,7 @@
 
 mod chunks;
 mod get;
-mod retry;
+pub(crate) mod retry;
 mod write;
 mod write_chunk;
 mod write_source;
