@@ -293,9 +293,7 @@ async fn read_chunk(
             .await
         {
             Ok(output) => {
-                let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
-                span::record_capacity(&span, consumed);
-                metadata.merge(&Metadata::single(consumed));
+                super::record_consumed(&span, &mut metadata, output.consumed_capacity.as_deref());
                 for (table, items) in output.responses.unwrap_or_default() {
                     found.entry(table).or_default().extend(items);
                 }

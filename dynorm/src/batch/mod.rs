@@ -160,6 +160,17 @@ impl Default for BatchOptions {
     }
 }
 
+/// Records what a chunk's request consumed on its span and in the batch's metadata.
+fn record_consumed(
+    span: &tracing::Span,
+    metadata: &mut crate::observe::Metadata,
+    consumed: Option<&[aws_sdk_dynamodb::types::ConsumedCapacity]>,
+) {
+    let consumed = consumed.unwrap_or_default();
+    span::record_capacity(span, consumed);
+    metadata.merge(&crate::observe::Metadata::single(consumed));
+}
+
 /// The error of a batch that ran out of attempts: what was done, what is left (in
 /// [`Error::unprocessed`]) and the last failure.
 fn incomplete(

@@ -6,13 +6,12 @@ use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures::stream::{self, StreamExt, TryStreamExt};
-use tracing::Instrument;
 
 use crate::client::Client;
-use crate::error::{sdk_error, Error, Result};
+use crate::error::{Error, Result};
 use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::item::read_options::{read_setters, ReadOptions};
-use crate::observe::span::{self, request_span};
+use crate::observe::span::request_span;
 use crate::observe::{report_setters, Reporting, Tally};
 use crate::query::page::{self, Fetched, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
@@ -306,28 +305,6 @@ impl Prepared {
         let request = self.input(start, select);
         // The table name goes into the request; an error names it again.
         let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
-        async move {
-            let result = request
-                .send_with(client.sdk())
-                .instrument(span.clone())
-                .await
-                .map_err(|e| sdk_error(e, schema.model, OPERATION, &client.table_name_of(schema)));
-            let output = match result {
-                Ok(output) => output,
-                Err(error) => {
-                    span::record_error(&span, &error);
-                    return Err(error);
-                }
-            };
-            Ok(page::fetched(
-                &span,
-                tally.as_ref(),
-                output.count,
-                output.scanned_count,
-                output.consumed_capacity.as_slice(),
-                output.items,
-                output.last_evaluated_key,
-            ))
-        }
+        async move { page::send_page!(request, span, client, schema, OPERATION, tally.as_ref()) }
     }
 }
