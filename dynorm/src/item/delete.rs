@@ -19,12 +19,12 @@ const OPERATION: &str = "delete";
 impl Client {
     /// Deletes one item by its typed key.
     pub fn delete<M: Model>(&self, key: impl Into<M::Key>) -> DeleteItem<M> {
-        DeleteItem::new(self, key.into())
+        DeleteItem::with_key(self, item::typed_key::<M>(&key.into(), OPERATION))
     }
 
     /// Deletes one item by raw key attributes, skipping the fields' storage.
     pub fn delete_raw<M: Model>(&self, key: Item) -> DeleteItem<M> {
-        DeleteItem::new_raw(self, key)
+        DeleteItem::with_key(self, item::raw_key::<M>(key, OPERATION))
     }
 }
 
@@ -55,14 +55,6 @@ impl<M: Model> Clone for DeleteItem<M> {
 }
 
 impl<M: Model> DeleteItem<M> {
-    pub(crate) fn new(client: &Client, key: M::Key) -> Self {
-        Self::with_key(client, item::typed_key::<M>(&key, OPERATION))
-    }
-
-    pub(crate) fn new_raw(client: &Client, key: Item) -> Self {
-        Self::with_key(client, item::raw_key::<M>(key, OPERATION))
-    }
-
     fn with_key(client: &Client, key: Result<Item>) -> Self {
         Self {
             client: client.clone(),

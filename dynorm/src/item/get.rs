@@ -21,13 +21,13 @@ impl Client {
     /// Reads one item by its typed key. A model with only a hash key also takes the bare
     /// value: `db.get::<User>("u1")`.
     pub fn get<M: Model>(&self, key: impl Into<M::Key>) -> GetItem<M> {
-        GetItem::new(self, key.into())
+        GetItem::with_key(self, item::typed_key::<M>(&key.into(), OPERATION))
     }
 
     /// Reads one item by raw key attributes, skipping the fields' storage. The key must
     /// still have every key attribute; a missing one is an error before sending.
     pub fn get_raw<M: Model>(&self, key: Item) -> GetItem<M> {
-        GetItem::new_raw(self, key)
+        GetItem::with_key(self, item::raw_key::<M>(key, OPERATION))
     }
 }
 
@@ -54,14 +54,6 @@ impl<M: Model> Clone for GetItem<M> {
 }
 
 impl<M: Model> GetItem<M> {
-    pub(crate) fn new(client: &Client, key: M::Key) -> Self {
-        Self::with_key(client, item::typed_key::<M>(&key, OPERATION))
-    }
-
-    pub(crate) fn new_raw(client: &Client, key: Item) -> Self {
-        Self::with_key(client, item::raw_key::<M>(key, OPERATION))
-    }
-
     fn with_key(client: &Client, key: Result<Item>) -> Self {
         Self {
             client: client.clone(),
