@@ -16,8 +16,9 @@ use crate::client::Client;
 use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
+use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::{self, request_span};
-use crate::observe::{Metadata, Reporting, Tally};
+use crate::observe::{report_setters, Metadata, Reporting};
 use crate::schema::{key_signature, Model};
 use crate::value::Item;
 
@@ -42,8 +43,7 @@ pub struct BatchGet {
     /// Each (table, key signature) with the position of its first key.
     seen: HashMap<(usize, Vec<u8>), usize>,
     errors: Vec<Error>,
-    consistent_read: bool,
-    include_expired: bool,
+    read: ReadOptions,
     options: BatchOptions,
     report: Reporting,
 }
@@ -56,8 +56,7 @@ impl BatchGet {
             keys: Vec::new(),
             seen: HashMap::new(),
             errors: Vec::new(),
-            consistent_read: false,
-            include_expired: false,
+            read: ReadOptions::default(),
             options: BatchOptions::default(),
             report: Reporting::default(),
         }
@@ -104,18 +103,13 @@ impl BatchGet {
             .fold(self, |batch, key| batch.get::<M>(key))
     }
 
-    /// Reads with strong consistency.
-    pub fn consistent_read(mut self, consistent: bool) -> Self {
-        self.consistent_read = consistent;
-        self
-    }
-
-    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
-    /// default they read as absent, as with `get`.
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.include_expired = include;
-        self
-    }
+    read_setters!(
+        read;
+        /// Reads with strong consistency.
+        ;
+        /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+        /// default they read as absent, as with `get`.
+    );
 
     /// Sets concurrency, attempts and delays.
     pub fn options(mut self, options: BatchOptions) -> Self {
@@ -123,18 +117,7 @@ impl BatchGet {
         self
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(report);
 
     /// The `BatchGetItem` input of each chunk's first attempt, in order, exactly as
     /// [`send`](Self::send) would send them, without sending anything.
@@ -150,9 +133,13 @@ impl BatchGet {
                     .iter()
                     .map(|(table, key)| (names[*table].clone(), key.clone()))
                     .collect();
-                chunk_input(&pending, self.consistent_read, self.report.capacity.clone())
-                    .build()
-                    .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+                chunk_input(
+                    &pending,
+                    self.read.consistent_read,
+                    self.report.capacity.clone(),
+                )
+                .build()
+                .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
             })
             .collect()
     }
@@ -166,8 +153,11 @@ impl BatchGet {
             tables,
             keys,
             errors,
-            consistent_read,
-            include_expired,
+            read:
+                ReadOptions {
+                    consistent_read,
+                    include_expired,
+                },
             options,
             report,
             ..
@@ -303,9 +293,7 @@ async fn read_chunk(
             .await
         {
             Ok(output) => {
-                let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
-                span::record_capacity(&span, consumed);
-                metadata.merge(&Metadata::single(consumed));
+                super::record_consumed(&span, &mut metadata, output.consumed_capacity.as_deref());
                 for (table, items) in output.responses.unwrap_or_default() {
                     found.entry(table).or_default().extend(items);
                 }

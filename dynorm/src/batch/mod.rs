@@ -5,7 +5,7 @@
 
 mod chunks;
 mod get;
-mod retry;
+pub(crate) mod retry;
 mod write;
 mod write_chunk;
 mod write_source;
@@ -158,6 +158,17 @@ impl Default for BatchOptions {
             max_delay: Duration::from_secs(3),
         }
     }
+}
+
+/// Records what a chunk's request consumed on its span and in the batch's metadata.
+fn record_consumed(
+    span: &tracing::Span,
+    metadata: &mut crate::observe::Metadata,
+    consumed: Option<&[aws_sdk_dynamodb::types::ConsumedCapacity]>,
+) {
+    let consumed = consumed.unwrap_or_default();
+    span::record_capacity(span, consumed);
+    metadata.merge(&crate::observe::Metadata::single(consumed));
 }
 
 /// The error of a batch that ran out of attempts: what was done, what is left (in

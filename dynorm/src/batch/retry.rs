@@ -1,6 +1,7 @@
-//! The one retry policy of every batch request: bounded attempts, exponential backoff
-//! with full jitter, and retrying only what throttling or a passing fault explains, as
-//! [`Error::is_retryable`] says.
+//! The one retry policy of dynorm: bounded attempts, exponential backoff with full jitter
+//! ([`Backoff`]), and retrying only what throttling or a passing fault explains, as
+//! [`Error::is_retryable`] says. Every batch request retries through [`Retry`]; the
+//! stream consumer waits the same [`Backoff`] between its own attempts.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -44,7 +45,11 @@ impl Retry {
             return false;
         }
         if self.attempt > 0 {
-            tokio::time::sleep(backoff(&self.options, self.attempt)).await;
+            let backoff = Backoff {
+                base: self.options.base_delay,
+                max: self.options.max_delay,
+            };
+            tokio::time::sleep(backoff.delay(self.attempt)).await;
         }
         self.attempt += 1;
         true
@@ -87,23 +92,35 @@ impl Retry {
     }
 }
 
-/// A random delay in `[0, min(max, base * 2^attempt)]`: exponential backoff with full jitter.
-fn backoff(options: &BatchOptions, attempt: u32) -> Duration {
-    static STATE: AtomicU64 = AtomicU64::new(0);
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
-    let mut x = STATE.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed) ^ seed;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    let ceiling = options
-        .base_delay
-        .saturating_mul(1u32 << attempt.min(20))
-        .min(options.max_delay);
-    let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX).max(1);
-    Duration::from_nanos(x % nanos)
+/// Exponential backoff with full jitter: the wait before retry `attempt` (1 for the first
+/// retry) is a random delay in `[0, min(max, base * 2^attempt)]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Backoff {
+    /// The first retry waits up to twice this long; each retry doubles it.
+    pub base: Duration,
+    /// No retry waits longer than this.
+    pub max: Duration,
+}
+
+impl Backoff {
+    /// The wait before retry `attempt`.
+    pub(crate) fn delay(&self, attempt: u32) -> Duration {
+        static STATE: AtomicU64 = AtomicU64::new(0);
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1);
+        let mut x = STATE.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed) ^ seed;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let ceiling = self
+            .base
+            .saturating_mul(1u32 << attempt.min(20))
+            .min(self.max);
+        let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX).max(1);
+        Duration::from_nanos(x % nanos)
+    }
 }
 
 #[cfg(test)]
@@ -113,10 +130,14 @@ mod tests {
     #[test]
     fn backoff_is_bounded_and_jittered() {
         let options = BatchOptions::default();
+        let backoff = Backoff {
+            base: options.base_delay,
+            max: options.max_delay,
+        };
         for attempt in 1..30 {
-            assert!(backoff(&options, attempt) <= options.max_delay);
+            assert!(backoff.delay(attempt) <= options.max_delay);
         }
-        let delays: std::collections::HashSet<_> = (0..20).map(|_| backoff(&options, 5)).collect();
+        let delays: std::collections::HashSet<_> = (0..20).map(|_| backoff.delay(5)).collect();
         assert!(delays.len() > 1, "delays vary");
     }
 

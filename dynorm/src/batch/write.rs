@@ -6,7 +6,6 @@ use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use futures::stream::{self, StreamExt};
 
 use super::chunks::{Chunks, Planned};
@@ -17,7 +16,7 @@ use crate::client::Client;
 use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
-use crate::observe::{Metadata, Reporting, Tally};
+use crate::observe::{report_setters, Metadata, Reporting};
 use crate::schema::key_signature::KeySignature;
 use crate::schema::Model;
 
@@ -165,18 +164,7 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(report);
 
     /// The `BatchWriteItem` input of each chunk's first attempt, in order, exactly as
     /// [`send`](Self::send) would send them, without sending anything. Every error `send`

@@ -123,9 +123,7 @@ pub(super) async fn send_chunk(
             .await
         {
             Ok(output) => {
-                let consumed = output.consumed_capacity.as_deref().unwrap_or_default();
-                span::record_capacity(&span, consumed);
-                metadata.merge(&Metadata::single(consumed));
+                super::record_consumed(&span, &mut metadata, output.consumed_capacity.as_deref());
                 let mut left = output.unprocessed_items.unwrap_or_default();
                 left.retain(|_, writes| !writes.is_empty());
                 span.record("dynorm.batch.unprocessed", count(&left));

@@ -3,14 +3,14 @@
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ReturnValue};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
-use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
-use crate::observe::{Reporting, Tally};
+use crate::item::write_request::{self, Checks, Delete, WriteSpec};
+use crate::observe::{report_setters, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -19,12 +19,12 @@ const OPERATION: &str = "delete";
 impl Client {
     /// Deletes one item by its typed key.
     pub fn delete<M: Model>(&self, key: impl Into<M::Key>) -> DeleteItem<M> {
-        DeleteItem::new(self, key.into())
+        DeleteItem::with_key(self, item::typed_key::<M>(&key.into(), OPERATION))
     }
 
     /// Deletes one item by raw key attributes, skipping the fields' storage.
     pub fn delete_raw<M: Model>(&self, key: Item) -> DeleteItem<M> {
-        DeleteItem::new_raw(self, key)
+        DeleteItem::with_key(self, item::raw_key::<M>(key, OPERATION))
     }
 }
 
@@ -55,14 +55,6 @@ impl<M: Model> Clone for DeleteItem<M> {
 }
 
 impl<M: Model> DeleteItem<M> {
-    pub(crate) fn new(client: &Client, key: M::Key) -> Self {
-        Self::with_key(client, item::typed_key::<M>(&key, OPERATION))
-    }
-
-    pub(crate) fn new_raw(client: &Client, key: Item) -> Self {
-        Self::with_key(client, item::raw_key::<M>(key, OPERATION))
-    }
-
     fn with_key(client: &Client, key: Result<Item>) -> Self {
         Self {
             client: client.clone(),
@@ -101,7 +93,7 @@ impl<M: Model> DeleteItem<M> {
         self
     }
 
-    pub(crate) fn spec(self) -> Result<WriteSpec> {
+    pub(crate) fn spec(self) -> Result<WriteSpec<Delete>> {
         let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
         if let Some(error) = self
             .expect_version_error
@@ -118,7 +110,7 @@ impl<M: Model> DeleteItem<M> {
             schema: &M::SCHEMA,
             operation: OPERATION,
             table: self.client.table_name::<M>(),
-            kind: WriteKind::Delete(key),
+            kind: Delete(key),
             condition,
             placeholders,
             checks: self.checks,
@@ -126,41 +118,22 @@ impl<M: Model> DeleteItem<M> {
         })
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(report);
 
     /// The `DeleteItem` input [`send`](Self::send) would send, without sending it. Every
     /// error `send` would find before sending is found here.
     pub fn preview(&self) -> Result<DeleteItemInput> {
         let spec = self.clone().spec()?;
-        let WriteKind::Delete(key) = &spec.kind else {
-            unreachable!("a delete spec holds a key")
-        };
         write_request::preview_write!(
             &spec,
-            DeleteItemInput::builder().set_key(Some(key.clone())),
+            DeleteItemInput::builder().set_key(Some(spec.kind.0.clone())),
             ReturnValue::None
         )
     }
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.client.clone();
-        let mut spec = self.spec()?;
-        let WriteKind::Delete(key) =
-            std::mem::replace(&mut spec.kind, WriteKind::Delete(Item::new()))
-        else {
-            unreachable!("a delete spec holds a key")
-        };
+        let (Delete(key), mut spec) = self.spec()?.replace_kind(());
         write_request::send_write!(
             client,
             "DeleteItem",

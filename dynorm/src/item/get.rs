@@ -4,14 +4,14 @@ use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::GetItemInput;
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use tracing::Instrument;
 
 use crate::client::Client;
 use crate::error::{sdk_error, Result};
 use crate::item;
+use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::{self, request_span};
-use crate::observe::{Metadata, Reporting, Tally};
+use crate::observe::{report_setters, Metadata, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -21,13 +21,13 @@ impl Client {
     /// Reads one item by its typed key. A model with only a hash key also takes the bare
     /// value: `db.get::<User>("u1")`.
     pub fn get<M: Model>(&self, key: impl Into<M::Key>) -> GetItem<M> {
-        GetItem::new(self, key.into())
+        GetItem::with_key(self, item::typed_key::<M>(&key.into(), OPERATION))
     }
 
     /// Reads one item by raw key attributes, skipping the fields' storage. The key must
     /// still have every key attribute; a missing one is an error before sending.
     pub fn get_raw<M: Model>(&self, key: Item) -> GetItem<M> {
-        GetItem::new_raw(self, key)
+        GetItem::with_key(self, item::raw_key::<M>(key, OPERATION))
     }
 }
 
@@ -36,8 +36,7 @@ impl Client {
 pub struct GetItem<M: Model> {
     client: Client,
     key: Result<Item>,
-    consistent_read: bool,
-    include_expired: bool,
+    read: ReadOptions,
     report: Reporting,
     model: PhantomData<fn() -> M>,
 }
@@ -47,8 +46,7 @@ impl<M: Model> Clone for GetItem<M> {
         Self {
             client: self.client.clone(),
             key: self.key.clone(),
-            consistent_read: self.consistent_read,
-            include_expired: self.include_expired,
+            read: self.read,
             report: self.report.clone(),
             model: PhantomData,
         }
@@ -56,57 +54,32 @@ impl<M: Model> Clone for GetItem<M> {
 }
 
 impl<M: Model> GetItem<M> {
-    pub(crate) fn new(client: &Client, key: M::Key) -> Self {
-        Self::with_key(client, item::typed_key::<M>(&key, OPERATION))
-    }
-
-    pub(crate) fn new_raw(client: &Client, key: Item) -> Self {
-        Self::with_key(client, item::raw_key::<M>(key, OPERATION))
-    }
-
     fn with_key(client: &Client, key: Result<Item>) -> Self {
         Self {
             client: client.clone(),
             key,
-            consistent_read: false,
-            include_expired: false,
+            read: ReadOptions::default(),
             report: Reporting::default(),
             model: PhantomData,
         }
     }
 
-    /// Reads with strong consistency.
-    pub fn consistent_read(mut self, consistent: bool) -> Self {
-        self.consistent_read = consistent;
-        self
-    }
+    read_setters!(
+        read;
+        /// Reads with strong consistency.
+        ;
+        /// Returns an item even when its `#[ttl]` has passed. By default such an item reads as
+        /// absent, since DynamoDB deletes expired items only eventually.
+    );
 
-    /// Returns an item even when its `#[ttl]` has passed. By default such an item reads as
-    /// absent, since DynamoDB deletes expired items only eventually.
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.include_expired = include;
-        self
-    }
-
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(report);
 
     /// The request, from its table name and key.
     fn input(&self, table: String, key: crate::value::Item) -> GetItemInputBuilder {
         GetItemInput::builder()
             .table_name(table)
             .set_key(Some(key))
-            .consistent_read(self.consistent_read)
+            .consistent_read(self.read.consistent_read)
             .set_return_consumed_capacity(self.report.capacity.clone())
     }
 
@@ -126,7 +99,7 @@ impl<M: Model> GetItem<M> {
             "GetItem",
             M::SCHEMA.model,
             table.as_str(),
-            "aws.dynamodb.consistent_read" = self.consistent_read,
+            "aws.dynamodb.consistent_read" = self.read.consistent_read,
         );
         let result = self
             .input(table, key)
@@ -149,7 +122,7 @@ impl<M: Model> GetItem<M> {
             .record(&Metadata::single(output.consumed_capacity.as_slice()));
         let item = output
             .item
-            .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item));
+            .filter(|item| self.read.include_expired || !M::SCHEMA.is_expired(item));
         item::decode(item, OPERATION)
     }
 }

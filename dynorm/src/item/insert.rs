@@ -1,15 +1,15 @@
 //! `insert`: a new item from a model's insert type, with its generated attributes filled in,
 //! conditional on the key being new, as `create` is.
 
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
+use aws_sdk_dynamodb::types::ReturnValue;
 
 use super::put::{put_spec, send_put, KeyMustBeNew};
 use super::whole_item::WholeItemWrite;
-use super::write_request::{WriteKind, WriteSpec};
+use super::write_request::{Put, WriteSpec};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction};
-use crate::observe::{Reporting, Tally};
+use crate::observe::{report_setters, Reporting};
 use crate::schema::{Insertable, Model};
 
 const OPERATION: &str = "insert";
@@ -65,20 +65,9 @@ impl<N: Insertable> InsertItem<N> {
         self
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
+    report_setters!(report);
 
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
-
-    pub(crate) fn spec(self) -> Result<WriteSpec> {
+    pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
         put_spec::<N::Model>(
             &self.client,
             self.new.to_item(),
@@ -101,17 +90,9 @@ impl<N: Insertable> InsertItem<N> {
     pub async fn send_returning_new(self) -> Result<N::Model> {
         let client = self.client.clone();
         let spec = self.spec()?;
-        let stored = stored_of(&spec);
+        let stored = spec.kind.0.clone();
         send_put(&client, spec, ReturnValue::None).await?;
         decode::<N::Model>(stored)
-    }
-}
-
-/// The item a put spec writes.
-fn stored_of(spec: &WriteSpec) -> crate::value::Item {
-    match &spec.kind {
-        WriteKind::Put(item) => item.clone(),
-        _ => unreachable!("an insert spec holds an item"),
     }
 }
 
@@ -133,18 +114,13 @@ impl<N: Insertable> InsertMany<N> {
         self.send_returning_new().await.map(drop)
     }
 
-    /// Asks DynamoDB for the capacity the transactions consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(
+        report;
+        /// Asks DynamoDB for the capacity the transactions consume; it is added to the
+        /// [`tally`](Self::tally).
+        ;
+        /// Adds the requests sent and what they cost to `tally`.
+    );
 
     /// Sends every row and returns the stored models, in the order given.
     pub async fn send_returning_new(self) -> Result<Vec<N::Model>> {
@@ -168,15 +144,15 @@ impl<N: Insertable> InsertMany<N> {
         let mut stored = Vec::with_capacity(specs.len());
         let mut specs = specs.into_iter().peekable();
         while specs.peek().is_some() {
-            let chunk: Vec<WriteSpec> = specs
+            let chunk: Vec<WriteSpec<Put>> = specs
                 .by_ref()
                 .take(crate::transaction::MAX_TRANSACTION_ITEMS)
                 .collect();
-            let items: Vec<_> = chunk.iter().map(stored_of).collect();
+            let items: Vec<_> = chunk.iter().map(|spec| spec.kind.0.clone()).collect();
             let mut transaction = client.transact_write();
             transaction.report = report.clone();
             for spec in chunk {
-                transaction = transaction.write_spec(spec);
+                transaction = transaction.write_spec(spec.into_any());
             }
             transaction.send().await?;
             for item in items {

@@ -5,6 +5,7 @@ mod delete;
 mod get;
 mod insert;
 mod put;
+pub(crate) mod read_options;
 mod update;
 pub(crate) mod whole_item;
 pub(crate) mod write_request;

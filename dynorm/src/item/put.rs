@@ -1,14 +1,14 @@
 //! `PutItem`: `create` (conditional on the key being new) and `put`.
 
 use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue};
+use aws_sdk_dynamodb::types::ReturnValue;
 
 use crate::client::Client;
 use crate::error::Result;
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item::whole_item::{prepare_item, WholeItemWrite};
-use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
-use crate::observe::{Reporting, Tally};
+use crate::item::write_request::{self, Checks, Put, WriteSpec};
+use crate::observe::{report_setters, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -42,7 +42,7 @@ pub(crate) fn put_spec<M: Model>(
     key_must_be_new: KeyMustBeNew,
     condition: Conjunction,
     report: Reporting,
-) -> Result<WriteSpec> {
+) -> Result<WriteSpec<Put>> {
     if let Some(error) = condition.first_error() {
         return Err(error
             .clone()
@@ -65,7 +65,7 @@ pub(crate) fn put_spec<M: Model>(
         schema: &M::SCHEMA,
         operation,
         table: client.table_name::<M>(),
-        kind: WriteKind::Put(stored),
+        kind: Put(stored),
         condition,
         placeholders,
         checks,
@@ -76,13 +76,10 @@ pub(crate) fn put_spec<M: Model>(
 /// Sends a put, mapping a failed condition to the error its checks explain.
 pub(crate) async fn send_put(
     client: &Client,
-    mut spec: WriteSpec,
+    spec: WriteSpec<Put>,
     return_values: ReturnValue,
 ) -> Result<Option<Item>> {
-    let WriteKind::Put(item) = std::mem::replace(&mut spec.kind, WriteKind::Put(Item::new()))
-    else {
-        unreachable!("a put spec holds an item")
-    };
+    let (Put(item), mut spec) = spec.replace_kind(());
     write_request::send_write!(
         client,
         "PutItem",
@@ -94,35 +91,73 @@ pub(crate) async fn send_put(
 }
 
 /// The `PutItem` input of a put spec.
-fn preview_put(spec: &WriteSpec) -> Result<PutItemInput> {
-    let WriteKind::Put(item) = &spec.kind else {
-        unreachable!("a put spec holds an item")
-    };
+fn preview_put(spec: &WriteSpec<Put>) -> Result<PutItemInput> {
     write_request::preview_write!(
         spec,
-        PutItemInput::builder().set_item(Some(item.clone())),
+        PutItemInput::builder().set_item(Some(spec.kind.0.clone())),
         ReturnValue::None
     )
+}
+
+/// What `create` and `put` hold: the item, the caller's condition and the reporting.
+struct WholeWrite<'a, M: Model> {
+    client: Client,
+    item: &'a M,
+    condition: Conjunction,
+    report: Reporting,
+}
+
+impl<M: Model> Clone for WholeWrite<'_, M> {
+    fn clone(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            item: self.item,
+            condition: self.condition.clone(),
+            report: self.report.clone(),
+        }
+    }
+}
+
+impl<'a, M: Model> WholeWrite<'a, M> {
+    fn new(client: &Client, item: &'a M) -> Self {
+        Self {
+            client: client.clone(),
+            item,
+            condition: Conjunction::default(),
+            report: Reporting::default(),
+        }
+    }
+
+    fn spec(
+        self,
+        operation: &'static str,
+        write: WholeItemWrite,
+        key_must_be_new: KeyMustBeNew,
+    ) -> Result<WriteSpec<Put>> {
+        put_spec::<M>(
+            &self.client,
+            self.item.to_item(),
+            operation,
+            write,
+            key_must_be_new,
+            self.condition,
+            self.report,
+        )
+    }
 }
 
 /// A pending `create`. Build it with [`Client::create`].
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateItem<'a, M: Model> {
-    client: Client,
-    item: &'a M,
+    write: WholeWrite<'a, M>,
     overwrite: bool,
-    condition: Conjunction,
-    report: Reporting,
 }
 
 impl<M: Model> Clone for CreateItem<'_, M> {
     fn clone(&self) -> Self {
         Self {
-            client: self.client.clone(),
-            item: self.item,
+            write: self.write.clone(),
             overwrite: self.overwrite,
-            condition: self.condition.clone(),
-            report: self.report.clone(),
         }
     }
 }
@@ -130,11 +165,8 @@ impl<M: Model> Clone for CreateItem<'_, M> {
 impl<'a, M: Model> CreateItem<'a, M> {
     pub(crate) fn new(client: &Client, item: &'a M) -> Self {
         Self {
-            client: client.clone(),
-            item,
+            write: WholeWrite::new(client, item),
             overwrite: false,
-            condition: Conjunction::default(),
-            report: Reporting::default(),
         }
     }
 
@@ -146,39 +178,21 @@ impl<'a, M: Model> CreateItem<'a, M> {
 
     /// A further condition the write must meet (with `overwrite`, on the replaced item).
     pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.condition.push(condition);
+        self.write.condition.push(condition);
         self
     }
 
-    pub(crate) fn spec(self) -> Result<WriteSpec> {
+    pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
         let key_must_be_new = if self.overwrite {
             KeyMustBeNew::No
         } else {
             KeyMustBeNew::Yes
         };
-        put_spec::<M>(
-            &self.client,
-            self.item.to_item(),
-            "create",
-            WholeItemWrite::Create,
-            key_must_be_new,
-            self.condition,
-            self.report,
-        )
+        self.write
+            .spec("create", WholeItemWrite::Create, key_must_be_new)
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(write.report);
 
     /// The `PutItem` input [`send`](Self::send) would send, without sending it. Every
     /// error `send` would find before sending is found here.
@@ -189,11 +203,9 @@ impl<'a, M: Model> CreateItem<'a, M> {
     /// Sends the request and returns the item as stored, with its generated defaults
     /// (`insert ... returning`).
     pub async fn send_returning_new(self) -> Result<M> {
-        let client = self.client.clone();
+        let client = self.write.client.clone();
         let spec = self.spec()?;
-        let WriteKind::Put(item) = spec.kind.clone() else {
-            unreachable!("a put spec holds an item")
-        };
+        let item = spec.kind.0.clone();
         send_put(&client, spec, ReturnValue::None).await?;
         M::from_item(item).map_err(|e| e.with_operation("create"))
     }
@@ -201,9 +213,10 @@ impl<'a, M: Model> CreateItem<'a, M> {
     /// Sends the request. Without `overwrite`, an existing item gives
     /// [`ErrorKind::AlreadyExists`](crate::ErrorKind), carrying the stored item.
     pub async fn send(self) -> Result<()> {
-        let client = self.client.clone();
-        let spec = self.spec()?;
-        send_put(&client, spec, ReturnValue::None).await.map(drop)
+        let client = self.write.client.clone();
+        send_put(&client, self.spec()?, ReturnValue::None)
+            .await
+            .map(drop)
     }
 }
 
@@ -213,19 +226,13 @@ impl<'a, M: Model> CreateItem<'a, M> {
 /// version is still `v` (or, for `v = 0`, that there is no item yet).
 #[must_use = "a request does nothing until it is sent"]
 pub struct PutItem<'a, M: Model> {
-    client: Client,
-    item: &'a M,
-    condition: Conjunction,
-    report: Reporting,
+    write: WholeWrite<'a, M>,
 }
 
 impl<M: Model> Clone for PutItem<'_, M> {
     fn clone(&self) -> Self {
         Self {
-            client: self.client.clone(),
-            item: self.item,
-            condition: self.condition.clone(),
-            report: self.report.clone(),
+            write: self.write.clone(),
         }
     }
 }
@@ -233,43 +240,22 @@ impl<M: Model> Clone for PutItem<'_, M> {
 impl<'a, M: Model> PutItem<'a, M> {
     pub(crate) fn new(client: &Client, item: &'a M) -> Self {
         Self {
-            client: client.clone(),
-            item,
-            condition: Conjunction::default(),
-            report: Reporting::default(),
+            write: WholeWrite::new(client, item),
         }
     }
 
     /// A condition the replaced item (or its absence) must meet.
     pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.condition.push(condition);
+        self.write.condition.push(condition);
         self
     }
 
-    pub(crate) fn spec(self) -> Result<WriteSpec> {
-        put_spec::<M>(
-            &self.client,
-            self.item.to_item(),
-            "put",
-            WholeItemWrite::Replace,
-            KeyMustBeNew::No,
-            self.condition,
-            self.report,
-        )
+    pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
+        self.write
+            .spec("put", WholeItemWrite::Replace, KeyMustBeNew::No)
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(write.report);
 
     /// The `PutItem` input [`send`](Self::send) would send, without sending it. Every
     /// error `send` would find before sending is found here.
@@ -279,16 +265,17 @@ impl<'a, M: Model> PutItem<'a, M> {
 
     /// Sends the request.
     pub async fn send(self) -> Result<()> {
-        let client = self.client.clone();
-        let spec = self.spec()?;
-        send_put(&client, spec, ReturnValue::None).await.map(drop)
+        self.send_with(ReturnValue::None).await.map(drop)
     }
 
     /// Sends the request and returns the item it replaced, if any.
     pub async fn send_returning_old(self) -> Result<Option<M>> {
-        let client = self.client.clone();
-        let spec = self.spec()?;
-        let old = send_put(&client, spec, ReturnValue::AllOld).await?;
+        let old = self.send_with(ReturnValue::AllOld).await?;
         crate::item::decode(old, "put")
+    }
+
+    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+        let client = self.write.client.clone();
+        send_put(&client, self.spec()?, return_values).await
     }
 }

@@ -7,7 +7,7 @@
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput};
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ReturnValue};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::client::Client;
 use crate::error::{Error, Result};
@@ -16,8 +16,8 @@ use crate::expr::{
     SetLike, Update, Writable,
 };
 use crate::item;
-use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
-use crate::observe::{Reporting, Tally};
+use crate::item::write_request::{self, Checks, WriteSpec};
+use crate::observe::{report_setters, Reporting};
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 
@@ -213,7 +213,7 @@ impl<M: Model> UpdateItem<M> {
         self
     }
 
-    pub(crate) fn spec(mut self) -> Result<WriteSpec> {
+    pub(crate) fn spec(mut self) -> Result<WriteSpec<write_request::Update>> {
         let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
         let mut placeholders = Placeholders::default();
         let key_sources = self.key_sources.transpose()?;
@@ -277,7 +277,7 @@ impl<M: Model> UpdateItem<M> {
             schema: &M::SCHEMA,
             operation: OPERATION,
             table: self.client.table_name::<M>(),
-            kind: WriteKind::Update { key, expression },
+            kind: write_request::Update { key, expression },
             condition,
             placeholders,
             checks,
@@ -285,43 +285,24 @@ impl<M: Model> UpdateItem<M> {
         })
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(report);
 
     /// The `UpdateItem` input [`send`](Self::send) would send, without sending it. Every
     /// error `send` would find before sending is found here.
     pub fn preview(&self) -> Result<UpdateItemInput> {
         let spec = self.clone().spec()?;
-        let WriteKind::Update { key, expression } = &spec.kind else {
-            unreachable!("an update spec holds a key and an expression")
-        };
         write_request::preview_write!(
             &spec,
             UpdateItemInput::builder()
-                .set_key(Some(key.clone()))
-                .update_expression(expression),
+                .set_key(Some(spec.kind.key.clone()))
+                .update_expression(&spec.kind.expression),
             ReturnValue::None
         )
     }
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.client.clone();
-        let mut spec = self.spec()?;
-        let WriteKind::Update { key, expression } =
-            std::mem::replace(&mut spec.kind, WriteKind::Delete(Item::new()))
-        else {
-            unreachable!("an update spec holds a key and an expression")
-        };
+        let (write_request::Update { key, expression }, mut spec) = self.spec()?.replace_kind(());
         write_request::send_write!(
             client,
             "UpdateItem",

@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConditionCheck, Delete, Put, ReturnConsumedCapacity,
-    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+    self as sdk, AttributeValue, ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem,
 };
 
 use crate::error::{Error, ErrorKind, Result};
@@ -44,7 +44,7 @@ macro_rules! write_input {
 macro_rules! send_write {
     ($client:expr, $operation:literal, $spec:expr, $builder:expr, $return_values:expr, $error:ident) => {{
         use ::tracing::Instrument as _;
-        let spec: &mut $crate::item::write_request::WriteSpec = $spec;
+        let spec: &mut $crate::item::write_request::WriteSpec<_> = $spec;
         let span = $crate::observe::span::request_span!(
             $operation,
             spec.schema.model,
@@ -83,7 +83,7 @@ macro_rules! send_write {
 /// The SDK input of `$spec`, or the error building it gave.
 macro_rules! preview_write {
     ($spec:expr, $builder:expr, $return_values:expr) => {{
-        let spec: &$crate::item::write_request::WriteSpec = $spec;
+        let spec: &$crate::item::write_request::WriteSpec<_> = $spec;
         $crate::item::write_request::write_input!(spec.parts(), $builder, $return_values)
             .build()
             .map_err(|e| $crate::item::built(e, spec.schema.model, spec.operation))
@@ -94,22 +94,57 @@ pub(crate) use preview_write;
 pub(crate) use send_write;
 pub(crate) use write_input;
 
-/// What a write does.
+/// What a `put` or `create` writes: the whole item.
 #[derive(Debug, Clone)]
-pub(crate) enum WriteKind {
-    Put(Item),
-    Delete(Item),
-    Update { key: Item, expression: String },
-    ConditionCheck(Item),
+pub(crate) struct Put(pub Item);
+
+/// What a `delete` removes: the key.
+#[derive(Debug, Clone)]
+pub(crate) struct Delete(pub Item);
+
+/// What an `update` changes: the key and the rendered update expression.
+#[derive(Debug, Clone)]
+pub(crate) struct Update {
+    pub key: Item,
+    pub expression: String,
 }
 
-/// A write, ready for a single request or a transaction.
+/// What a transaction's `condition_check` checks: the key.
 #[derive(Debug, Clone)]
-pub(crate) struct WriteSpec {
+pub(crate) struct ConditionCheck(pub Item);
+
+/// Any of the write kinds, as a transaction holds them.
+#[derive(Debug, Clone)]
+pub(crate) enum WriteKind {
+    Put(Put),
+    Delete(Delete),
+    Update(Update),
+    ConditionCheck(ConditionCheck),
+}
+
+/// `From<kind> for WriteKind`, for each kind.
+macro_rules! write_kinds {
+    ($($kind:ident),*) => {$(
+        impl From<$kind> for WriteKind {
+            fn from(kind: $kind) -> Self {
+                Self::$kind(kind)
+            }
+        }
+    )*};
+}
+
+write_kinds!(Put, Delete, Update, ConditionCheck);
+
+/// A write, ready for a single request or a transaction. `K` is what it writes: a single
+/// write's builder holds its own kind ([`Put`], [`Delete`], [`Update`]), so its request is
+/// filled from that kind's payload by type; a transaction holds any kind, as a
+/// [`WriteKind`].
+#[derive(Debug, Clone)]
+pub(crate) struct WriteSpec<K = WriteKind> {
     pub schema: &'static Schema,
     pub operation: &'static str,
     pub table: String,
-    pub kind: WriteKind,
+    pub kind: K,
     pub condition: Option<String>,
     pub placeholders: Placeholders,
     pub checks: Checks,
@@ -183,7 +218,42 @@ pub(crate) struct RequestParts {
     pub return_capacity: Option<ReturnConsumedCapacity>,
 }
 
-impl WriteSpec {
+impl<K> WriteSpec<K> {
+    /// The spec with `kind` in place of its own, and its own kind apart: a single write
+    /// moves its payload into the request this way.
+    pub fn replace_kind<L>(self, kind: L) -> (K, WriteSpec<L>) {
+        let WriteSpec {
+            schema,
+            operation,
+            table,
+            kind: own,
+            condition,
+            placeholders,
+            checks,
+            report,
+        } = self;
+        let spec = WriteSpec {
+            schema,
+            operation,
+            table,
+            kind,
+            condition,
+            placeholders,
+            checks,
+            report,
+        };
+        (own, spec)
+    }
+
+    /// The spec as a transaction holds it.
+    pub fn into_any(self) -> WriteSpec
+    where
+        K: Into<WriteKind>,
+    {
+        let (kind, spec) = self.replace_kind(());
+        spec.replace_kind(kind.into()).1
+    }
+
     /// The request's parts, copied, for a preview.
     pub fn parts(&self) -> RequestParts {
         let mut placeholders = self.placeholders.clone();
@@ -267,61 +337,58 @@ impl WriteSpec {
         }
         error.with_item(current)
     }
+}
 
+/// Fills an SDK transaction item's builder (`$builder`, which already holds the item or
+/// key) with what every kind shares. The SDK's builders share these setters but no trait,
+/// hence a macro.
+macro_rules! transact_part {
+    ($builder:expr, $spec:ident, $names:ident, $values:ident) => {
+        $builder
+            .table_name($spec.table)
+            .set_condition_expression($spec.condition)
+            .set_expression_attribute_names($names)
+            .set_expression_attribute_values($values)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .build()
+            .map_err(|e| crate::item::built(e, $spec.schema.model, $spec.operation))?
+    };
+}
+
+impl WriteSpec {
     /// The write as one item of a `TransactWriteItems` request.
     pub fn into_transact_item(self) -> Result<TransactWriteItem> {
-        let (model, operation) = (self.schema.model, self.operation);
-        let built = |e| crate::item::built(e, model, operation);
-        let mut placeholders = self.placeholders;
-        let names = placeholders.take_names();
-        let values = placeholders.take_values();
-        let on_failure = Some(ReturnValuesOnConditionCheckFailure::AllOld);
-        let item = match self.kind {
-            WriteKind::Put(item) => TransactWriteItem::builder().put(
-                Put::builder()
-                    .table_name(self.table)
-                    .set_item(Some(item))
-                    .set_condition_expression(self.condition)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .set_return_values_on_condition_check_failure(on_failure)
-                    .build()
-                    .map_err(built)?,
-            ),
-            WriteKind::Delete(key) => TransactWriteItem::builder().delete(
-                Delete::builder()
-                    .table_name(self.table)
+        let (kind, mut spec) = self.replace_kind(());
+        let names = spec.placeholders.take_names();
+        let values = spec.placeholders.take_values();
+        let item = TransactWriteItem::builder();
+        let item = match kind {
+            WriteKind::Put(Put(stored)) => item.put(transact_part!(
+                sdk::Put::builder().set_item(Some(stored)),
+                spec,
+                names,
+                values
+            )),
+            WriteKind::Delete(Delete(key)) => item.delete(transact_part!(
+                sdk::Delete::builder().set_key(Some(key)),
+                spec,
+                names,
+                values
+            )),
+            WriteKind::Update(Update { key, expression }) => item.update(transact_part!(
+                sdk::Update::builder()
                     .set_key(Some(key))
-                    .set_condition_expression(self.condition)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .set_return_values_on_condition_check_failure(on_failure)
-                    .build()
-                    .map_err(built)?,
-            ),
-            WriteKind::Update { key, expression } => TransactWriteItem::builder().update(
-                Update::builder()
-                    .table_name(self.table)
-                    .set_key(Some(key))
-                    .update_expression(expression)
-                    .set_condition_expression(self.condition)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .set_return_values_on_condition_check_failure(on_failure)
-                    .build()
-                    .map_err(built)?,
-            ),
-            WriteKind::ConditionCheck(key) => TransactWriteItem::builder().condition_check(
-                ConditionCheck::builder()
-                    .table_name(self.table)
-                    .set_key(Some(key))
-                    .set_condition_expression(self.condition)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .set_return_values_on_condition_check_failure(on_failure)
-                    .build()
-                    .map_err(built)?,
-            ),
+                    .update_expression(expression),
+                spec,
+                names,
+                values
+            )),
+            WriteKind::ConditionCheck(ConditionCheck(key)) => item.condition_check(transact_part!(
+                sdk::ConditionCheck::builder().set_key(Some(key)),
+                spec,
+                names,
+                values
+            )),
         };
         Ok(item.build())
     }
@@ -329,10 +396,10 @@ impl WriteSpec {
     /// The key of the item the write touches, for duplicate checks.
     pub fn key(&self) -> Item {
         match &self.kind {
-            WriteKind::Put(item) => self.schema.key_of(item),
-            WriteKind::Delete(key)
-            | WriteKind::Update { key, .. }
-            | WriteKind::ConditionCheck(key) => key.clone(),
+            WriteKind::Put(Put(item)) => self.schema.key_of(item),
+            WriteKind::Delete(Delete(key))
+            | WriteKind::Update(Update { key, .. })
+            | WriteKind::ConditionCheck(ConditionCheck(key)) => key.clone(),
         }
     }
 }

@@ -229,6 +229,40 @@ impl Reporting {
     }
 }
 
+/// The `return_consumed_capacity` and `tally` setters of a builder, written once: the
+/// argument is the path of the builder's [`Reporting`] field (`report`, or
+/// `write.report`), optionally followed by the two setters' docs where a builder words
+/// them its own way (`report; #[doc = ".."] ; #[doc = ".."]`).
+macro_rules! report_setters {
+    ($($field:ident).+) => {
+        $crate::observe::report_setters!(
+            $($field).+;
+            /// Asks DynamoDB for the capacity the requests consume; it is added to the
+            /// [`tally`](Self::tally).
+            ;
+            /// Adds the requests sent and what they cost to `tally`.
+        );
+    };
+    ($($field:ident).+; $(#[$capacity:meta])* ; $(#[$tally:meta])*) => {
+        $(#[$capacity])*
+        pub fn return_consumed_capacity(
+            mut self,
+            capacity: $crate::observe::ReturnConsumedCapacity,
+        ) -> Self {
+            self.$($field).+.capacity = Some(capacity);
+            self
+        }
+
+        $(#[$tally])*
+        pub fn tally(mut self, tally: &$crate::observe::Tally) -> Self {
+            self.$($field).+.tally = Some(tally.clone());
+            self
+        }
+    };
+}
+
+pub(crate) use report_setters;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,5 +12,5 @@ mod capacity;
 pub(crate) mod span;
 
 pub use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+pub(crate) use capacity::{report_setters, Metadata, Reporting};
 pub use capacity::{Capacity, Tally};
-pub(crate) use capacity::{Metadata, Reporting};

@@ -12,7 +12,7 @@ use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
-use crate::observe::Tally;
+use crate::observe::{report_setters, Reporting};
 use crate::schema::collection;
 use crate::schema::{entity_name, Collection, Index, Model};
 use crate::value::Item;
@@ -31,8 +31,7 @@ impl Client {
             client: self.clone(),
             hash: hash.into(),
             include_expired: false,
-            return_capacity: None,
-            tally: None,
+            report: Reporting::default(),
         }
     }
 }
@@ -44,8 +43,7 @@ pub struct CollectionQuery<C: Collection> {
     client: Client,
     hash: <C::Anchor as Index>::HashKey,
     include_expired: bool,
-    return_capacity: Option<ReturnConsumedCapacity>,
-    tally: Option<Tally>,
+    report: Reporting,
 }
 
 /// The parts of the request that every page repeats.
@@ -78,18 +76,13 @@ impl<C: Collection> CollectionQuery<C> {
         self
     }
 
-    /// Asks DynamoDB for the capacity each page consumes; the sum is in
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
-        self
-    }
-
-    /// Adds every page's counts and capacity to `tally` as the pages arrive.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(
+        report;
+        /// Asks DynamoDB for the capacity each page consumes; the sum is in
+        /// [`tally`](Self::tally).
+        ;
+        /// Adds every page's counts and capacity to `tally` as the pages arrive.
+    );
 
     /// The `Query` input of the first page, exactly as [`all`](Self::all) would send it,
     /// without sending it. Later pages add only `ExclusiveStartKey`.
@@ -122,7 +115,7 @@ impl<C: Collection> CollectionQuery<C> {
             key_condition,
             names: placeholders.take_names(),
             values: placeholders.take_values(),
-            return_capacity: self.return_capacity.clone(),
+            return_capacity: self.report.capacity.clone(),
         })
     }
 
@@ -154,7 +147,7 @@ impl<C: Collection> CollectionQuery<C> {
                 .inspect_err(|error| span::record_error(&span, error))?;
             let fetched = page::fetched(
                 &span,
-                self.tally.as_ref(),
+                self.report.tally.as_ref(),
                 output.count,
                 output.scanned_count,
                 output.consumed_capacity.as_slice(),
@@ -177,7 +170,7 @@ impl<C: Collection> CollectionQuery<C> {
             match fetched.last_key.filter(|k| !k.is_empty()) {
                 Some(key) => start = Some(key),
                 None => {
-                    if let Some(tally) = &self.tally {
+                    if let Some(tally) = &self.report.tally {
                         tally.add_skipped(skipped);
                     }
                     return Ok(items);

@@ -21,14 +21,14 @@ use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures::stream::{StreamExt, TryStreamExt};
-use tracing::Instrument;
 
 use crate::client::Client;
-use crate::error::{sdk_error, Error, Result};
+use crate::error::{Error, Result};
 use crate::expr::plan::{self, Conditions};
 use crate::expr::{filters, Condition, Conjunction};
-use crate::observe::span::{self, request_span};
-use crate::observe::Tally;
+use crate::item::read_options::{read_setters, ReadOptions};
+use crate::observe::span::request_span;
+use crate::observe::{report_setters, Reporting, Tally};
 use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model, Schema};
 use crate::value::Item;
 use page::Fetched;
@@ -69,12 +69,10 @@ pub struct Query<M: Model, R: FromItem = M> {
     errors: Vec<Error>,
     limit: Option<i32>,
     descending: bool,
-    consistent_read: bool,
+    read: ReadOptions,
     projection: Option<Vec<&'static str>>,
     needs_full_items: bool,
-    include_expired: bool,
-    return_capacity: Option<ReturnConsumedCapacity>,
-    tally: Option<Tally>,
+    report: Reporting,
     types: PhantomData<fn() -> (M, R)>,
 }
 
@@ -90,12 +88,10 @@ impl<M: Model, R: FromItem> Clone for Query<M, R> {
             errors: self.errors.clone(),
             limit: self.limit,
             descending: self.descending,
-            consistent_read: self.consistent_read,
+            read: self.read,
             projection: self.projection.clone(),
             needs_full_items: self.needs_full_items,
-            include_expired: self.include_expired,
-            return_capacity: self.return_capacity.clone(),
-            tally: self.tally.clone(),
+            report: self.report.clone(),
             types: PhantomData,
         }
     }
@@ -125,12 +121,10 @@ impl<M: Model, R: FromItem> Query<M, R> {
             errors,
             limit: None,
             descending: false,
-            consistent_read: false,
+            read: ReadOptions::default(),
             projection: None,
             needs_full_items,
-            include_expired: false,
-            return_capacity: None,
-            tally: None,
+            report: Reporting::default(),
             types: PhantomData,
         }
     }
@@ -202,33 +196,23 @@ impl<M: Model, R: FromItem> Query<M, R> {
         self
     }
 
-    /// Reads with strong consistency; not possible on a global index.
-    pub fn consistent_read(mut self, consistent: bool) -> Self {
-        self.consistent_read = consistent;
-        self
-    }
+    read_setters!(
+        read;
+        /// Reads with strong consistency; not possible on a global index.
+        ;
+        /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+        /// default a filter hides them.
+    );
 
-    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
-    /// default a filter hides them.
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.include_expired = include;
-        self
-    }
-
-    /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
-    /// [`Tally`] sums it.
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
-        self
-    }
-
-    /// Adds every page's counts and capacity to `tally` as the pages arrive, whatever
-    /// reads them: [`stream`](Self::stream), [`all`](Self::all), [`page`](Self::page) or
-    /// [`count`](Self::count).
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(
+        report;
+        /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
+        /// [`Tally`] sums it.
+        ;
+        /// Adds every page's counts and capacity to `tally` as the pages arrive, whatever
+        /// reads them: [`stream`](Self::stream), [`all`](Self::all), [`page`](Self::page) or
+        /// [`count`](Self::count).
+    );
 
     /// The `Query` input of the page after `cursor` (or of the first page), exactly as
     /// [`page`](Self::page) would send it, without sending it. Placeholders are numbered in
@@ -258,12 +242,10 @@ impl<M: Model, R: FromItem> Query<M, R> {
             errors: self.errors,
             limit: self.limit,
             descending: self.descending,
-            consistent_read: self.consistent_read,
+            read: self.read,
             projection: Some(attributes.into_iter().collect()),
             needs_full_items: false,
-            include_expired: self.include_expired,
-            return_capacity: self.return_capacity,
-            tally: self.tally,
+            report: self.report,
             types: PhantomData,
         }
     }
@@ -301,13 +283,13 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// The plan of `conditions`, with the reason for the index when `explain` is set.
     fn plan_of(&self, mut conditions: Conditions, explain: bool) -> Result<Plan> {
         let fail = |e: Error| Err(e.with_model(M::SCHEMA.model).with_operation(OPERATION));
-        if !self.include_expired {
+        if !self.read.include_expired {
             conditions.managed.extend(filters::unexpired(&M::SCHEMA));
         }
         conditions.managed.extend(filters::entity(&M::SCHEMA));
         let plan = plan::plan_query(&M::SCHEMA, self.named, conditions, explain)
             .map_err(|e| e.with_operation(OPERATION))?;
-        if self.consistent_read && plan.index.kind == IndexKind::Global {
+        if self.read.consistent_read && plan.index.kind == IndexKind::Global {
             return fail(Error::validation(format!(
                 "global index `{}` does not support consistent reads",
                 plan.index.name
@@ -357,11 +339,11 @@ impl<M: Model, R: FromItem> Query<M, R> {
             plan,
             limit: self.limit,
             descending: self.descending,
-            consistent_read: self.consistent_read,
+            consistent_read: self.read.consistent_read,
             projection,
             schema: &M::SCHEMA,
-            return_capacity: self.return_capacity,
-            tally: self.tally,
+            return_capacity: self.report.capacity,
+            tally: self.report.tally,
         }
         .with_table::<M>())
     }
@@ -582,29 +564,7 @@ impl Prepared {
         let request = self.input_with(start, select, values);
         // The table name goes into the request; an error names it again.
         let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
-        async move {
-            let result = request
-                .send_with(client.sdk())
-                .instrument(span.clone())
-                .await
-                .map_err(|e| sdk_error(e, schema.model, OPERATION, &client.table_name_of(schema)));
-            let output = match result {
-                Ok(output) => output,
-                Err(error) => {
-                    span::record_error(&span, &error);
-                    return Err(error);
-                }
-            };
-            Ok(page::fetched(
-                &span,
-                tally.as_ref(),
-                output.count,
-                output.scanned_count,
-                output.consumed_capacity.as_slice(),
-                output.items,
-                output.last_evaluated_key,
-            ))
-        }
+        async move { page::send_page!(request, span, client, schema, OPERATION, tally.as_ref()) }
     }
 }
 

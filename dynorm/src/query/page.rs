@@ -34,6 +34,42 @@ pub(crate) struct Fetched {
     pub count: usize,
 }
 
+/// Sends a page's request (`$request`, a `Query` or `Scan` input builder, whose outputs
+/// share the page fields) in `$span`, and gives the page, its counts and capacity added
+/// to `$tally`, or the error, recorded on the span. The SDK's outputs share these fields but
+/// no trait, hence a macro.
+macro_rules! send_page {
+    ($request:expr, $span:expr, $client:expr, $schema:expr, $operation:expr, $tally:expr) => {{
+        use ::tracing::Instrument as _;
+        let (span, client, schema) = ($span, $client, $schema);
+        let result = $request
+            .send_with(client.sdk())
+            .instrument(span.clone())
+            .await
+            .map_err(|e| {
+                let table = client.table_name_of(schema);
+                $crate::error::sdk_error(e, schema.model, $operation, &table)
+            });
+        match result {
+            Ok(output) => Ok($crate::query::page::fetched(
+                &span,
+                $tally,
+                output.count,
+                output.scanned_count,
+                output.consumed_capacity.as_slice(),
+                output.items,
+                output.last_evaluated_key,
+            )),
+            Err(error) => {
+                $crate::observe::span::record_error(&span, &error);
+                Err(error)
+            }
+        }
+    }};
+}
+
+pub(crate) use send_page;
+
 /// What one page's response holds, recorded on its span and its tally.
 pub(crate) fn fetched(
     span: &tracing::Span,

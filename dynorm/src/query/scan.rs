@@ -6,13 +6,13 @@ use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures::stream::{self, StreamExt, TryStreamExt};
-use tracing::Instrument;
 
 use crate::client::Client;
-use crate::error::{sdk_error, Error, Result};
+use crate::error::{Error, Result};
 use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
-use crate::observe::span::{self, request_span};
-use crate::observe::Tally;
+use crate::item::read_options::{read_setters, ReadOptions};
+use crate::observe::span::request_span;
+use crate::observe::{report_setters, Reporting, Tally};
 use crate::query::page::{self, Fetched, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
 use crate::value::Item;
@@ -40,11 +40,9 @@ pub struct Scan<I: Index> {
     filter: Conjunction,
     errors: Vec<Error>,
     limit: Option<i32>,
-    consistent_read: bool,
+    read: ReadOptions,
     segment: Option<(i32, i32)>,
-    include_expired: bool,
-    return_capacity: Option<ReturnConsumedCapacity>,
-    tally: Option<Tally>,
+    report: Reporting,
     index: std::marker::PhantomData<fn() -> I>,
 }
 
@@ -55,11 +53,9 @@ impl<I: Index> Clone for Scan<I> {
             filter: self.filter.clone(),
             errors: self.errors.clone(),
             limit: self.limit,
-            consistent_read: self.consistent_read,
+            read: self.read,
             segment: self.segment,
-            include_expired: self.include_expired,
-            return_capacity: self.return_capacity.clone(),
-            tally: self.tally.clone(),
+            report: self.report.clone(),
             index: std::marker::PhantomData,
         }
     }
@@ -72,11 +68,9 @@ impl<I: Index> Scan<I> {
             filter: Conjunction::default(),
             errors: Vec::new(),
             limit: None,
-            consistent_read: false,
+            read: ReadOptions::default(),
             segment: None,
-            include_expired: false,
-            return_capacity: None,
-            tally: None,
+            report: Reporting::default(),
             index: std::marker::PhantomData,
         }
     }
@@ -102,32 +96,22 @@ impl<I: Index> Scan<I> {
         self
     }
 
-    /// Reads with strong consistency; not possible on a global index.
-    pub fn consistent_read(mut self, consistent: bool) -> Self {
-        self.consistent_read = consistent;
-        self
-    }
+    read_setters!(
+        read;
+        /// Reads with strong consistency; not possible on a global index.
+        ;
+        /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
+        /// default a filter hides them.
+    );
 
-    /// Returns items whose `#[ttl]` has passed but that DynamoDB has not deleted yet. By
-    /// default a filter hides them.
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.include_expired = include;
-        self
-    }
-
-    /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
-    /// [`Tally`] sums it.
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.return_capacity = Some(capacity);
-        self
-    }
-
-    /// Adds every page's counts and capacity to `tally` as the pages arrive, from every
-    /// segment of a parallel scan too.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(
+        report;
+        /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
+        /// [`Tally`] sums it.
+        ;
+        /// Adds every page's counts and capacity to `tally` as the pages arrive, from every
+        /// segment of a parallel scan too.
+    );
 
     /// The `Scan` input of the page after `cursor` (or of the first page), exactly as
     /// [`page`](Self::page) would send it, without sending it.
@@ -159,7 +143,7 @@ impl<I: Index> Scan<I> {
         if let Some(error) = self.errors.drain(..).next() {
             return fail(error);
         }
-        if self.consistent_read && I::INDEX.kind == IndexKind::Global {
+        if self.read.consistent_read && I::INDEX.kind == IndexKind::Global {
             return fail(Error::validation(format!(
                 "global index `{}` does not support consistent reads",
                 I::INDEX.name
@@ -180,7 +164,7 @@ impl<I: Index> Scan<I> {
                 I::INDEX.label()
             )));
         }
-        let managed = (!self.include_expired)
+        let managed = (!self.read.include_expired)
             .then(|| filters::unexpired(schema))
             .flatten()
             .into_iter()
@@ -199,12 +183,12 @@ impl<I: Index> Scan<I> {
             names: placeholders.take_names(),
             values: placeholders.take_values(),
             limit: self.limit,
-            consistent_read: self.consistent_read,
+            consistent_read: self.read.consistent_read,
             segment: self.segment,
             index: I::INDEX.request_name(),
             schema,
-            return_capacity: self.return_capacity,
-            tally: self.tally,
+            return_capacity: self.report.capacity,
+            tally: self.report.tally,
         })
     }
 
@@ -325,28 +309,6 @@ impl Prepared {
         let request = self.input(start, select);
         // The table name goes into the request; an error names it again.
         let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
-        async move {
-            let result = request
-                .send_with(client.sdk())
-                .instrument(span.clone())
-                .await
-                .map_err(|e| sdk_error(e, schema.model, OPERATION, &client.table_name_of(schema)));
-            let output = match result {
-                Ok(output) => output,
-                Err(error) => {
-                    span::record_error(&span, &error);
-                    return Err(error);
-                }
-            };
-            Ok(page::fetched(
-                &span,
-                tally.as_ref(),
-                output.count,
-                output.scanned_count,
-                output.consumed_capacity.as_slice(),
-                output.items,
-                output.last_evaluated_key,
-            ))
-        }
+        async move { page::send_page!(request, span, client, schema, OPERATION, tally.as_ref()) }
     }
 }

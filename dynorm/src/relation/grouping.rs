@@ -128,18 +128,27 @@ pub(super) fn distinct<P: Model>(
     Ok((values, positions))
 }
 
+/// The position of each parent's reference values, by signature, and an empty group for each.
+fn empty_groups<C>(
+    values: &[Item],
+    relation: &RelationSchema,
+) -> (HashMap<String, usize>, Vec<Vec<C>>) {
+    let index = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (signature(v, relation), i))
+        .collect();
+    let groups = (0..values.len()).map(|_| Vec::new()).collect();
+    (index, groups)
+}
+
 /// Groups related items by the reference values they hold.
 pub(super) fn group<C: Model>(
     items: Vec<C>,
     values: &[Item],
     relation: &RelationSchema,
 ) -> Result<Vec<Vec<C>>> {
-    let index: HashMap<String, usize> = values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (signature(v, relation), i))
-        .collect();
-    let mut groups: Vec<Vec<C>> = (0..values.len()).map(|_| Vec::new()).collect();
+    let (index, mut groups) = empty_groups::<C>(values, relation);
     for item in items {
         let stored = item.to_item().map_err(|e| e.with_operation(OPERATION))?;
         if let Some(&i) = index.get(&signature(&stored, relation)) {
@@ -155,12 +164,7 @@ pub(super) fn decode_groups<C: Model>(
     values: &[Item],
     relation: &RelationSchema,
 ) -> Result<Vec<Vec<C>>> {
-    let index: HashMap<String, usize> = values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (signature(v, relation), i))
-        .collect();
-    let mut groups: Vec<Vec<C>> = (0..values.len()).map(|_| Vec::new()).collect();
+    let (index, mut groups) = empty_groups::<C>(values, relation);
     for item in items {
         if let Some(&i) = index.get(&signature(&item, relation)) {
             groups[i].push(C::from_item(item)?);

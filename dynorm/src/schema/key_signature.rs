@@ -40,6 +40,22 @@ impl Sink {
         }
     }
 
+    /// The bytes of a bytes sink; a hash sink has none.
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Sink::Bytes(bytes) => bytes,
+            Sink::Hash(_) => Vec::new(),
+        }
+    }
+
+    /// The hash of a hash sink; a bytes sink has 0.
+    fn into_hash(self) -> u64 {
+        match self {
+            Sink::Hash(hasher) => hasher.finish(),
+            Sink::Bytes(_) => 0,
+        }
+    }
+
     fn write_value(&mut self, value: Option<&AttributeValue>) {
         match value {
             Some(AttributeValue::S(s)) => self.write(b'S', s.as_bytes()),
@@ -56,10 +72,7 @@ pub(crate) fn of_item(schema: &Schema, item: &Item) -> Vec<u8> {
     for attribute in schema.key_attributes() {
         sink.write_value(item.get(attribute.name));
     }
-    match sink {
-        Sink::Bytes(bytes) => bytes,
-        Sink::Hash(_) => unreachable!("a bytes sink"),
-    }
+    sink.into_bytes()
 }
 
 /// Builds the signature of a model's key from its key fields, hash key first, checking
@@ -149,18 +162,12 @@ impl<'s> KeySignature<'s> {
 
     /// The signature as bytes; empty for a hashed signature.
     pub(crate) fn into_bytes(self) -> Vec<u8> {
-        match self.sink {
-            Sink::Bytes(bytes) => bytes,
-            Sink::Hash(_) => Vec::new(),
-        }
+        self.sink.into_bytes()
     }
 
     /// The signature as a hash; 0 for a bytes signature.
     pub(crate) fn into_hash(self) -> u64 {
-        match self.sink {
-            Sink::Hash(hasher) => hasher.finish(),
-            Sink::Bytes(_) => 0,
-        }
+        self.sink.into_hash()
     }
 }
 
@@ -173,10 +180,7 @@ mod tests {
         for value in values {
             sink.write_value(*value);
         }
-        match sink {
-            Sink::Bytes(bytes) => bytes,
-            Sink::Hash(_) => unreachable!(),
-        }
+        sink.into_bytes()
     }
 
     #[test]
@@ -205,10 +209,7 @@ mod tests {
             for value in values {
                 sink.write_value(Some(value));
             }
-            match sink {
-                Sink::Hash(hasher) => hasher.finish(),
-                Sink::Bytes(_) => unreachable!(),
-            }
+            sink.into_hash()
         };
         let (a, b) = (
             AttributeValue::S("ab".into()),

@@ -3,7 +3,8 @@
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, StreamSpecification,
+    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, ScalarAttributeType,
+    StreamSpecification,
 };
 
 use aws_sdk_dynamodb::types::TableDescription;
@@ -42,10 +43,7 @@ pub fn shared_create_table_input(
     let stream = schemas.iter().find_map(|s| s.stream);
     match first {
         Some(first) => build_input(name, &first.table_index(), &indexes, stream),
-        None => CreateTableInput::builder()
-            .table_name(name)
-            .build()
-            .expect("CreateTableInput has no required fields"),
+        None => complete(CreateTableInput::builder().table_name(name)),
     }
 }
 
@@ -63,11 +61,43 @@ pub fn create_table_input(schema: &Schema, table_name: String) -> CreateTableInp
 
 /// The `StreamSpecification` of a view type: enabled with that view, or disabled.
 pub fn stream_specification(view: Option<StreamView>) -> StreamSpecification {
+    // `stream_enabled`, the builder's one required field, is set on the line above
+    // `build`, so it cannot fail: by construction.
     StreamSpecification::builder()
-        .stream_enabled(view.is_some())
         .set_stream_view_type(view.map(StreamView::to_sdk))
+        .stream_enabled(view.is_some())
         .build()
         .expect("a stream specification with `stream_enabled` set is complete")
+}
+
+/// The definition of a key attribute. Both of the builder's required fields are set
+/// here, the one place dynorm builds a definition, so `build` cannot fail: by construction.
+pub(crate) fn attribute_definition(name: &str, scalar: ScalarAttributeType) -> AttributeDefinition {
+    AttributeDefinition::builder()
+        .attribute_name(name)
+        .attribute_type(scalar)
+        .build()
+        .expect("an attribute definition with its name and type set is complete")
+}
+
+/// One element of a key schema. Both of the builder's required fields are set here, the
+/// one place dynorm builds an element, so `build` cannot fail: by construction.
+pub(crate) fn key_schema_element(name: &str, key_type: KeyType) -> KeySchemaElement {
+    KeySchemaElement::builder()
+        .attribute_name(name)
+        .key_type(key_type)
+        .build()
+        .expect("a key schema element with its name and type set is complete")
+}
+
+/// The input a `CreateTable` builder holds. The input has no required fields (the
+/// service checks them), so `build` cannot fail: by construction.
+fn complete(
+    builder: aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder,
+) -> CreateTableInput {
+    builder
+        .build()
+        .expect("CreateTableInput has no required fields")
 }
 
 /// The `CreateTable` input for a table's keys and its indexes.
@@ -87,19 +117,18 @@ fn build_input(
             .iter()
             .all(|d| d.attribute_name() != attribute.name)
         {
-            definitions.push(
-                AttributeDefinition::builder()
-                    .attribute_name(attribute.name)
-                    .attribute_type(attribute.scalar.to_sdk())
-                    .build()
-                    .expect("an attribute definition with its name and type set is complete"),
-            );
+            definitions.push(attribute_definition(
+                attribute.name,
+                attribute.scalar.to_sdk(),
+            ));
         }
     }
     let globals = indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Global)
         .map(|index| {
+            // Its name and key schema, the builder's required fields, are set here, so
+            // `build` cannot fail: by construction.
             GlobalSecondaryIndex::builder()
                 .index_name(index.name)
                 .set_key_schema(Some(key_schema(index)))
@@ -112,6 +141,8 @@ fn build_input(
         .iter()
         .filter(|i| i.kind == IndexKind::Local)
         .map(|index| {
+            // Its name, key schema and projection, the builder's required fields, are set
+            // here, so `build` cannot fail: by construction.
             LocalSecondaryIndex::builder()
                 .index_name(index.name)
                 .set_key_schema(Some(key_schema(index)))
@@ -120,16 +151,16 @@ fn build_input(
                 .expect("a local index with its name, key schema and projection set is complete")
         })
         .collect::<Vec<_>>();
-    CreateTableInput::builder()
-        .table_name(table_name)
-        .set_attribute_definitions(Some(definitions))
-        .set_key_schema(Some(key_schema(table)))
-        .billing_mode(BillingMode::PayPerRequest)
-        .set_global_secondary_indexes((!globals.is_empty()).then_some(globals))
-        .set_local_secondary_indexes((!locals.is_empty()).then_some(locals))
-        .set_stream_specification(stream.map(|view| stream_specification(Some(view))))
-        .build()
-        .expect("CreateTableInput has no required fields")
+    complete(
+        CreateTableInput::builder()
+            .table_name(table_name)
+            .set_attribute_definitions(Some(definitions))
+            .set_key_schema(Some(key_schema(table)))
+            .billing_mode(BillingMode::PayPerRequest)
+            .set_global_secondary_indexes((!globals.is_empty()).then_some(globals))
+            .set_local_secondary_indexes((!locals.is_empty()).then_some(locals))
+            .set_stream_specification(stream.map(|view| stream_specification(Some(view)))),
+    )
 }
 
 /// The key schema of a table or index: its hash attributes, then its range attributes.
@@ -137,13 +168,7 @@ fn key_schema(index: &IndexSchema) -> Vec<KeySchemaElement> {
     let hash = index.hash_key.iter().map(|k| (k, KeyType::Hash));
     let range = index.range_key.iter().map(|k| (k, KeyType::Range));
     hash.chain(range)
-        .map(|(attribute, key_type)| {
-            KeySchemaElement::builder()
-                .attribute_name(attribute.name)
-                .key_type(key_type)
-                .build()
-                .expect("a key schema element with its name and type set is complete")
-        })
+        .map(|(attribute, key_type)| key_schema_element(attribute.name, key_type))
         .collect()
 }
 

@@ -4,14 +4,12 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, BillingMode, KeyType, ScalarAttributeType};
 use futures::future::BoxFuture;
 
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
+use crate::schema::table_definition::{attribute_definition, key_schema_element};
 
 /// How far a consumer got in one shard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,20 +170,7 @@ impl TableCheckpoints {
 
     /// Creates the table unless it exists (on-demand billing), and waits until it is active.
     pub async fn ensure_table(&self) -> Result<()> {
-        let attribute = |name: &str| {
-            AttributeDefinition::builder()
-                .attribute_name(name)
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .expect("an attribute definition with its name and type set is complete")
-        };
-        let key = |name: &str, key_type| {
-            KeySchemaElement::builder()
-                .attribute_name(name)
-                .key_type(key_type)
-                .build()
-                .expect("a key schema element with its name and type set is complete")
-        };
+        let attribute = |name: &str| attribute_definition(name, ScalarAttributeType::S);
         let created = self
             .client
             .sdk()
@@ -193,8 +178,8 @@ impl TableCheckpoints {
             .table_name(&self.table)
             .attribute_definitions(attribute(CONSUMER))
             .attribute_definitions(attribute(SHARD))
-            .key_schema(key(CONSUMER, KeyType::Hash))
-            .key_schema(key(SHARD, KeyType::Range))
+            .key_schema(key_schema_element(CONSUMER, KeyType::Hash))
+            .key_schema(key_schema_element(SHARD, KeyType::Range))
             .billing_mode(BillingMode::PayPerRequest)
             .send()
             .await;

@@ -13,6 +13,7 @@ use aws_sdk_dynamodbstreams::types::ShardIteratorType;
 use futures::Stream;
 use tokio::time::Instant;
 
+use crate::batch::retry::Backoff;
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
 use crate::schema::{Collection, Keyed, Streamed, View};
@@ -661,7 +662,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                         return Err(error);
                     }
                     attempt += 1;
-                    tokio::time::sleep(backoff(attempt)).await;
+                    tokio::time::sleep(BACKOFF.delay(attempt)).await;
                 }
             }
         }
@@ -682,20 +683,9 @@ fn trimmed_context(error: Error, shard: &str, after: Option<&str>) -> Error {
     ))
 }
 
-/// A random delay in `[0, min(5 s, 50 ms * 2^attempt)]`.
-fn backoff(attempt: u32) -> Duration {
-    static STATE: AtomicU64 = AtomicU64::new(0);
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
-    let mut x = STATE.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed) ^ seed;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    let ceiling = Duration::from_millis(50)
-        .saturating_mul(1u32 << attempt.min(16))
-        .min(Duration::from_secs(5));
-    let nanos = u64::try_from(ceiling.as_nanos()).unwrap_or(u64::MAX).max(1);
-    Duration::from_nanos(x % nanos)
-}
+/// The wait between a streams request's attempts: dynorm's one backoff (`batch/retry.rs`),
+/// up to `min(5 s, 50 ms * 2^attempt)`.
+const BACKOFF: Backoff = Backoff {
+    base: Duration::from_millis(50),
+    max: Duration::from_secs(5),
+};

@@ -69,42 +69,23 @@ mod private {
     }
 }
 
-impl<M: Model> TransactWriteOperation for CreateItem<'_, M> {}
-#[allow(private_interfaces)]
-impl<M: Model> private::Sealed for CreateItem<'_, M> {
-    fn into_spec(self) -> Result<WriteSpec> {
-        self.spec()
-    }
+/// Makes each builder a [`TransactWriteOperation`], through the spec it builds.
+macro_rules! transact_write_operations {
+    ($([$($generics:tt)*] $builder:ty),* $(,)?) => {$(
+        impl<$($generics)*> TransactWriteOperation for $builder {}
+        #[allow(private_interfaces)]
+        impl<$($generics)*> private::Sealed for $builder {
+            fn into_spec(self) -> Result<WriteSpec> {
+                self.spec().map(WriteSpec::into_any)
+            }
+        }
+    )*};
 }
 
-impl<N: crate::schema::Insertable> TransactWriteOperation for crate::item::InsertItem<N> {}
-#[allow(private_interfaces)]
-impl<N: crate::schema::Insertable> private::Sealed for crate::item::InsertItem<N> {
-    fn into_spec(self) -> Result<WriteSpec> {
-        self.spec()
-    }
-}
-
-impl<M: Model> TransactWriteOperation for PutItem<'_, M> {}
-#[allow(private_interfaces)]
-impl<M: Model> private::Sealed for PutItem<'_, M> {
-    fn into_spec(self) -> Result<WriteSpec> {
-        self.spec()
-    }
-}
-
-impl<M: Model> TransactWriteOperation for DeleteItem<M> {}
-#[allow(private_interfaces)]
-impl<M: Model> private::Sealed for DeleteItem<M> {
-    fn into_spec(self) -> Result<WriteSpec> {
-        self.spec()
-    }
-}
-
-impl<M: Model> TransactWriteOperation for UpdateItem<M> {}
-#[allow(private_interfaces)]
-impl<M: Model> private::Sealed for UpdateItem<M> {
-    fn into_spec(self) -> Result<WriteSpec> {
-        self.spec()
-    }
-}
+transact_write_operations!(
+    [M: Model] CreateItem<'_, M>,
+    [N: crate::schema::Insertable] crate::item::InsertItem<N>,
+    [M: Model] PutItem<'_, M>,
+    [M: Model] DeleteItem<M>,
+    [M: Model] UpdateItem<M>,
+);

@@ -3,14 +3,14 @@
 use aws_sdk_dynamodb::operation::transact_get_items::{
     TransactGetItemsError, TransactGetItemsInput,
 };
-use aws_sdk_dynamodb::types::{Get, ReturnConsumedCapacity, TransactGetItem};
+use aws_sdk_dynamodb::types::{Get, TransactGetItem};
 use tracing::Instrument;
 
 use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::item;
 use crate::observe::span::{self, request_span};
-use crate::observe::{Metadata, Reporting, Tally};
+use crate::observe::{report_setters, Metadata, Reporting};
 use crate::schema::Model;
 use crate::transaction::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::value::Item;
@@ -66,18 +66,7 @@ impl TransactGet {
         self
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(report);
 
     /// The models and items of the reads, once checked.
     fn checked(

@@ -12,9 +12,9 @@ use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
-use crate::item::write_request::{self, Checks, WriteKind, WriteSpec};
+use crate::item::write_request::{self, Checks, ConditionCheck, WriteSpec};
 use crate::observe::span::{self, request_span};
-use crate::observe::{Metadata, Reporting, Tally};
+use crate::observe::{report_setters, Metadata, Reporting};
 use crate::schema::Model;
 use crate::transaction::{
     canceled, private, single_table, with_table, TransactWriteOperation, MAX_TRANSACTION_ITEMS,
@@ -85,7 +85,7 @@ impl<M: Model> private::Sealed for ConditionCheckItem<M> {
             schema: &M::SCHEMA,
             operation: "condition_check",
             table: self.client.table_name::<M>(),
-            kind: WriteKind::ConditionCheck(key),
+            kind: ConditionCheck(key).into(),
             condition,
             placeholders,
             checks,
@@ -145,18 +145,7 @@ impl TransactWrite {
         self
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(mut self, capacity: ReturnConsumedCapacity) -> Self {
-        self.report.capacity = Some(capacity);
-        self
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(mut self, tally: &Tally) -> Self {
-        self.report.tally = Some(tally.clone());
-        self
-    }
+    report_setters!(report);
 
     /// The `TransactWriteItems` input [`send`](Self::send) would send, without sending
     /// it. Every error `send` would find before sending is found here. Without an
