@@ -426,6 +426,26 @@ async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
         .await
         .unwrap_err();
     assert!(error.is_validation(), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("expected version 255 is the largest"),
+        "{error}"
+    );
+    // A version the field cannot hold at all says so, and states both numbers.
+    let error = db
+        .update::<Small>("s")
+        .set(Small::N, 2u32)
+        .expect_version(u64::MAX)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    let shown = error.to_string();
+    assert!(
+        shown.contains(&format!("expected version {} is above 255", u64::MAX)),
+        "{shown}"
+    );
 
     // Stored at the maximum by someone else: an update that ignores the version is
     // refused by its condition, and the item keeps decoding.

@@ -953,6 +953,12 @@ enum Op {
         key: OKey,
         actions: Vec<OrgAction>,
     },
+    /// An upsert with any actions: refused before sending unless they set every required
+    /// field (`name`, `seats`), since the item it may create must read back as an `Org`.
+    UpsertOrgPartial {
+        key: OKey,
+        actions: Vec<OrgAction>,
+    },
     UpsertOrg {
         key: OKey,
         fields: OrgFields,
@@ -1210,6 +1216,7 @@ fn org_writes() -> impl Strategy<Value = Op> {
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::InsertOrg { key, fields }),
         2 => (okey(), org_actions()).prop_map(|(key, actions)| Op::UpdateOrg { key, actions }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::UpsertOrg { key, fields }),
+        1 => (okey(), org_actions()).prop_map(|(key, actions)| Op::UpsertOrgPartial { key, actions }),
         1 => (okey(), any::<bool>(), any::<bool>())
             .prop_map(|(key, require_exists, raw)| Op::DeleteOrg { key, require_exists, raw }),
     ]
@@ -1514,6 +1521,17 @@ fn eval(world: &World, op: &Op, sem: Sem, since: DateTime<Utc>) -> Eval {
         Op::UpdateOrg { key, actions } => update_org(world, *key, actions, false, since),
         Op::UpsertOrg { key, fields } => {
             update_org(world, *key, &fields.upsert_actions(), true, since)
+        }
+        Op::UpsertOrgPartial { key, actions } => {
+            let name = actions.iter().any(|a| matches!(a, OrgAction::Name(_)));
+            let seats = actions
+                .iter()
+                .any(|a| matches!(a, OrgAction::AddSeats(_) | OrgAction::SetSeats(_)));
+            if !(name && seats) {
+                // Regression: such an upsert created an org its own model could not read.
+                return refused(&[VALIDATION]);
+            }
+            update_org(world, *key, actions, true, since)
         }
         Op::DeleteOrg {
             key,
@@ -2117,6 +2135,13 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
         Op::UpsertOrg { key, fields } => {
             db.update::<Org>(key.name())
                 .apply(org_update(&fields.upsert_actions()))
+                .upsert()
+                .send()
+                .await
+        }
+        Op::UpsertOrgPartial { key, actions } => {
+            db.update::<Org>(key.name())
+                .apply(org_update(actions))
                 .upsert()
                 .send()
                 .await

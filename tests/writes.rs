@@ -145,6 +145,46 @@ async fn an_update_of_a_missing_item_fails_unless_it_is_an_upsert() {
 }
 
 #[tokio::test]
+async fn an_upsert_that_would_create_an_unreadable_item_is_refused_before_sending() {
+    let db = common::db_with::<Profile>("upd_upsert_required").await;
+    // `visits`, `balance` and `history` are required, and nothing sets them.
+    let error = db
+        .update::<Profile>("ghost")
+        .set(Profile::NAME, "Casper")
+        .upsert()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert_eq!(error.model(), Some("Profile"));
+    assert_eq!(error.operation(), Some("update"));
+    assert!(error.attribute().is_some(), "{error}");
+    assert!(error.to_string().contains("upsert"), "{error}");
+    // A decrement of an absent unsigned number would store a negative one.
+    let error = db
+        .update::<Profile>("ghost")
+        .set(Profile::NAME, "Casper")
+        .decrement(Profile::VISITS, 1)
+        .set(Profile::BALANCE, 0.0)
+        .set(Profile::HISTORY, Vec::new())
+        .upsert()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert_eq!(error.attribute(), Some("visits"), "{error}");
+    assert_eq!(db.get::<Profile>("ghost").send().await.unwrap(), None);
+    // The same partial update without `upsert` only ever changes an existing item.
+    let missing = db
+        .update::<Profile>("ghost")
+        .set(Profile::NAME, "Casper")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(missing.kind(), ErrorKind::NotFound);
+}
+
+#[tokio::test]
 async fn an_update_cannot_touch_a_key_or_repeat_an_attribute() {
     let db = common::db("upd_refusals").await; // no table: the errors come before sending
     let error = db

@@ -559,6 +559,52 @@ impl<M: Model> Update<M> {
         Ok(out)
     }
 
+    /// Refuses an upsert whose item, were it created by this update, would not read back
+    /// as the model: a required attribute it does not set, or a value the field cannot
+    /// hold (a decrement of an absent unsigned number). The item it would create is the
+    /// fixed key attributes with every action applied to nothing, decoded as the model.
+    fn check_creatable(&self, fixed: &Item, managed: &[(&'static str, Action)]) -> Result<()> {
+        let mut created = fixed.clone();
+        for (name, action) in self.actions.iter().chain(managed) {
+            let value = match action {
+                Action::Set(v)
+                | Action::SetIfNotExists(v)
+                | Action::Add(v)
+                | Action::ListAppend(_, v)
+                | Action::Arithmetic(Sign::Plus, v) => Some(v.clone()),
+                Action::Arithmetic(Sign::Minus, AttributeValue::N(n)) => {
+                    let negated = match n.strip_prefix('-') {
+                        Some(positive) => positive.to_owned(),
+                        None => format!("-{n}"),
+                    };
+                    Some(AttributeValue::N(negated))
+                }
+                Action::Arithmetic(Sign::Minus, v) => Some(v.clone()),
+                Action::Remove | Action::DeleteFromSet(_) => None,
+            };
+            match value {
+                Some(value) => created.insert((*name).to_owned(), value),
+                None => created.remove(*name),
+            };
+        }
+        match M::from_item(created) {
+            Ok(_) => Ok(()),
+            Err(error) => {
+                let mut refusal = Error::validation(format!(
+                    "an upsert creates the item when it is absent, and the item this one would \
+                     create does not read as `{}`: {}; set every required attribute (or make \
+                     the field an `Option` or give it a default)",
+                    M::SCHEMA.model,
+                    error.message()
+                ));
+                if let Some(attribute) = error.attribute() {
+                    refusal = refusal.with_attribute(attribute.to_owned());
+                }
+                Err(refusal)
+            }
+        }
+    }
+
     /// The update expression text with its placeholders, the caller's actions first, then
     /// the ones dynorm manages. Every error found while building it comes first.
     /// `fixed` holds the stored attributes the table key is made of, which never change.
@@ -575,6 +621,9 @@ impl<M: Model> Update<M> {
             return Err(Error::validation("an update needs at least one action"));
         }
         let managed = self.managed_actions(&M::SCHEMA, fixed, upsert)?;
+        if upsert {
+            self.check_creatable(fixed, &managed)?;
+        }
         // One text per clause, in clause order; placeholders are numbered in action order.
         let mut clauses: [String; 4] = Default::default();
         for (name, action) in self.actions.iter().chain(&managed) {

@@ -234,12 +234,19 @@ impl<M: Model> UpdateItem<M> {
         match (M::SCHEMA.version, self.expected_version, self.ignore_version) {
             (Some(attribute), Some(version), _) => {
                 if version >= M::__VERSION_MAX {
-                    return Err(fail(
-                        Error::validation(format!(
-                            "the version is {version}, its maximum, so it cannot be increased"
-                        ))
-                        .with_attribute(attribute),
-                    ));
+                    let max = M::__VERSION_MAX;
+                    let why = if version == max {
+                        format!(
+                            "the expected version {version} is the largest `{attribute}` holds, \
+                             so the update could not increase it"
+                        )
+                    } else {
+                        format!(
+                            "the expected version {version} is above {max}, the largest \
+                             `{attribute}` holds, so no stored item can have it"
+                        )
+                    };
+                    return Err(fail(Error::validation(why).with_attribute(attribute)));
                 }
                 checks.version = Some(AttributeValue::N(version.to_string()))
             }
