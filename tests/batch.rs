@@ -197,7 +197,7 @@ async fn writes_of_requests_that_keep_failing_are_returned_whole() {
 }
 
 #[tokio::test]
-async fn an_item_that_cannot_be_converted_stops_the_batch_at_it() {
+async fn an_item_that_cannot_be_converted_stops_the_batch_before_anything_is_sent() {
     let db = common::db_with::<Reading>("batch_bad_item").await;
     let mut readings: Vec<Reading> = (0..100)
         .map(|seq| Reading {
@@ -218,19 +218,10 @@ async fn an_item_that_cannot_be_converted_stops_the_batch_at_it() {
     assert_eq!(error.attribute(), Some("value"));
     assert_eq!(error.operation(), Some("batch_write"));
     assert!(error.message().contains("write 60"), "{error}");
-    assert!(error.message().contains("60 of 100"), "{error}");
+    assert!(error.message().contains("no write of the batch was sent"), "{error}");
 
-    // The writes before it were sent; the ones after it were not, and are returned.
-    let mut stored: Vec<u32> = db
-        .scan::<Reading>()
-        .all()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|r| r.seq)
-        .collect();
-    stored.sort();
-    assert_eq!(stored, (0..60).collect::<Vec<_>>());
+    // Nothing was written; every write that can be made is returned.
+    assert!(db.scan::<Reading>().all().await.unwrap().is_empty());
     let left = error.unprocessed().expect("the writes not sent");
     let mut returned: Vec<Reading> = left
         .writes
@@ -238,11 +229,13 @@ async fn an_item_that_cannot_be_converted_stops_the_batch_at_it() {
         .map(|(_, w)| Reading::from_item(w.put_request().unwrap().item().clone()).unwrap())
         .collect();
     returned.sort_by_key(|r| r.seq);
-    assert_eq!(returned, readings[61..].to_vec());
+    let mut expected = readings.clone();
+    expected.remove(60);
+    assert_eq!(returned, expected);
 }
 
 #[tokio::test]
-async fn an_item_over_400_kb_stops_the_batch_at_it() {
+async fn an_item_over_400_kb_stops_the_batch_before_anything_is_sent() {
     let db = common::db_with::<Event>("batch_big_item").await;
     let mut events: Vec<Event> = (0..30).map(event).collect();
     events[10].payload = "x".repeat(401 * 1024);
@@ -251,8 +244,10 @@ async fn an_item_over_400_kb_stops_the_batch_at_it() {
     assert_eq!(error.model(), Some("Event"));
     assert!(error.message().contains("400 KB"), "{error}");
     assert!(error.message().contains("write 10"), "{error}");
-    assert_eq!(all_events(&db).await.len(), 10);
-    assert_eq!(returned_events(error.unprocessed().unwrap()), events[11..]);
+    assert_eq!(all_events(&db).await.len(), 0);
+    let mut expected = events.clone();
+    expected.remove(10);
+    assert_eq!(returned_events(error.unprocessed().unwrap()), expected);
 }
 
 #[tokio::test]

@@ -193,8 +193,9 @@ impl<'a> BatchWrite<'a> {
     ///
     /// If some are still unprocessed when their attempts run out, the error is
     /// [`ErrorKind::BatchIncomplete`](crate::ErrorKind::BatchIncomplete) and
-    /// [`Error::unprocessed`] holds them. If an item cannot be converted, the error is that
-    /// item's, and [`Error::unprocessed`] holds the writes not applied.
+    /// [`Error::unprocessed`] holds them. Every item is converted once before anything is
+    /// sent: if one cannot be stored, no write is sent, the error is that item's, and
+    /// [`Error::unprocessed`] holds every write that could be made.
     pub async fn send(self) -> Result<usize> {
         self.send_all().await
     }
@@ -215,6 +216,7 @@ impl<'a> BatchWrite<'a> {
         let total = writes.len();
         let batch_tables = &tables;
         let tables = &tables.names;
+        check_every_write(&writes, tables)?;
         let client = &client;
         let mut chunks = Chunks::new(writes);
         let outcomes: Vec<ChunkOutcome> = stream::iter(&mut chunks)
@@ -317,4 +319,43 @@ mod tests {
         let error = batch.errors.first().expect("a duplicate");
         assert!(error.message().contains("writes 1 and 3"), "{error}");
     }
+}
+
+/// Converts every item of the batch once before anything is sent, so that a batch with an
+/// item that cannot be stored is not started: its error is that item's, and
+/// [`Error::unprocessed`] holds every write that could be made. The items are converted
+/// again as their requests leave, so the batch still never holds them all converted.
+fn check_every_write(writes: &[Planned<'_>], tables: &[String]) -> Result<()> {
+    let failed = writes
+        .iter()
+        .enumerate()
+        .find_map(|(position, planned)| match &planned.source {
+            Source::Put(model) => model
+                .put_item()
+                .err()
+                .map(|e| (position, e.with_model(model.model()))),
+            Source::Delete(..) => None,
+        });
+    let Some((position, error)) = failed else {
+        return Ok(());
+    };
+    let left = Unprocessed {
+        writes: writes
+            .iter()
+            .filter_map(|planned| {
+                let (request, _) = planned.source.build().ok()?;
+                Some((tables[planned.table].clone(), request))
+            })
+            .collect(),
+        ..Unprocessed::default()
+    };
+    let summary = format!(
+        "write {position} could not be made, so no write of the batch was sent; the {} that \
+         could be made are in `unprocessed()`",
+        left.writes.len()
+    );
+    Err(error
+        .with_operation(OPERATION)
+        .with_context(&summary)
+        .with_unprocessed(left))
 }
