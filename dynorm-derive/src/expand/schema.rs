@@ -26,7 +26,7 @@ fn field_key(field: &Field) -> TokenStream {
     let name = &field.name;
     let present = field.present;
     let scalar = match field.codec.date_storage() {
-        Some(DateStorage::Millis | DateStorage::Seconds) => {
+        Some(DateStorage::Milliseconds | DateStorage::Seconds) => {
             quote!(::dynorm::__private::ScalarType::N)
         }
         _ => {

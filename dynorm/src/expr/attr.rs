@@ -70,6 +70,18 @@ impl<M, T, O, W> Attr<M, T, O, W> {
         self.name
     }
 
+    /// The same handle without its optionality and writability: what the derive's field
+    /// table holds, by which a relation finds a related model's fields by their names.
+    #[doc(hidden)]
+    pub const fn __erase(&self) -> Attr<M, T> {
+        Attr {
+            name: self.name,
+            model: self.model,
+            encode: self.encode,
+            marker: PhantomData,
+        }
+    }
+
     /// Encodes a value of the field in its storage.
     pub(crate) fn value(&self, value: &T) -> Result<AttributeValue, Error> {
         match self.value_or_omitted(value)? {
