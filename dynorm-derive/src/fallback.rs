@@ -155,6 +155,7 @@ fn index_impl(
             type Item = #item;
             const INDEX: ::dynorm::__private::IndexSchema = ::dynorm::__private::IndexSchema {
                 name: "",
+                type_name: "",
                 kind: ::dynorm::__private::IndexKind::Table,
                 hash_key: &[],
                 range_key: &[],

@@ -82,11 +82,12 @@ fn function(model: &Model, relation: &Relation) -> TokenStream {
         RelationKind::Many => quote!(::dynorm::__private::Many::new(__RELATION)),
     };
     let target_span = relation.target;
+    let model_name = &model.name;
     let reachable = quote_spanned!(syn::spanned::Spanned::span(target_span)=>
         const _: () = ::dynorm::__private::check_reachable(
             &<#target as ::dynorm::__private::Model>::SCHEMA,
-            __REFERENCES,
-            #allow_scan,
+            &__RELATION,
+            #model_name,
         );
     );
     quote! {
