@@ -139,7 +139,7 @@ const fn check_pair(a: &Schema, b: &Schema) {
     }
     if !same_convention(&ea.convention, &eb.convention) {
         pair(a, b)
-            .push(" follow different conventions: the entities of a shared table must follow one, dynorm's, ElectroDB's or DynamoDB-Toolbox's")
+            .push(" follow different conventions: the entities of a shared table follow one convention, dynorm's, ElectroDB's or DynamoDB-Toolbox's")
             .fail();
     }
     if !same(ea.attribute, eb.attribute) {
