@@ -33,7 +33,7 @@ struct Reading {
     #[hash_key]
     sensor: u64,
     #[range_key]
-    #[dynorm(date = "millis")]
+    #[dynorm(date = "milliseconds")]
     at: DateTime<Utc>,
     value: f64,
 }

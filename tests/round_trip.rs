@@ -60,7 +60,7 @@ struct Everything {
     some: Option<String>,
     optional_list: Option<Vec<Option<u32>>>,
     created: DateTime<Utc>,
-    #[dynorm(date = "millis")]
+    #[dynorm(date = "milliseconds")]
     millis: DateTime<Utc>,
     #[dynorm(date = "seconds")]
     seconds: Option<DateTime<Utc>>,

@@ -79,7 +79,7 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
 #[dynorm(
     convention = "electrodb",
     service = "workspace",
-    version = "1",
+    entity_version = "1",
     casing = "none"
 )]
 #[key(pk = "ORG#{org}", sk = "TASK#{id}")]
@@ -125,7 +125,7 @@ struct Task {
 #[dynorm(
     convention = "electrodb",
     service = "workspace",
-    version = "1",
+    entity_version = "1",
     casing = "none"
 )]
 #[key(pk = "ORG#{org}", sk = "#META")]

@@ -1,102 +1,170 @@
 //! `#[derive(Collection)]`: an enum of single-table entities that share a partition.
+//!
+//! It runs in the stages `Model` does: parse the enum into its variants, resolve the names
+//! it generates, check the rules between variants, then expand; after an error,
+//! `fallback::collection` prints the errors and stubs of the items user code names.
 
 use proc_macro2::TokenStream;
-use quote::quote;
-use syn::{Data, DeriveInput, Fields, Ident, Type};
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
 
+use crate::fallback;
 use crate::internals::Ctxt;
 
-/// Parses, checks and expands one `#[derive(Collection)]`.
+/// A `#[derive(Collection)]` enum, as written and resolved.
+pub struct Collection<'a> {
+    /// The enum's name.
+    pub ident: &'a Ident,
+    /// The enum's visibility, given to the key enum.
+    pub vis: &'a Visibility,
+    /// Whether the enum has generic parameters (reported).
+    pub generic: bool,
+    /// The variants that hold one entity, in order.
+    pub variants: Vec<Variant<'a>>,
+    /// The name of the key enum: `TeamWithMembersKey`.
+    pub key_ident: Ident,
+}
+
+/// One variant and the entity it holds: `Member(Membership)`.
+pub struct Variant<'a> {
+    /// The variant's name.
+    pub ident: &'a Ident,
+    /// The entity's type.
+    pub ty: &'a Type,
+}
+
+impl Collection<'_> {
+    /// The entity whose table key gives the partition: the first variant's.
+    pub fn anchor(&self) -> Option<&Type> {
+        self.variants.first().map(|variant| variant.ty)
+    }
+}
+
+/// Parses, resolves, checks and expands one `#[derive(Collection)]`.
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::default();
-    let ident = &input.ident;
-    let mut variants: Vec<(&Ident, &Type)> = Vec::new();
-    match &input.data {
-        Data::Enum(data) => {
-            if data.variants.is_empty() {
-                cx.error_spanned_by(ident, "a collection needs at least one entity variant");
-            }
-            for variant in &data.variants {
-                match &variant.fields {
-                    // Member(Membership)
-                    Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
-                        variants.extend(fields.unnamed.first().map(|f| (&variant.ident, &f.ty)));
-                    }
-                    _ => cx.error_spanned_by(
-                        variant,
-                        "each variant of a collection holds one entity: `Member(Membership)`",
-                    ),
-                }
-            }
-        }
-        _ => cx.error_spanned_by(ident, "a collection is an enum of entities: `enum TeamWithMembers { Team(Team), Member(Membership) }`"),
+    let Some(collection) = parse(&cx, input) else {
+        return cx
+            .check()
+            .map_or_else(|e| e.to_compile_error(), |()| TokenStream::new());
+    };
+    check(&cx, &collection);
+    match cx.check() {
+        Ok(()) => expand(&collection),
+        Err(errors) => fallback::collection(&collection, errors),
     }
-    if !input.generics.params.is_empty() {
+}
+
+/// The parse stage: the enum's variants, each holding one entity. `None` for anything but
+/// an enum (reported).
+fn parse<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Collection<'a>> {
+    let Data::Enum(data) = &input.data else {
+        cx.error_spanned_by(
+            &input.ident,
+            "a collection is an enum of entities: `enum TeamWithMembers { Team(Team), Member(Membership) }`",
+        );
+        return None;
+    };
+    let mut variants = Vec::new();
+    for variant in &data.variants {
+        match &variant.fields {
+            // Member(Membership)
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                variants.extend(fields.unnamed.first().map(|field| Variant {
+                    ident: &variant.ident,
+                    ty: &field.ty,
+                }));
+            }
+            _ => cx.error_spanned_by(
+                variant,
+                "each variant of a collection holds one entity: `Member(Membership)`",
+            ),
+        }
+    }
+    if data.variants.is_empty() {
+        cx.error_spanned_by(
+            &input.ident,
+            "a collection needs at least one entity variant",
+        );
+    }
+    let generic = !input.generics.params.is_empty();
+    if generic {
         cx.error_spanned_by(
             &input.generics,
             "a collection cannot have generic parameters",
         );
     }
-    let errors = cx.check().err();
-    let Some(&(_, anchor)) = variants.first() else {
-        return errors.map_or_else(TokenStream::new, |e| e.to_compile_error());
-    };
-    let body = match errors {
-        // The errors, and a stub impl so that uses of the collection add none.
-        Some(errors) if input.generics.params.is_empty() => {
-            let errors = errors.to_compile_error();
-            return quote! {
-                #errors
-                #[automatically_derived]
-                impl ::dynorm::__private::Collection for #ident {
-                    type Anchor = #anchor;
+    Some(Collection {
+        ident: &input.ident,
+        vis: &input.vis,
+        generic,
+        variants,
+        key_ident: format_ident!("{}Key", input.ident),
+    })
+}
 
-                    fn decode(
-                        _: &::core::primitive::str,
-                        _: ::dynorm::__private::Item,
-                    ) -> ::core::option::Option<::dynorm::__private::Result<Self>> {
-                        ::core::unreachable!()
-                    }
-
-                    fn __decode_key(
-                        _: &::core::primitive::str,
-                        _: ::dynorm::__private::Item,
-                    ) -> ::core::option::Option<::core::result::Result<(), ::dynorm::__private::Error>> {
-                        ::core::unreachable!()
-                    }
-                }
-                #[automatically_derived]
-                impl ::dynorm::__private::Keyed for #ident {
-                    type Key = ();
-                }
-            };
+/// The check stage: each entity is in the collection once, since an item decodes to the
+/// first variant of its entity.
+fn check(cx: &Ctxt, collection: &Collection) {
+    let mut seen: Vec<(String, &Ident)> = Vec::new();
+    for variant in &collection.variants {
+        let ty = variant.ty;
+        let text = quote!(#ty).to_string();
+        if let Some((_, first)) = seen.iter().find(|(seen, _)| *seen == text) {
+            cx.error_spanned_by(
+                ty,
+                format!(
+                    "`{}` is in collection `{}` twice, as `{first}` and `{}`: an item of an entity decodes to one variant",
+                    text.replace(' ', ""),
+                    collection.ident,
+                    variant.ident
+                ),
+            );
+        } else {
+            seen.push((text, variant.ident));
         }
-        Some(errors) => return errors.to_compile_error(),
-        None => {
-            let arms = variants.iter().map(|(variant, ty)| {
-                quote! {
-                    if __entity == ::dynorm::__private::entity_name(&<#ty as ::dynorm::__private::Model>::SCHEMA) {
-                        return ::core::option::Option::Some(
-                            <#ty as ::dynorm::__private::Model>::from_item(__item).map(Self::#variant),
-                        );
-                    }
-                }
-            });
-            quote! {
-                #(#arms)*
-                ::core::option::Option::None
+    }
+}
+
+/// The key enum, with one variant per entity: `TeamWithMembersKey::Member(MembershipKey)`.
+pub fn key_enum(collection: &Collection) -> TokenStream {
+    let ident = collection.ident;
+    let key_ident = &collection.key_ident;
+    let vis = collection.vis;
+    let doc = format!("The key of an item of `{ident}`: the key of one of its entities.");
+    let variants = collection.variants.iter().map(|Variant { ident, ty }| {
+        let doc = format!("A key of `{}`.", quote!(#ty).to_string().replace(' ', ""));
+        quote!(#[doc = #doc] #ident(<#ty as ::dynorm::__private::Model>::Key))
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+        #vis enum #key_ident {
+            #(#variants,)*
+        }
+    }
+}
+
+/// The expand stage: the key enum and the `Keyed` and `Collection` impls.
+fn expand(collection: &Collection) -> TokenStream {
+    let ident = collection.ident;
+    let key_ident = &collection.key_ident;
+    let Some(anchor) = collection.anchor() else {
+        // No variant: reported by `parse`.
+        return TokenStream::new();
+    };
+    let key_enum = key_enum(collection);
+    let entity_types = collection.variants.iter().map(|variant| variant.ty);
+    let arms = collection.variants.iter().map(|Variant { ident: variant, ty }| {
+        quote! {
+            if __entity == ::dynorm::__private::entity_name(&<#ty as ::dynorm::__private::Model>::SCHEMA) {
+                return ::core::option::Option::Some(
+                    <#ty as ::dynorm::__private::Model>::from_item(__item).map(Self::#variant),
+                );
             }
         }
-    };
-    let entity_types = variants.iter().map(|(_, ty)| ty);
-    let key_ident = quote::format_ident!("{}Key", ident);
-    let vis = &input.vis;
-    let key_doc = format!("The key of an item of `{ident}`: the key of one of its entities.");
-    let key_variants = variants.iter().map(|(variant, ty)| {
-        let doc = format!("A key of `{}`.", quote!(#ty).to_string().replace(' ', ""));
-        quote!(#[doc = #doc] #variant(<#ty as ::dynorm::__private::Model>::Key))
     });
-    let key_arms = variants.iter().map(|(variant, ty)| {
+    let key_arms = collection.variants.iter().map(|Variant { ident: variant, ty }| {
         quote! {
             if __entity == ::dynorm::__private::entity_name(&<#ty as ::dynorm::__private::Model>::SCHEMA) {
                 return ::core::option::Option::Some(
@@ -107,11 +175,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         }
     });
     quote! {
-        #[doc = #key_doc]
-        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
-        #vis enum #key_ident {
-            #(#key_variants,)*
-        }
+        #key_enum
 
         #[automatically_derived]
         impl ::dynorm::__private::Keyed for #ident {
@@ -129,7 +193,8 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                 __entity: &::core::primitive::str,
                 __item: ::dynorm::__private::Item,
             ) -> ::core::option::Option<::dynorm::__private::Result<Self>> {
-                #body
+                #(#arms)*
+                ::core::option::Option::None
             }
 
             fn __decode_key(

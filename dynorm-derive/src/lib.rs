@@ -10,6 +10,7 @@
 //! spans, so one compile shows every problem; after an error, `fallback` prints stubs of
 //! the generated items so that code using the model reports nothing more.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod collection;

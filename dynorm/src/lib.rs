@@ -38,7 +38,7 @@
 //! | `#[dynorm(prefix = "...", suffix = "...")]` | struct | override the client's table name prefix and suffix |
 //! | `#[dynorm(rename_all = "camelCase")]` | struct | attribute naming, as in serde |
 //! | `#[dynorm(rename = "...")]` | field | this attribute's name |
-//! | `#[dynorm(date = "iso" \| "millis" \| "seconds")]` | `DateTime<Utc>` field | date storage; default `iso` |
+//! | `#[dynorm(date = "iso" \| "milliseconds" \| "seconds")]` | `DateTime<Utc>` field | date storage; default `iso` |
 //! | `#[index(name = "...", range_key = "...", local, project = [...] \| false)]` | field | a secondary index |
 //! | `#[index(name = "...", hash_key = [a, b], range_key = [c, d])]` | struct | multi-attribute index keys |
 //! | `#[version]` | integer field | optimistic locking |

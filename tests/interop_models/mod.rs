@@ -25,7 +25,7 @@ pub mod templates {
     #[dynorm(
         convention = "electrodb",
         service = "app",
-        version = "1",
+        entity_version = "1",
         casing = "none"
     )]
     #[key(pk = "TEAM#{team_id}", sk = "#METADATA")]
@@ -43,7 +43,7 @@ pub mod templates {
     #[dynorm(
         convention = "electrodb",
         service = "app",
-        version = "1",
+        entity_version = "1",
         casing = "none"
     )]
     #[key(pk = "USER#{user_id}", sk = "#METADATA")]
@@ -62,7 +62,7 @@ pub mod templates {
     #[dynorm(
         convention = "electrodb",
         service = "app",
-        version = "1",
+        entity_version = "1",
         casing = "none"
     )]
     #[key(pk = "TEAM#{team_id}", sk = "MEMBER#{user_id}")]
@@ -98,7 +98,7 @@ pub mod defaults {
 
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynorm(table = "TeamsDefaults", entity = "team", rename_all = "camelCase")]
-    #[dynorm(convention = "electrodb", service = "app", version = "1")]
+    #[dynorm(convention = "electrodb", service = "app", entity_version = "1")]
     #[dynorm(stream = "new_and_old_images")]
     #[key(pk = [team_id], sk = [], collection = "teamWithMembers")]
     pub struct Team {
@@ -112,7 +112,7 @@ pub mod defaults {
         entity = "membership",
         rename_all = "camelCase"
     )]
-    #[dynorm(convention = "electrodb", service = "app", version = "1")]
+    #[dynorm(convention = "electrodb", service = "app", entity_version = "1")]
     #[dynorm(stream = "new_and_old_images")]
     #[key(pk = [team_id], sk = [user_id], collection = "teamWithMembers")]
     #[key(index = "GSI1", gsi1pk = [user_id], gsi1sk = [team_id, role])]

@@ -1,7 +1,7 @@
 use dynorm::Model;
 
 #[derive(Model)]
-#[dynorm(table = "App", entity = "team", convention = "electrodb", service = "app", version = "1")]
+#[dynorm(table = "App", entity = "team", convention = "electrodb", service = "app", entity_version = "1")]
 #[key(pk = [team_id], sk = [])]
 struct Team {
     team_id: String,

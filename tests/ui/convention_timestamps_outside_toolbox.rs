@@ -1,7 +1,7 @@
 use dynorm::Model;
 
 #[derive(Model)]
-#[dynorm(table = "App", entity = "team", convention = "electrodb", service = "app", version = "1", timestamps)]
+#[dynorm(table = "App", entity = "team", convention = "electrodb", service = "app", entity_version = "1", timestamps)]
 #[key(pk = "TEAM#{team_id}", sk = "#METADATA")]
 struct Team {
     team_id: String,

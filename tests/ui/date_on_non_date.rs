@@ -4,7 +4,7 @@ use dynorm::Model;
 struct Event {
     #[hash_key]
     id: String,
-    #[dynorm(date = "millis")]
+    #[dynorm(date = "milliseconds")]
     n: i64,
 }
 

@@ -8,7 +8,7 @@ struct User {
 }
 
 async fn f(db: dynorm::Client) {
-    let _ = db.update::<User>("k").increment(User::NAME, 1);
+    let _ = db.update::<User>("k").increment(User::NAME, String::from("1"));
 }
 
 fn main() {}

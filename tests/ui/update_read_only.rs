@@ -11,9 +11,7 @@ struct Team {
 }
 
 async fn f(db: dynorm::Client) {
-    // A read-only attribute, and a field the key is built from: neither can be updated.
     let _ = db.update::<Team>("t1").set(Team::CREATED_AT, Utc::now());
-    let _ = db.update::<Team>("t1").set(Team::TEAM_ID, "t2".to_owned());
 }
 
 fn main() {}

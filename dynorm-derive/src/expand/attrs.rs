@@ -6,12 +6,20 @@ use quote::quote;
 use crate::expand::codec;
 use crate::internals::resolve::{Field, Model};
 
-/// The `Attr` constants, in an inherent impl of the model. `encoder` gives the encoding
-/// function of a field's values.
+/// The `Attr` constants, in an inherent impl of the model, and the table of its fields by
+/// their Rust names (`__FIELDS`). `encoder` gives the encoding function of a field's values.
+///
+/// A relation reaches the related model's fields through the table, as
+/// `<User>::__FIELDS.user_id`, so that a misspelt name is reported as the name written:
+/// "no field `usr_id`".
 pub fn attr_consts_with(model: &Model, encoder: impl Fn(&Field) -> TokenStream) -> TokenStream {
     let ident = model.ident;
     let model_name = &model.name;
     let vis = model.vis;
+    let table = quote::format_ident!("__{}Fields", model.name);
+    let members = model.fields.iter().map(|field| field.member);
+    let types = model.fields.iter().map(|field| field.present);
+    let constants = model.fields.iter().map(|field| &field.constant);
     let consts = model.fields.iter().map(|field| {
         let constant = &field.constant;
         let name = &field.name;
@@ -34,11 +42,20 @@ pub fn attr_consts_with(model: &Model, encoder: impl Fn(&Field) -> TokenStream) 
                 ::dynorm::__private::Attr::new(#model_name, #name, #encoder);
         }
     });
+    let members_again = members.clone();
     quote! {
+        use ::dynorm::__private::Attr as __DynormAttr;
+        pub struct #table {
+            #(pub #members: __DynormAttr<#ident, #types>,)*
+        }
         #[automatically_derived]
         #[allow(clippy::all)]
         impl #ident {
             #(#consts)*
+            #[doc(hidden)]
+            pub const __FIELDS: #table = #table {
+                #(#members_again: Self::#constants.__erase(),)*
+            };
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::internals::resolve::{Codec, Field};
 pub fn storage(storage: DateStorage) -> TokenStream {
     match storage {
         DateStorage::Iso => quote!(::dynorm::__private::DateStorage::Iso),
-        DateStorage::Millis => quote!(::dynorm::__private::DateStorage::Millis),
+        DateStorage::Milliseconds => quote!(::dynorm::__private::DateStorage::Milliseconds),
         DateStorage::Seconds => quote!(::dynorm::__private::DateStorage::Seconds),
     }
 }

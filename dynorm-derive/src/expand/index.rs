@@ -106,6 +106,7 @@ pub fn table_index(model: &Model, primary: &PrimaryKey) -> TokenStream {
             type Item = #ident;
             const INDEX: ::dynorm::__private::IndexSchema = ::dynorm::__private::IndexSchema {
                 name: <#ident as ::dynorm::__private::Model>::SCHEMA.table,
+                type_name: <#ident as ::dynorm::__private::Model>::SCHEMA.model,
                 kind: ::dynorm::__private::IndexKind::Table,
                 hash_key: <#ident as ::dynorm::__private::Model>::SCHEMA.keys.split_at(1).0,
                 range_key: <#ident as ::dynorm::__private::Model>::SCHEMA.keys.split_at(1).1,

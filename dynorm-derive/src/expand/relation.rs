@@ -2,7 +2,7 @@
 //! the related side's fields exist, have the same types, and are reachable by a key.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 
 use crate::internals::attr::RelationKind;
 use crate::internals::resolve::{Model, Relation};
@@ -26,22 +26,15 @@ fn function(model: &Model, relation: &Relation) -> TokenStream {
     let vis = model.vis;
     let name = &relation.name;
     let target = relation.target;
-    let name_text = name.to_string();
+    let name_text = syn::ext::IdentExt::unraw(name).to_string();
     let fields = relation.fields.iter().map(|&p| &model.fields[p].name);
     let reference_attrs: Vec<TokenStream> = relation
         .decl
         .references
         .iter()
         .map(|r| {
-            let constant = format_ident!(
-                "{}",
-                r.ident
-                    .to_string()
-                    .trim_start_matches("r#")
-                    .to_ascii_uppercase(),
-                span = r.ident.span()
-            );
-            quote_spanned!(r.ident.span()=> <#target>::#constant)
+            let member = &r.ident;
+            quote_spanned!(member.span()=> <#target>::__FIELDS.#member)
         })
         .collect();
     let relation_marker = name;
@@ -89,11 +82,12 @@ fn function(model: &Model, relation: &Relation) -> TokenStream {
         RelationKind::Many => quote!(::dynorm::__private::Many::new(__RELATION)),
     };
     let target_span = relation.target;
+    let model_name = &model.name;
     let reachable = quote_spanned!(syn::spanned::Spanned::span(target_span)=>
         const _: () = ::dynorm::__private::check_reachable(
             &<#target as ::dynorm::__private::Model>::SCHEMA,
-            __REFERENCES,
-            #allow_scan,
+            &__RELATION,
+            #model_name,
         );
     );
     quote! {

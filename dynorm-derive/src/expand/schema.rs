@@ -26,7 +26,7 @@ fn field_key(field: &Field) -> TokenStream {
     let name = &field.name;
     let present = field.present;
     let scalar = match field.codec.date_storage() {
-        Some(DateStorage::Millis | DateStorage::Seconds) => {
+        Some(DateStorage::Milliseconds | DateStorage::Seconds) => {
             quote!(::dynorm::__private::ScalarType::N)
         }
         _ => {
@@ -99,9 +99,11 @@ fn index_schema(model: &Model, index: &Index) -> TokenStream {
             quote!(::dynorm::__private::Projection::Include(&[#(#names),*]))
         }
     };
+    let type_name = index.marker.to_string();
     quote! {
         ::dynorm::__private::IndexSchema {
             name: #name,
+            type_name: #type_name,
             kind: #kind,
             hash_key: #hash,
             range_key: #range,

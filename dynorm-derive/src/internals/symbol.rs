@@ -59,6 +59,8 @@ pub const STREAM: Symbol = Symbol("stream");
 pub const CONVENTION: Symbol = Symbol("convention");
 /// `#[dynorm(service = "...")]`: ElectroDB's service name.
 pub const SERVICE: Symbol = Symbol("service");
+/// `#[dynorm(entity_version = "...")]`: ElectroDB's entity version.
+pub const ENTITY_VERSION: Symbol = Symbol("entity_version");
 /// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
 pub const TIMESTAMPS: Symbol = Symbol("timestamps");
 
@@ -73,7 +75,7 @@ pub const COLLECTION: Symbol = Symbol("collection");
 
 /// `#[dynorm(rename = "...")]`
 pub const RENAME: Symbol = Symbol("rename");
-/// `#[dynorm(date = "iso" | "millis" | "seconds")]`
+/// `#[dynorm(date = "iso" | "milliseconds" | "seconds")]`
 pub const DATE: Symbol = Symbol("date");
 /// `#[dynorm(default = "now" | "uuid_v7")]`
 pub const DEFAULT: Symbol = Symbol("default");
@@ -122,7 +124,7 @@ pub const CONTAINER_KEYS: &[Symbol] = &[
     STREAM,
     CONVENTION,
     SERVICE,
-    VERSION,
+    ENTITY_VERSION,
     TIMESTAMPS,
     CASING,
 ];
@@ -171,17 +173,35 @@ impl Display for Symbol {
     }
 }
 
-/// The closest candidate to `unknown`, when one is close enough to be a likely typo.
+/// The closest candidate to `unknown`, when one is close enough to be a likely typo, else
+/// one that is `unknown` with words added (`milliseconds` for `millis`, `entity_version`
+/// for `version`).
 pub fn did_you_mean<'a>(
     unknown: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|candidate| (edit_distance(unknown, candidate), candidate))
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    let close = candidates
+        .iter()
+        .map(|candidate| (edit_distance(unknown, candidate), *candidate))
         .filter(|(distance, candidate)| *distance <= ((candidate.len() + 1) / 3).max(1))
         .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
+        .map(|(_, candidate)| candidate);
+    close.or_else(|| {
+        candidates
+            .into_iter()
+            .find(|candidate| extends(candidate, unknown))
+    })
+}
+
+/// Whether `candidate` is `short` with text added after it, or with words added before it.
+fn extends(candidate: &str, short: &str) -> bool {
+    short.len() >= 3
+        && candidate.len() > short.len()
+        && (candidate.starts_with(short)
+            || candidate
+                .strip_suffix(short)
+                .is_some_and(|head| head.ends_with('_')))
 }
 
 /// The Levenshtein distance between two short strings.
@@ -249,6 +269,21 @@ mod tests {
         assert_eq!(did_you_mean("renam", field), Some("rename"));
         assert_eq!(did_you_mean("throughput", container), None);
         assert_eq!(did_you_mean("zz", ["id"]), None);
+    }
+
+    #[test]
+    fn suggests_longer_names_of_the_same_word() {
+        let container = names(CONTAINER_KEYS);
+        assert_eq!(
+            did_you_mean("version", container.clone()),
+            Some("entity_version")
+        );
+        assert_eq!(
+            did_you_mean("millis", ["iso", "milliseconds", "seconds"]),
+            Some("milliseconds")
+        );
+        assert_eq!(did_you_mean("sion", container.clone()), None);
+        assert_eq!(did_you_mean("id", ["id_of"]), None);
     }
 
     #[test]

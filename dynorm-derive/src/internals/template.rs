@@ -3,7 +3,7 @@
 
 use syn::{Ident, LitStr};
 
-use crate::internals::attr::FieldRef;
+use crate::internals::attr::{ident_from_text, FieldRef};
 use crate::internals::Ctxt;
 
 /// One piece of a template.
@@ -74,11 +74,10 @@ fn parse_parts(cx: &Ctxt, literal: &LitStr) -> Vec<Part> {
             return parts;
         };
         let name = rest[open + 1..open + length].trim();
-        let Ok(mut ident) = syn::parse_str::<Ident>(name) else {
+        let Some(ident) = ident_from_text(name, literal.span()) else {
             cx.error_spanned_by(literal, format!("`{{{name}}}` is not a field name"));
             return parts;
         };
-        ident.set_span(literal.span());
         parts.push(Part::Field(FieldRef { ident }));
         rest = &rest[open + length + 1..];
     }

@@ -283,44 +283,6 @@ impl<'a> BatchWrite<'a> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(crate::Model)]
-    struct Thing {
-        #[hash_key]
-        id: String,
-    }
-
-    fn thing(id: &str) -> Thing {
-        Thing { id: id.into() }
-    }
-
-    fn client() -> Client {
-        let config = aws_sdk_dynamodb::Config::builder()
-            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
-            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
-            .build();
-        Client::new(aws_sdk_dynamodb::Client::from_conf(config))
-    }
-
-    #[test]
-    fn equal_hashes_of_different_keys_are_told_apart_exactly() {
-        let (a, b, b_again, c) = (thing("a"), thing("b"), thing("b"), thing("c"));
-        let mut batch = BatchWrite::new(&client());
-        // Force one hash for every key, as if they all collided.
-        batch.plan::<Thing>(7, Source::Put(&a));
-        batch.plan::<Thing>(7, Source::Put(&b));
-        batch.plan::<Thing>(7, Source::Put(&c));
-        assert!(batch.errors.is_empty(), "different keys");
-        assert_eq!(batch.collisions.len(), 2);
-        batch.plan::<Thing>(7, Source::Put(&b_again));
-        let error = batch.errors.first().expect("a duplicate");
-        assert!(error.message().contains("writes 1 and 3"), "{error}");
-    }
-}
-
 /// Converts every item of the batch once before anything is sent, so that a batch with an
 /// item that cannot be stored is not started: its error is that item's, and
 /// [`Error::unprocessed`] holds every write that could be made. The items are converted
@@ -358,4 +320,42 @@ fn check_every_write(writes: &[Planned<'_>], tables: &[String]) -> Result<()> {
         .with_operation(OPERATION)
         .with_context(&summary)
         .with_unprocessed(left))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(crate::Model)]
+    struct Thing {
+        #[hash_key]
+        id: String,
+    }
+
+    fn thing(id: &str) -> Thing {
+        Thing { id: id.into() }
+    }
+
+    fn client() -> Client {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+            .build();
+        Client::new(aws_sdk_dynamodb::Client::from_conf(config))
+    }
+
+    #[test]
+    fn equal_hashes_of_different_keys_are_told_apart_exactly() {
+        let (a, b, b_again, c) = (thing("a"), thing("b"), thing("b"), thing("c"));
+        let mut batch = BatchWrite::new(&client());
+        // Force one hash for every key, as if they all collided.
+        batch.plan::<Thing>(7, Source::Put(&a));
+        batch.plan::<Thing>(7, Source::Put(&b));
+        batch.plan::<Thing>(7, Source::Put(&c));
+        assert!(batch.errors.is_empty(), "different keys");
+        assert_eq!(batch.collisions.len(), 2);
+        batch.plan::<Thing>(7, Source::Put(&b_again));
+        let error = batch.errors.first().expect("a duplicate");
+        assert!(error.message().contains("writes 1 and 3"), "{error}");
+    }
 }

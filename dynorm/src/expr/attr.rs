@@ -32,6 +32,17 @@ pub enum Writable {}
 #[derive(Clone, Copy, Debug)]
 pub enum ReadOnly {}
 
+/// The writability of an [`Attr`] that updates accept: only [`Writable`]. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "this attribute is read-only: no update can write it",
+    label = "a read-only attribute",
+    note = "`#[dynorm(read_only)]` fields, and the fields a single-table key is built from, are read-only"
+)]
+pub trait Updatable: sealed::Sealed {}
+
+impl sealed::Sealed for Writable {}
+impl Updatable for Writable {}
+
 /// A typed handle on one attribute of model `M`, whose present values have type `T`.
 /// `O` is [`Optional`] for an `Option` field and [`Required`] otherwise; `W` is
 /// [`ReadOnly`] for a field no update may write, and [`Writable`] otherwise.
@@ -122,6 +133,18 @@ impl<M, T, O, W> Attr<M, T, O, W> {
     /// The attribute's name in DynamoDB.
     pub const fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// The same handle without its optionality and writability: what the derive's field
+    /// table holds, by which a relation finds a related model's fields by their names.
+    #[doc(hidden)]
+    pub const fn __erase(&self) -> Attr<M, T> {
+        Attr {
+            name: self.name,
+            model: self.model,
+            encode: self.encode,
+            marker: PhantomData,
+        }
     }
 
     /// Encodes a value of the field in its storage.

@@ -11,7 +11,9 @@ mod placeholders;
 pub(crate) mod plan;
 mod update;
 
-pub use attr::{Attr, Encoder, Members, Operand, Optional, ReadOnly, Required, Size, Writable};
+pub use attr::{
+    Attr, Encoder, Members, Operand, Optional, ReadOnly, Required, Size, Updatable, Writable,
+};
 pub use condition::{AttributeType, Comparison, Condition};
 pub(crate) use condition::{Conjunction, Expr};
 pub(crate) use placeholders::Placeholders;

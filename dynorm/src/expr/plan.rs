@@ -420,6 +420,7 @@ mod tests {
         indexes: &[
             IndexSchema {
                 name: "byStatus",
+                type_name: "OrderByStatus",
                 kind: IndexKind::Global,
                 hash_key: &[key("status")],
                 range_key: &[key("placedAt")],
@@ -428,6 +429,7 @@ mod tests {
             },
             IndexSchema {
                 name: "byPlacedAt",
+                type_name: "OrderByPlacedAt",
                 kind: IndexKind::Local,
                 hash_key: &[key("customerId")],
                 range_key: &[key("placedAt")],
@@ -524,6 +526,7 @@ mod tests {
     fn multi_attribute_range_keys_go_left_to_right() {
         const INDEX: IndexSchema = IndexSchema {
             name: "byTeamRole",
+            type_name: "TeamByTeamRole",
             kind: IndexKind::Global,
             hash_key: &[key("team"), key("role")],
             range_key: &[key("month"), key("score")],

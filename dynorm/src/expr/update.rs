@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
-use crate::expr::attr::{Attr, Operand, Optional, Writable};
+use crate::expr::attr::{Attr, Operand, Optional, Updatable};
 use crate::expr::placeholders::{write_name, Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::combine::combined_text;
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
@@ -265,7 +265,7 @@ impl<M: Model> Update<M> {
 
     /// `SET attribute = value`. An empty set is stored as no attribute, so setting one
     /// is `REMOVE attribute`.
-    pub fn set<T, O>(self, attr: Attr<M, T, O, Writable>, value: impl Operand<T>) -> Self {
+    pub fn set<T, O, W: Updatable>(self, attr: Attr<M, T, O, W>, value: impl Operand<T>) -> Self {
         let action = attr
             .value_or_omitted(&value.into_operand())
             .map(|value| match value {
@@ -276,9 +276,9 @@ impl<M: Model> Update<M> {
     }
 
     /// `SET attribute = if_not_exists(attribute, value)`: sets it only when it is absent.
-    pub fn set_if_not_exists<T, O>(
+    pub fn set_if_not_exists<T, O, W: Updatable>(
         self,
-        attr: Attr<M, T, O, Writable>,
+        attr: Attr<M, T, O, W>,
         value: impl Operand<T>,
     ) -> Self {
         let action = attr
@@ -288,24 +288,24 @@ impl<M: Model> Update<M> {
     }
 
     /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
-    pub fn remove<T>(self, attr: Attr<M, T, Optional, Writable>) -> Self {
+    pub fn remove<T, W: Updatable>(self, attr: Attr<M, T, Optional, W>) -> Self {
         self.push(attr.name(), Ok(Action::Remove))
     }
 
     /// `SET attribute = attribute + by`, from 0 when absent.
-    pub fn increment<T: Numeric, O>(self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+    pub fn increment<T: Numeric, O, W: Updatable>(self, attr: Attr<M, T, O, W>, by: T) -> Self {
         let action = attr.value(&by).map(|v| Action::Arithmetic(Sign::Plus, v));
         self.push(attr.name(), action)
     }
 
     /// `SET attribute = attribute - by`, from 0 when absent.
-    pub fn decrement<T: Numeric, O>(self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+    pub fn decrement<T: Numeric, O, W: Updatable>(self, attr: Attr<M, T, O, W>, by: T) -> Self {
         let action = attr.value(&by).map(|v| Action::Arithmetic(Sign::Minus, v));
         self.push(attr.name(), action)
     }
 
     /// Appends to a list.
-    pub fn append<E, O>(self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+    pub fn append<E, O, W: Updatable>(self, attr: Attr<M, Vec<E>, O, W>, items: Vec<E>) -> Self {
         let action = attr
             .value(&items)
             .map(|v| Action::ListAppend(ListEnd::Back, v));
@@ -313,7 +313,7 @@ impl<M: Model> Update<M> {
     }
 
     /// Prepends to a list.
-    pub fn prepend<E, O>(self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+    pub fn prepend<E, O, W: Updatable>(self, attr: Attr<M, Vec<E>, O, W>, items: Vec<E>) -> Self {
         let action = attr
             .value(&items)
             .map(|v| Action::ListAppend(ListEnd::Front, v));
@@ -322,7 +322,11 @@ impl<M: Model> Update<M> {
 
     /// `ADD attribute elements`: adds elements to a set. Adding no elements is refused,
     /// since DynamoDB has no empty set.
-    pub fn add_to_set<T: SetLike, O>(self, attr: Attr<M, T, O, Writable>, elements: T) -> Self {
+    pub fn add_to_set<T: SetLike, O, W: Updatable>(
+        self,
+        attr: Attr<M, T, O, W>,
+        elements: T,
+    ) -> Self {
         let action = attr.value_or_omitted(&elements).and_then(|value| {
             value
                 .map(Action::Add)
@@ -333,9 +337,9 @@ impl<M: Model> Update<M> {
 
     /// `DELETE attribute elements`: deletes elements from a set. Deleting no elements is
     /// refused, since DynamoDB has no empty set.
-    pub fn delete_from_set<T: SetLike, O>(
+    pub fn delete_from_set<T: SetLike, O, W: Updatable>(
         self,
-        attr: Attr<M, T, O, Writable>,
+        attr: Attr<M, T, O, W>,
         elements: T,
     ) -> Self {
         let action = attr.value_or_omitted(&elements).and_then(|value| {

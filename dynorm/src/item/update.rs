@@ -13,7 +13,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{
     Attr, Comparison, Condition, Conjunction, Expr, Numeric, Operand, Optional, Placeholders,
-    SetLike, Update, Writable,
+    SetLike, Updatable, Update,
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, WriteSpec};
@@ -124,15 +124,19 @@ impl<M: Model> UpdateItem<M> {
     }
 
     /// `SET attribute = value`
-    pub fn set<T, O>(mut self, attr: Attr<M, T, O, Writable>, value: impl Operand<T>) -> Self {
+    pub fn set<T, O, W: Updatable>(
+        mut self,
+        attr: Attr<M, T, O, W>,
+        value: impl Operand<T>,
+    ) -> Self {
         self.update = self.update.set(attr, value);
         self
     }
 
     /// `SET attribute = if_not_exists(attribute, value)`: sets it only when it is absent.
-    pub fn set_if_not_exists<T, O>(
+    pub fn set_if_not_exists<T, O, W: Updatable>(
         mut self,
-        attr: Attr<M, T, O, Writable>,
+        attr: Attr<M, T, O, W>,
         value: impl Operand<T>,
     ) -> Self {
         self.update = self.update.set_if_not_exists(attr, value);
@@ -140,45 +144,57 @@ impl<M: Model> UpdateItem<M> {
     }
 
     /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
-    pub fn remove<T>(mut self, attr: Attr<M, T, Optional, Writable>) -> Self {
+    pub fn remove<T, W: Updatable>(mut self, attr: Attr<M, T, Optional, W>) -> Self {
         self.update = self.update.remove(attr);
         self
     }
 
     /// `SET attribute = attribute + by`, from 0 when absent.
-    pub fn increment<T: Numeric, O>(mut self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+    pub fn increment<T: Numeric, O, W: Updatable>(mut self, attr: Attr<M, T, O, W>, by: T) -> Self {
         self.update = self.update.increment(attr, by);
         self
     }
 
     /// `SET attribute = attribute - by`, from 0 when absent.
-    pub fn decrement<T: Numeric, O>(mut self, attr: Attr<M, T, O, Writable>, by: T) -> Self {
+    pub fn decrement<T: Numeric, O, W: Updatable>(mut self, attr: Attr<M, T, O, W>, by: T) -> Self {
         self.update = self.update.decrement(attr, by);
         self
     }
 
     /// Appends to a list.
-    pub fn append<E, O>(mut self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+    pub fn append<E, O, W: Updatable>(
+        mut self,
+        attr: Attr<M, Vec<E>, O, W>,
+        items: Vec<E>,
+    ) -> Self {
         self.update = self.update.append(attr, items);
         self
     }
 
     /// Prepends to a list.
-    pub fn prepend<E, O>(mut self, attr: Attr<M, Vec<E>, O, Writable>, items: Vec<E>) -> Self {
+    pub fn prepend<E, O, W: Updatable>(
+        mut self,
+        attr: Attr<M, Vec<E>, O, W>,
+        items: Vec<E>,
+    ) -> Self {
         self.update = self.update.prepend(attr, items);
         self
     }
 
     /// `ADD attribute elements`: adds elements to a set.
-    pub fn add_to_set<T: SetLike, O>(mut self, attr: Attr<M, T, O, Writable>, elements: T) -> Self {
+    pub fn add_to_set<T: SetLike, O, W: Updatable>(
+        mut self,
+        attr: Attr<M, T, O, W>,
+        elements: T,
+    ) -> Self {
         self.update = self.update.add_to_set(attr, elements);
         self
     }
 
     /// `DELETE attribute elements`: deletes elements from a set.
-    pub fn delete_from_set<T: SetLike, O>(
+    pub fn delete_from_set<T: SetLike, O, W: Updatable>(
         mut self,
-        attr: Attr<M, T, O, Writable>,
+        attr: Attr<M, T, O, W>,
         elements: T,
     ) -> Self {
         self.update = self.update.delete_from_set(attr, elements);

@@ -298,11 +298,10 @@ impl<M: Model, R: FromItem> Query<M, R> {
         if self.needs_full_items && !plan.index.projects_all(&M::SCHEMA) {
             return fail(Error::validation(format!(
                 "the query uses index `{}`, which does not project every attribute of `{}`; \
-                 name it with `query_by::<{}{}>(..)` to get its projected item type",
+                 name it with `query_by::<{}>(..)` to get its projected item type",
                 plan.index.name,
                 M::SCHEMA.model,
-                M::SCHEMA.model,
-                upper_camel(plan.index.name)
+                plan.index.type_name
             )));
         }
         Ok(plan)
@@ -462,25 +461,6 @@ impl<R: FromItem> Repeated<R> {
     }
 }
 
-/// `byStatus` to `ByStatus`, as the derive names index types.
-fn upper_camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = true;
-    for ch in name.chars() {
-        if ch.is_ascii_alphanumeric() {
-            if upper {
-                out.extend(ch.to_uppercase());
-            } else {
-                out.push(ch);
-            }
-            upper = false;
-        } else {
-            upper = true;
-        }
-    }
-    out
-}
-
 /// A planned query, ready to send page after page.
 struct Prepared {
     client: Client,
@@ -565,15 +545,5 @@ impl Prepared {
         // The table name goes into the request; an error names it again.
         let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
         async move { page::send_page!(request, span, client, schema, OPERATION, tally.as_ref()) }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn index_names_become_type_names() {
-        assert_eq!(super::upper_camel("byStatus"), "ByStatus");
-        assert_eq!(super::upper_camel("gsi1"), "Gsi1");
-        assert_eq!(super::upper_camel("by-team_role"), "ByTeamRole");
     }
 }

@@ -2,6 +2,8 @@
 //! types of its fields and references match, and its references reach the related model.
 //! They are `const fn`s whose panics are compile errors.
 
+use super::RelationSchema;
+
 /// Two field types that are the same: a relation's field and the field it references. The
 /// other parameters are marker types the derive names after the relation, the field, and
 /// the referenced field, so that a mismatch names them all.
@@ -62,15 +64,17 @@ const fn all_keys_in(keys: &[crate::schema::KeyAttribute], references: &[&str]) 
     !keys.is_empty()
 }
 
-/// Whether the references build a hash key of `schema`: of the table or an index, from key
-/// fields or from templates. A compile error otherwise, unless `allow_scan`.
+/// Whether the references of `relation`, of model `model`, build a hash key of `schema`:
+/// of the table or an index, from key fields or from templates. A compile error naming the
+/// relation, both models and the references otherwise, unless `allow_scan`.
 #[doc(hidden)]
 pub const fn check_reachable(
     schema: &crate::schema::Schema,
-    references: &[&str],
-    allow_scan: bool,
+    relation: &RelationSchema,
+    model: &str,
 ) {
-    if allow_scan {
+    let references = relation.references;
+    if relation.allow_scan {
         return;
     }
     if let Some(entity) = schema.entity {
@@ -103,5 +107,15 @@ pub const fn check_reachable(
         }
         i += 1;
     }
-    panic!("no table or index hash key of the related model is built from this relation's `references`: add an index whose hash key they build, or `allow_scan`");
+    crate::schema::const_text::ConstText::new()
+        .push("relation `")
+        .push(relation.name)
+        .push("` of `")
+        .push(model)
+        .push("`: no table or index hash key of `")
+        .push(schema.model)
+        .push("` is built from its references, ")
+        .push_list(references)
+        .push("; add an index whose hash key they build, or `allow_scan`")
+        .fail();
 }

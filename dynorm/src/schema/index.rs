@@ -35,6 +35,9 @@ pub enum Projection {
 pub struct IndexSchema {
     /// The index name; empty for the table.
     pub name: &'static str,
+    /// The type that names the index in `query_by::<..>`, as the derive made it:
+    /// `OrderByStatus`; the model's name for the table.
+    pub type_name: &'static str,
     /// Table, global or local.
     pub kind: IndexKind,
     /// The partition key attributes: one, or up to four for a multi-attribute key.

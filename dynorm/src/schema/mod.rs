@@ -7,6 +7,7 @@
 
 pub(crate) mod collection;
 pub(crate) mod combine;
+pub(crate) mod const_text;
 pub(crate) mod convention;
 pub(crate) mod entity;
 mod generated;

@@ -1,6 +1,7 @@
 //! Tables that several single-table entities share: the declaration macro and its
 //! compile-time checks.
 
+use crate::schema::const_text::ConstText;
 use crate::schema::convention::Convention;
 use crate::schema::entity::{Entity, KeyTemplate};
 use crate::schema::{table_definition, Schema};
@@ -61,69 +62,158 @@ const fn could_collide(a: Option<&KeyTemplate>, b: Option<&KeyTemplate>) -> bool
 /// The compile-time checks of a shared table, run by [`shared_table!`](crate::shared_table):
 /// every entity names the same table, keys and entity attribute; no two entities share a
 /// name; the same index has the same keys everywhere; and no two entities' static key
-/// prefixes could produce the same key. A failure stops the build with its message.
+/// prefixes could produce the same key. A failure stops the build with a message that
+/// names the two models.
 pub const fn check_shared_table(schemas: &[&Schema]) {
     let mut i = 0;
     while i < schemas.len() {
-        let a = schemas[i];
-        let Some(ea) = &a.entity else {
-            panic!("every entity of a shared table needs #[key(...)] templates");
-        };
+        if schemas[i].entity.is_none() {
+            ConstText::new()
+                .push("`")
+                .push(schemas[i].model)
+                .push("` is in a shared table, so it needs #[key(...)] templates")
+                .fail();
+        }
         let mut j = i + 1;
         while j < schemas.len() {
-            let b = schemas[j];
-            let Some(eb) = &b.entity else {
-                panic!("every entity of a shared table needs #[key(...)] templates");
-            };
-            if !same(a.table, b.table) {
-                panic!("the entities of a shared table must all name the same table");
-            }
-            if !same(a.hash_key.name, b.hash_key.name) {
-                panic!("the entities of a shared table must use the same hash key attribute");
-            }
-            match (&a.range_key, &b.range_key) {
-                (Some(ra), Some(rb)) if same(ra.name, rb.name) => {}
-                (None, None) => {}
-                _ => panic!("the entities of a shared table must use the same range key attribute"),
-            }
-            if !same_convention(&ea.convention, &eb.convention) {
-                panic!("the entities of a shared table must follow one convention: dynorm's, ElectroDB's or DynamoDB-Toolbox's");
-            }
-            if !same(ea.attribute, eb.attribute) {
-                panic!(
-                    "the entities of a shared table must store their names in the same attribute"
-                );
-            }
-            if same(ea.name, eb.name) {
-                panic!("two entities of a shared table have the same entity name");
-            }
-            if could_collide(primary_template(ea, true), primary_template(eb, true))
-                && could_collide(primary_template(ea, false), primary_template(eb, false))
-            {
-                panic!("two entities of a shared table have key templates whose static prefixes could produce the same key");
-            }
-            let mut x = 0;
-            while x < a.indexes.len() {
-                let mut y = 0;
-                while y < b.indexes.len() {
-                    let (ia, ib) = (&a.indexes[x], &b.indexes[y]);
-                    if same(ia.name, ib.name) {
-                        let same_hash = ia.hash_key.len() == ib.hash_key.len()
-                            && same(ia.hash_key[0].name, ib.hash_key[0].name);
-                        let same_range = ia.range_key.len() == ib.range_key.len()
-                            && (ia.range_key.is_empty()
-                                || same(ia.range_key[0].name, ib.range_key[0].name));
-                        if !same_hash || !same_range {
-                            panic!("two entities of a shared table define the same index with different keys");
-                        }
-                    }
-                    y += 1;
-                }
-                x += 1;
-            }
+            check_pair(schemas[i], schemas[j]);
             j += 1;
         }
         i += 1;
+    }
+}
+
+/// `` `A` `` and `` `B` ``: the start of a message about two models.
+const fn pair(a: &Schema, b: &Schema) -> ConstText {
+    ConstText::new()
+        .push("`")
+        .push(a.model)
+        .push("` and `")
+        .push(b.model)
+        .push("`")
+}
+
+/// `` `name` ``, or `none`.
+const fn quoted_or_none(text: ConstText, name: Option<&str>) -> ConstText {
+    match name {
+        Some(name) => text.push("`").push(name).push("`"),
+        None => text.push("none"),
+    }
+}
+
+/// The checks of two entities of one shared table.
+const fn check_pair(a: &Schema, b: &Schema) {
+    let (Some(ea), Some(eb)) = (&a.entity, &b.entity) else {
+        // Reported by `check_shared_table`.
+        return;
+    };
+    if !same(a.table, b.table) {
+        pair(a, b)
+            .push(" name the tables `")
+            .push(a.table)
+            .push("` and `")
+            .push(b.table)
+            .push("`: the entities of a shared table must all name the same table")
+            .fail();
+    }
+    if !same(a.hash_key.name, b.hash_key.name) {
+        pair(a, b)
+            .push(" have the hash key attributes `")
+            .push(a.hash_key.name)
+            .push("` and `")
+            .push(b.hash_key.name)
+            .push("`: the entities of a shared table must use the same hash key attribute")
+            .fail();
+    }
+    let (ra, rb) = (range_name(a), range_name(b));
+    let same_range = match (ra, rb) {
+        (Some(ra), Some(rb)) => same(ra, rb),
+        (None, None) => true,
+        _ => false,
+    };
+    if !same_range {
+        let text = quoted_or_none(pair(a, b).push(" have the range key attributes "), ra);
+        quoted_or_none(text.push(" and "), rb)
+            .push(": the entities of a shared table must use the same range key attribute")
+            .fail();
+    }
+    if !same_convention(&ea.convention, &eb.convention) {
+        pair(a, b)
+            .push(" follow different conventions: the entities of a shared table follow one convention, dynorm's, ElectroDB's or DynamoDB-Toolbox's")
+            .fail();
+    }
+    if !same(ea.attribute, eb.attribute) {
+        pair(a, b)
+            .push(" store their entity names in `")
+            .push(ea.attribute)
+            .push("` and `")
+            .push(eb.attribute)
+            .push("`: the entities of a shared table must use the same attribute")
+            .fail();
+    }
+    if same(ea.name, eb.name) {
+        pair(a, b)
+            .push(" have the same entity name `")
+            .push(ea.name)
+            .push("` in a shared table")
+            .fail();
+    }
+    let (ha, hb) = (primary_template(ea, true), primary_template(eb, true));
+    let (sa, sb) = (primary_template(ea, false), primary_template(eb, false));
+    if could_collide(ha, hb) && could_collide(sa, sb) {
+        let text = pair(a, b)
+            .push(" have key templates whose static prefixes could produce the same key: ");
+        let text = prefixes(text, ha, sa).push(" and ");
+        prefixes(text, hb, sb)
+            .push("; give one of them text of its own before its fields")
+            .fail();
+    }
+    let mut x = 0;
+    while x < a.indexes.len() {
+        let mut y = 0;
+        while y < b.indexes.len() {
+            let (ia, ib) = (&a.indexes[x], &b.indexes[y]);
+            if same(ia.name, ib.name) {
+                let same_hash = ia.hash_key.len() == ib.hash_key.len()
+                    && same(ia.hash_key[0].name, ib.hash_key[0].name);
+                let same_range = ia.range_key.len() == ib.range_key.len()
+                    && (ia.range_key.is_empty()
+                        || same(ia.range_key[0].name, ib.range_key[0].name));
+                if !same_hash || !same_range {
+                    pair(a, b)
+                        .push(" define index `")
+                        .push(ia.name)
+                        .push("` of their shared table with different keys")
+                        .fail();
+                }
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+}
+
+/// The range key attribute of a schema.
+const fn range_name(schema: &Schema) -> Option<&'static str> {
+    match &schema.range_key {
+        Some(range) => Some(range.name),
+        None => None,
+    }
+}
+
+/// `` `ORG#`/`#META` ``: the static prefixes of an entity's table key templates.
+const fn prefixes(
+    text: ConstText,
+    hash: Option<&KeyTemplate>,
+    range: Option<&KeyTemplate>,
+) -> ConstText {
+    let text = match hash {
+        Some(hash) => text.push("`").push(hash.static_prefix()).push("`"),
+        None => text.push("none"),
+    };
+    match range {
+        Some(range) => text.push("/`").push(range.static_prefix()).push("`"),
+        None => text,
     }
 }
 

@@ -61,6 +61,7 @@ impl Schema {
         let (hash_key, range_key) = self.keys.split_at(1.min(self.keys.len()));
         IndexSchema {
             name: self.table,
+            type_name: self.model,
             kind: IndexKind::Table,
             hash_key,
             range_key,

@@ -16,7 +16,7 @@ pub enum DateStorage {
     #[default]
     Iso,
     /// Epoch milliseconds: a number (N).
-    Millis,
+    Milliseconds,
     /// Epoch seconds: a number (N).
     Seconds,
 }
@@ -52,7 +52,7 @@ pub fn encode(
 ) -> Result<Option<AttributeValue>, AttrError> {
     Ok(Some(match storage {
         DateStorage::Iso => AttributeValue::S(iso_text(value)?),
-        DateStorage::Millis => AttributeValue::N(
+        DateStorage::Milliseconds => AttributeValue::N(
             itoa::Buffer::new()
                 .format(value.timestamp_millis())
                 .to_owned(),
@@ -71,7 +71,7 @@ pub fn decode(
     let value = value.ok_or_else(AttrError::missing)?;
     match storage {
         DateStorage::Iso => DateTime::<Utc>::from_attr(value),
-        DateStorage::Millis => {
+        DateStorage::Milliseconds => {
             let millis = i64::from_attr(value)?;
             Utc.timestamp_millis_opt(millis).single().ok_or_else(|| {
                 AttrError::new(format!("{millis} is out of range for epoch milliseconds"))
@@ -122,9 +122,9 @@ mod tests {
     #[test]
     fn numeric_storages_round_trip() {
         let date = Utc.timestamp_millis_opt(1_762_421_400_123).unwrap();
-        let millis = encode(&date, DateStorage::Millis).unwrap();
+        let millis = encode(&date, DateStorage::Milliseconds).unwrap();
         assert_eq!(millis, Some(AttributeValue::N("1762421400123".into())));
-        assert_eq!(decode(millis, DateStorage::Millis).unwrap(), date);
+        assert_eq!(decode(millis, DateStorage::Milliseconds).unwrap(), date);
         let seconds = encode(&date, DateStorage::Seconds).unwrap();
         assert_eq!(seconds, Some(AttributeValue::N("1762421400".into())));
     }

@@ -24,6 +24,16 @@ struct Thing {
     r#match: String,
 }
 
+// Relations named with raw identifiers, over raw fields.
+#[derive(Model)]
+#[relation(name = "r#type", one = Item, fields = [r#type], references = [id])]
+#[relation(name = "r#match", many = Thing, fields = [r#type], references = [r#type])]
+struct Link {
+    #[hash_key]
+    id: String,
+    r#type: String,
+}
+
 fn main() {
     assert_eq!(<Item as Model>::SCHEMA.attributes, &["id", "type", "match", "loop"]);
     assert_eq!(<ItemByType as Index>::INDEX.range_key[0].name, "match");
@@ -37,4 +47,5 @@ fn main() {
     assert_eq!(ThingKey { r#type: "box".to_owned() }, thing.key());
     assert_eq!(Thing::MATCH.name(), "match");
     let _ = ThingGSI1;
+    let _ = (Link::r#type(), Link::r#match());
 }

@@ -28,12 +28,15 @@ pub struct ContainerAttrs {
     pub convention: Option<LitStr>,
     /// `#[dynorm(service = "app")]`: ElectroDB's service name.
     pub service: Option<LitStr>,
-    /// `#[dynorm(version = "1")]`: ElectroDB's entity version.
-    pub version: Option<LitStr>,
+    /// `#[dynorm(entity_version = "1")]`: ElectroDB's entity version.
+    pub entity_version: Option<LitStr>,
     /// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
     pub timestamps: Option<syn::Path>,
     /// `#[dynorm(casing = "none")]`: the casing of every key that does not give its own.
     pub casing: Option<LitStr>,
+    /// The keys that unknown keys were reported as likely misspellings of: no error says
+    /// such a key is missing too.
+    pub misspelled: Vec<Symbol>,
 }
 
 /// Parses every `#[dynorm(...)]` attribute on the struct.
@@ -91,10 +94,10 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 // #[dynorm(service = "app")]
                 let value = non_empty_string(cx, &meta, "the service name")?;
                 set_once(cx, &mut out.service, value, &meta, SERVICE);
-            } else if meta.path == VERSION {
-                // #[dynorm(version = "1")]
+            } else if meta.path == ENTITY_VERSION {
+                // #[dynorm(entity_version = "1")]
                 let value = non_empty_string(cx, &meta, "the entity version")?;
-                set_once(cx, &mut out.version, value, &meta, VERSION);
+                set_once(cx, &mut out.entity_version, value, &meta, ENTITY_VERSION);
             } else if meta.path == CASING {
                 // #[dynorm(casing = "none")]
                 if let Some(value) = one_of(cx, &meta, CASINGS)? {
@@ -110,7 +113,9 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     TIMESTAMPS,
                 );
             } else {
-                unknown_key(cx, &meta, CONTAINER_KEYS, "container")?;
+                if let Some(meant) = unknown_key(cx, &meta, CONTAINER_KEYS, "container")? {
+                    out.misspelled.push(meant);
+                }
             }
             Ok(())
         });

@@ -14,20 +14,20 @@ pub enum DateStorage {
     /// Fixed-width ISO 8601 text in UTC with milliseconds: S.
     Iso,
     /// Epoch milliseconds: N.
-    Millis,
+    Milliseconds,
     /// Epoch seconds: N.
     Seconds,
 }
 
 impl DateStorage {
     /// Every accepted spelling, in the order they are listed in errors.
-    const NAMES: &'static [&'static str] = &["iso", "millis", "seconds"];
+    const NAMES: &'static [&'static str] = &["iso", "milliseconds", "seconds"];
 
     /// Parses one of `NAMES`.
     fn from_name(name: &str) -> Option<Self> {
         match name {
             "iso" => Some(Self::Iso),
-            "millis" => Some(Self::Millis),
+            "milliseconds" => Some(Self::Milliseconds),
             "seconds" => Some(Self::Seconds),
             _ => None,
         }
@@ -72,7 +72,7 @@ pub struct FieldAttrs {
     pub combine: Option<CombineDecl>,
     /// `#[dynorm(rename = "customerId")]`: the attribute name.
     pub rename: Option<LitStr>,
-    /// `#[dynorm(date = "millis")]`: how a date is stored.
+    /// `#[dynorm(date = "milliseconds")]`: how a date is stored.
     pub date: Option<(DateStorage, LitStr)>,
     /// `#[dynorm(default = "now" | "uuid_v7")]`: filled in on create when absent.
     pub default: Option<(DefaultValue, LitStr)>,
@@ -170,7 +170,7 @@ fn dynorm(cx: &Ctxt, attr: &Attribute, out: &mut FieldAttrs) {
                 UPDATED_AT,
             );
         } else if meta.path == DATE {
-            // #[dynorm(date = "iso" | "millis" | "seconds")]
+            // #[dynorm(date = "iso" | "milliseconds" | "seconds")]
             let value: LitStr = meta.value()?.parse()?;
             match DateStorage::from_name(&value.value()) {
                 Some(storage) => set_once(cx, &mut out.date, (storage, value), &meta, DATE),

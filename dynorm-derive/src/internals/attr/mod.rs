@@ -51,20 +51,25 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
 }
 
 /// Reports an unknown key of `#[{place}(...)]`, suggesting the closest known one, and
-/// skips its value.
+/// skips its value. Returns the suggested key, which the user probably meant to give.
 fn unknown_key(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     known: &[Symbol],
     place: &str,
-) -> syn::Result<()> {
+) -> syn::Result<Option<Symbol>> {
     let path = &meta.path;
     let name = match path.get_ident() {
         Some(ident) => ident.to_string(),
         None => quote::quote!(#path).to_string().replace(' ', ""),
     };
     cx.error_spanned_by(path, symbol::unknown_key_message(&name, known, place));
-    skip_value(meta)
+    skip_value(meta)?;
+    let suggestion = symbol::did_you_mean(&name, known.iter().map(|k| k.as_str()));
+    Ok(known
+        .iter()
+        .copied()
+        .find(|k| Some(k.as_str()) == suggestion))
 }
 
 /// A non-empty string value: `key = "text"`, reporting an empty one as `what` cannot be
@@ -120,12 +125,34 @@ fn field_ref_from(input: ParseStream) -> syn::Result<FieldRef> {
         });
     }
     let literal: LitStr = input.parse()?;
-    let mut ident = syn::parse_str::<Ident>(&literal.value()).map_err(|_| {
+    let ident = ident_from_text(&literal.value(), literal.span()).ok_or_else(|| {
         syn::Error::new(
             literal.span(),
             format!("{:?} is not a field name", literal.value()),
         )
     })?;
-    ident.set_span(literal.span());
     Ok(FieldRef { ident })
+}
+
+/// `text` as one identifier at `span`, such as `placed_at` or `r#type`; `None` for a
+/// keyword or anything else that is not one. Only text made of identifier characters is
+/// parsed, so that no other text reaches the lexer.
+pub fn ident_from_text(text: &str, span: proc_macro2::Span) -> Option<Ident> {
+    let (raw, body) = match text.strip_prefix("r#") {
+        Some(body) => (true, body),
+        None => (false, text),
+    };
+    let mut chars = body.chars();
+    let starts = chars
+        .next()
+        .is_some_and(|first| first == '_' || first.is_alphabetic());
+    if !starts || !chars.all(|c| c == '_' || c.is_alphanumeric()) {
+        return None;
+    }
+    if raw && ["_", "crate", "self", "Self", "super"].contains(&body) {
+        return None;
+    }
+    let mut ident = syn::parse_str::<Ident>(text).ok()?;
+    ident.set_span(span);
+    Some(ident)
 }

@@ -2,12 +2,13 @@
 
 use crate::internals::ast::Container;
 use crate::internals::resolve::{Convention, Model};
+use crate::internals::symbol::{ENTITY_VERSION, SERVICE};
 use crate::internals::Ctxt;
 
 /// DynamoDB-Toolbox's timestamp attributes, which no field may also map to.
 const TOOLBOX_TIMESTAMPS: [&str; 2] = ["_ct", "_md"];
 
-/// `convention`, `service`, `version`, `timestamps`, `collection` and list keys are used
+/// `convention`, `service`, `entity_version`, `timestamps`, `collection` and list keys are used
 /// together as the convention needs, and no field maps to an identity attribute.
 pub fn check_convention(cx: &Ctxt, cont: &Container, model: &Model) {
     let attrs = &cont.attrs;
@@ -22,7 +23,10 @@ pub fn check_convention(cx: &Ctxt, cont: &Container, model: &Model) {
     }
     let electrodb = matches!(convention, Some(Convention::ElectroDb { .. }));
     let toolbox = matches!(convention, Some(Convention::Toolbox { .. }));
-    for (written, what) in [(&attrs.service, "service"), (&attrs.version, "version")] {
+    for (written, what) in [
+        (&attrs.service, "service"),
+        (&attrs.entity_version, "entity_version"),
+    ] {
         if let (Some(written), false) = (written, electrodb) {
             cx.error_spanned_by(
                 written,
@@ -38,12 +42,16 @@ pub fn check_convention(cx: &Ctxt, cont: &Container, model: &Model) {
     }
     if electrodb {
         let at = attrs.convention.as_ref();
-        for (value, what) in [(&attrs.service, "service"), (&attrs.version, "version")] {
-            if value.is_none() {
+        let needed = [
+            (&attrs.service, SERVICE, "service"),
+            (&attrs.entity_version, ENTITY_VERSION, "version"),
+        ];
+        for (value, key, what) in needed {
+            if value.is_none() && !attrs.misspelled.contains(&key) {
                 if let Some(at) = at {
                     cx.error_spanned_by(
                         at,
-                        format!("ElectroDB's convention needs the entity's {what}: add `{what} = \"..\"`"),
+                        format!("ElectroDB's convention needs the entity's {what}: add `{key} = \"..\"`"),
                     );
                 }
             }

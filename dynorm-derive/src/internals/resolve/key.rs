@@ -208,7 +208,7 @@ impl<'a> Resolver<'_, 'a> {
             (true, None) => self.cx.error_spanned_by(
                 &written.literal,
                 "a list of fields is ElectroDB's default key, which needs \
-                 #[dynorm(convention = \"electrodb\", service = \"..\", version = \"..\")]; \
+                 #[dynorm(convention = \"electrodb\", service = \"..\", entity_version = \"..\")]; \
                  otherwise write a template, such as \"TEAM#{team_id}\"",
             ),
             (false, _) => {

@@ -19,7 +19,9 @@ use syn::ext::IdentExt;
 use syn::{Ident, LitStr, Visibility};
 
 use crate::internals::ast::{self, Container};
-use crate::internals::attr::{DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind};
+use crate::internals::attr::{
+    ident_from_text, DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind,
+};
 use crate::internals::symbol::did_you_mean;
 use crate::internals::Ctxt;
 
@@ -35,7 +37,7 @@ pub enum Convention {
     ElectroDb {
         /// `service = ".."` (empty when missing, which `check` reports).
         service: String,
-        /// `version = ".."` (empty when missing, which `check` reports).
+        /// `entity_version = ".."` (empty when missing, which `check` reports).
         version: String,
     },
     /// DynamoDB-Toolbox v2's: `_et`, and `_ct`/`_md` with `timestamps`.
@@ -52,7 +54,7 @@ impl Convention {
         match attrs.convention.as_ref().map(LitStr::value).as_deref() {
             Some("electrodb") => Convention::ElectroDb {
                 service: text(&attrs.service),
-                version: text(&attrs.version),
+                version: text(&attrs.entity_version),
             },
             Some("dynamodb-toolbox") => Convention::Toolbox {
                 timestamps: attrs.timestamps.is_some(),
@@ -280,14 +282,9 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
             let name = decl.name.as_ref()?;
             let (kind, target) = decl.target.as_ref()?;
             let fields = resolver.fields(&decl.fields);
-            let ident = syn::parse_str::<Ident>(&name.value())
-                .map_err(|_| {
-                    cx.error_spanned_by(name, "a relation's name must be a Rust identifier");
-                })
-                .ok()?;
             Some(Relation {
                 decl,
-                name: Ident::new(&ident.to_string(), name.span()),
+                name: relation_name(cx, name)?,
                 kind: *kind,
                 target,
                 fields,
@@ -315,6 +312,28 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         defaults,
         updated_at,
         fields,
+    }
+}
+
+/// A relation's function name: the literal parsed as an identifier (`"r#type"` is raw), or
+/// an error when it is not one, such as a keyword (`"type"`).
+fn relation_name(cx: &Ctxt, literal: &LitStr) -> Option<Ident> {
+    let text = literal.value();
+    match ident_from_text(&text, literal.span()) {
+        Some(ident) => Some(ident),
+        None => {
+            let keyword = ident_from_text(&format!("r#{text}"), literal.span()).is_some();
+            let hint = if keyword {
+                format!("; `{text}` is a keyword, so write \"r#{text}\"")
+            } else {
+                String::new()
+            };
+            cx.error_spanned_by(
+                literal,
+                format!("a relation's name is the name of its function, so it must be a Rust identifier{hint}"),
+            );
+            None
+        }
     }
 }
 

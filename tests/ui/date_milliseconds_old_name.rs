@@ -2,12 +2,11 @@ use chrono::{DateTime, Utc};
 use dynorm::Model;
 
 #[derive(Model)]
-struct Session {
+struct Event {
     #[hash_key]
     id: String,
-    #[ttl]
     #[dynorm(date = "millis")]
-    expires: DateTime<Utc>,
+    at: DateTime<Utc>,
 }
 
 fn main() {}

@@ -1,0 +1,6 @@
+use dynorm::Collection;
+
+#[derive(Collection)]
+enum TeamWithMembers {}
+
+fn main() {}

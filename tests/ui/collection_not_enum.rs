@@ -1,0 +1,8 @@
+use dynorm::Collection;
+
+#[derive(Collection)]
+struct TeamWithMembers {
+    team: String,
+}
+
+fn main() {}

@@ -1,0 +1,18 @@
+use chrono::{DateTime, Utc};
+use dynorm::Model;
+
+#[derive(Model)]
+#[dynorm(table = "App", entity = "team")]
+#[key(pk = "TEAM#{team_id}", sk = "#METADATA")]
+struct Team {
+    team_id: String,
+    #[dynorm(default = "now", read_only)]
+    created_at: Option<DateTime<Utc>>,
+}
+
+async fn f(db: dynorm::Client) {
+    // The table's key is built from `team_id`, so no update may change it.
+    let _ = db.update::<Team>("t1").set(Team::TEAM_ID, "t2".to_owned());
+}
+
+fn main() {}
