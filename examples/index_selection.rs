@@ -30,7 +30,7 @@ pub struct Order {
 fn show(n: usize, plan: Result<dynorm::query::Plan, dynorm::Error>) {
     match plan {
         Ok(plan) => {
-            println!("{n}: {}", plan.index.label());
+            println!("{n}: {}", plan.index_name());
             println!(
                 "   key condition: {}  [{}]",
                 plan.key_condition,

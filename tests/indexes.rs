@@ -7,8 +7,8 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
+use dynorm::__private::IndexKind;
 use dynorm::expr::AttributeType;
-use dynorm::schema::IndexKind;
 use dynorm::{Client, ErrorKind, Model};
 use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
@@ -551,7 +551,7 @@ async fn a_parallel_scan_returns_every_item_exactly_once() {
 async fn auto_selection_follows_the_four_rules() {
     let db = common::db("idx_rules").await;
     let plan =
-        |q: dynorm::query::Query<Order>| q.plan().map(|p| (p.index.label(), p.filter.is_some()));
+        |q: dynorm::query::Query<Order>| q.plan().map(|p| (p.index_name(), p.filter.is_some()));
     // Rule 3: the table.
     assert_eq!(
         plan(db.query::<Order>().matching(Order::CUSTOMER_ID.eq("c1"))).unwrap(),
@@ -788,7 +788,7 @@ async fn multi_attribute_keys_are_queried_attribute_by_attribute() {
         .matching(Score::TEAM.eq("red"))
         .matching(Score::ROLE.eq("lead"))
         .matching(Score::MONTH.eq("2026-01"));
-    assert_eq!(auto.plan().unwrap().index.label(), "byTeamRole");
+    assert_eq!(auto.plan().unwrap().index_name(), "byTeamRole");
     let half = db.query::<Score>().matching(Score::TEAM.eq("red"));
     assert!(half.plan().is_err());
 

@@ -7,7 +7,8 @@
 mod common;
 
 use common::counter::Requests;
-use dynorm::relation::{One, RelationSchema};
+use dynorm::__private::RelationSchema;
+use dynorm::relation::One;
 use dynorm::{ErrorKind, Model};
 
 /// An account, found by its id, or by its email only through the index `by_email`.

@@ -178,6 +178,9 @@ fn expand(collection: &Collection) -> TokenStream {
         #key_enum
 
         #[automatically_derived]
+        impl ::dynorm::__private::Derived for #ident {}
+
+        #[automatically_derived]
         impl ::dynorm::__private::Keyed for #ident {
             type Key = #key_ident;
         }

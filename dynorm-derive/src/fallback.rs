@@ -66,8 +66,14 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
         };
         let marker = &index.marker;
         index_impls.push(index_impl(model, quote!(#marker), item.clone(), &hash));
+        index_impls.push(quote! {
+            #[automatically_derived]
+            impl ::dynorm::__private::Derived for #marker {}
+        });
         if !matches!(index.projection, Projection::All) {
             index_impls.push(quote! {
+                #[automatically_derived]
+                impl ::dynorm::__private::Derived for #item {}
                 #[automatically_derived]
                 impl ::dynorm::__private::FromItem for #item {
                     fn from_item(
@@ -93,6 +99,8 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
             #insert_impl
             #relations
             #from_impls
+            #[automatically_derived]
+            impl ::dynorm::__private::Derived for #ident {}
             #[automatically_derived]
             impl ::dynorm::__private::Model for #ident {
                 type Key = #key_ident;
@@ -182,6 +190,8 @@ pub fn collection(collection: &Collection, errors: syn::Error) -> TokenStream {
     quote! {
         #errors
         #key_enum
+        #[automatically_derived]
+        impl ::dynorm::__private::Derived for #ident {}
         #[automatically_derived]
         impl ::dynorm::__private::Keyed for #ident {
             type Key = #key_ident;

@@ -7,20 +7,23 @@ pub use crate::relation::checks::{check_reachable, field_pair};
 pub use crate::relation::{Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
+pub use crate::schema::combine::Combine;
+pub use crate::schema::convention::Convention;
 pub use crate::schema::entity::{
     check_entity, entity_key, template_hash_values, write_entity_keys, MissingTableKey,
 };
+pub use crate::schema::entity::{Entity, KeyCasing, KeyTemplate, TemplatePart};
+pub use crate::schema::generated::{Generated, GeneratedValue};
+pub use crate::schema::index::{IndexKind, IndexSchema, Projection};
 pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shared_table::check_shared_table;
 pub use crate::schema::stream_view::{
     KeysOnly, NewAndOldImages, NewImage, OldImage, StreamView, Streamed,
 };
+pub use crate::schema::table_schema::{KeyAttribute, Schema};
 pub use crate::schema::template_parse::{template_field, template_key_sources};
-pub use crate::schema::{
-    Collection, Combine, Convention, Entity, FromItem, Generated, GeneratedValue, Index, IndexKind,
-    IndexSchema, Insertable, KeyAttribute, KeyCasing, KeyTemplate, Keyed, Model, ModelKey,
-    Projection, Schema, TemplatePart,
-};
+pub use crate::schema::Derived;
+pub use crate::schema::{Collection, FromItem, Index, Insertable, Keyed, Model, ModelKey};
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
 pub use crate::Item;

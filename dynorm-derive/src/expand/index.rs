@@ -239,6 +239,9 @@ pub fn index_impls(model: &Model, position: usize, index: &Index) -> TokenStream
         });
         quote! {
             #[automatically_derived]
+            impl ::dynorm::__private::Derived for #item {}
+
+            #[automatically_derived]
             impl ::dynorm::__private::FromItem for #item {
                 #[inline]
                 fn from_item(
@@ -250,6 +253,9 @@ pub fn index_impls(model: &Model, position: usize, index: &Index) -> TokenStream
         }
     });
     quote! {
+        #[automatically_derived]
+        impl ::dynorm::__private::Derived for #marker {}
+
         #[automatically_derived]
         impl ::dynorm::__private::Index for #marker {
             type Model = #ident;

@@ -84,6 +84,9 @@ pub fn insert_impl(model: &Model, body: Option<TokenStream>) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
+        impl ::dynorm::__private::Derived for #ident {}
+
+        #[automatically_derived]
         impl ::dynorm::__private::Insertable for #ident {
             type Model = #model_ident;
             #[inline]

@@ -38,6 +38,9 @@ pub fn model_key_impl(
     let key = &model.key_struct;
     quote! {
         #[automatically_derived]
+        impl ::dynorm::__private::Derived for #key {}
+
+        #[automatically_derived]
         impl ::dynorm::__private::ModelKey for #key {
             type Model = #ident;
 

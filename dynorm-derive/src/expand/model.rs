@@ -88,6 +88,9 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         #streamed
 
         #[automatically_derived]
+        impl ::dynorm::__private::Derived for #ident {}
+
+        #[automatically_derived]
         impl ::dynorm::__private::Model for #ident {
             type Key = #key_ident;
 

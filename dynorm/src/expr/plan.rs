@@ -150,9 +150,10 @@ fn take(conditions: &mut Vec<Expr>, pick: impl Fn(&Expr) -> bool) -> Option<Expr
 /// A query's plan: the index, the expressions and their placeholders. Nothing is sent
 /// to make one.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Plan {
     /// The chosen index, or the table.
-    pub index: IndexSchema,
+    pub(crate) index: IndexSchema,
     /// Why it was chosen (empty in the plan of a request being sent).
     pub reason: String,
     /// The `KeyConditionExpression`.
@@ -166,6 +167,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The name of the chosen index, or `table`.
+    pub fn index_name(&self) -> &'static str {
+        self.index.label()
+    }
+
     /// An expression with its placeholders replaced by the names and values, for reading:
     /// `#n0 = :v0` becomes `customerId = "c1"`. It is never sent.
     pub fn readable(&self, expression: &str) -> String {

@@ -67,6 +67,7 @@ impl<P: Model, C: Model, N> Many<P, C, N> {
     }
 
     /// The relation's declaration.
+    #[doc(hidden)]
     pub fn schema(&self) -> &RelationSchema {
         &self.relation
     }

@@ -47,7 +47,6 @@ mod one;
 mod related;
 mod shared;
 
-pub use access::Access;
 pub use find::{Find, LoadPlan};
 pub use load::Load;
 pub use many::Many;
@@ -56,7 +55,9 @@ pub use one::One;
 /// How many `Query` requests of one `many` relation are in flight at once.
 pub(crate) const CONCURRENCY: usize = 8;
 
-/// What the derive records about one relation.
+/// What the derive records about one relation. Not a public API: generated code builds
+/// it through `__private`.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct RelationSchema {
     /// The relation's name: `comments`.

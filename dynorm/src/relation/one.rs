@@ -44,6 +44,7 @@ impl<P: Model, C: Model, N> One<P, C, N> {
     }
 
     /// The relation's declaration.
+    #[doc(hidden)]
     pub fn schema(&self) -> &RelationSchema {
         &self.relation
     }

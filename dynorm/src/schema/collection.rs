@@ -1,6 +1,7 @@
 //! Collections: an enum of entities that share a partition, decoded by entity name.
 
 use crate::error::Result;
+use crate::schema::Derived;
 use crate::schema::{Index, Keyed, Model, Schema};
 use crate::value::Item;
 
@@ -28,7 +29,7 @@ use crate::value::Item;
 /// ```
 ///
 /// The first variant's table key gives the partition: `db.collection::<TeamWithMembers>("t1")`.
-pub trait Collection: Keyed + Sized + Send + 'static {
+pub trait Collection: Derived + Keyed + Sized + Send + 'static {
     /// The entity whose hash key names the partition.
     type Anchor: Model + Index<Model = Self::Anchor>;
 

@@ -1,6 +1,7 @@
 //! Insert types: a model without the attributes dynorm generates.
 
 use crate::error::Result;
+use crate::schema::Derived;
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -25,7 +26,7 @@ use crate::value::Item;
 /// let new = NewUser { name: "Ada".into() };
 /// # let _ = new;
 /// ```
-pub trait Insertable: Send + Sync {
+pub trait Insertable: Derived + Send + Sync {
     /// The model this inserts.
     type Model: Model;
 

@@ -10,28 +10,41 @@ pub(crate) mod combine;
 pub(crate) mod const_text;
 pub(crate) mod convention;
 pub(crate) mod entity;
-mod generated;
-mod index;
+pub(crate) mod generated;
+pub(crate) mod index;
 mod insert;
 pub(crate) mod key_signature;
 mod model;
 pub(crate) mod shared_table;
 pub(crate) mod stream_view;
 pub(crate) mod table_definition;
-mod table_schema;
+pub(crate) mod table_schema;
 pub(crate) mod template_parse;
 
 pub(crate) use collection::entity_name;
 pub use collection::Collection;
-pub use combine::Combine;
-pub use convention::Convention;
-pub use entity::{Entity, KeyCasing, KeyTemplate, TemplatePart};
-pub use generated::{Generated, GeneratedValue};
-pub use index::{FromItem, Index, IndexKind, IndexSchema, Projection};
+pub use index::{FromItem, Index};
 pub use insert::Insertable;
 pub use model::{Keyed, Model, ModelKey};
 pub use shared_table::SharedTable;
+
+// The static description the derive writes: read by dynorm, written through `__private`
+// only, so that no field of it is a public promise.
+pub(crate) use combine::Combine;
+pub(crate) use convention::Convention;
+pub(crate) use entity::{Entity, KeyCasing, TemplatePart};
+pub(crate) use generated::Generated;
+pub(crate) use index::{IndexKind, IndexSchema, Projection};
 pub(crate) use stream_view::{StreamView, Streamed, View};
-pub use table_schema::{KeyAttribute, Schema};
+pub(crate) use table_schema::{KeyAttribute, Schema};
 
 pub(crate) use shared_table::same as const_str_eq;
+
+/// The seal of every trait that only dynorm's derives and macros implement (`Model`,
+/// `ModelKey`, `Index`, `FromItem`, `Collection`, `Insertable`, `SharedTable`): generated
+/// code implements it through `__private`, so those traits can grow without breaking
+/// anyone. Not a public API.
+#[doc(hidden)]
+pub trait Derived {}
+
+impl Derived for crate::value::Item {}

@@ -2,6 +2,7 @@
 
 use crate::error::{CancellationReason, Error, Result};
 use crate::schema::key_signature::KeySignature;
+use crate::schema::Derived;
 use crate::schema::{table_definition, Schema};
 use crate::value::Item;
 
@@ -25,11 +26,12 @@ use crate::value::Item;
 /// let item = user.to_item().unwrap();
 /// assert_eq!(User::from_item(item).unwrap(), user);
 /// ```
-pub trait Model: Sized + Send + Sync + 'static {
+pub trait Model: Derived + Sized + Send + Sync + 'static {
     /// The typed primary key, such as `UserKey { id }`.
     type Key: ModelKey<Model = Self>;
 
-    /// The model's names and key schema.
+    /// The model's static description, which dynorm reads. Not a public API.
+    #[doc(hidden)]
     const SCHEMA: Schema;
 
     /// The hash key's attribute name.
@@ -87,7 +89,7 @@ pub trait Model: Sized + Send + Sync + 'static {
 }
 
 /// A model's typed primary key.
-pub trait ModelKey: Send + Sync {
+pub trait ModelKey: Derived + Send + Sync {
     /// The model the key belongs to.
     type Model: Model<Key = Self>;
 

@@ -4,6 +4,7 @@
 use crate::schema::const_text::ConstText;
 use crate::schema::convention::Convention;
 use crate::schema::entity::{Entity, KeyTemplate};
+use crate::schema::Derived;
 use crate::schema::{table_definition, Schema};
 
 /// Whether one of two texts starts with the other, in a const context.
@@ -218,7 +219,7 @@ const fn prefixes(
 }
 
 /// A table shared by several entities, declared with [`shared_table!`](crate::shared_table).
-pub trait SharedTable {
+pub trait SharedTable: Derived {
     /// The schema of every entity in the table.
     const ENTITIES: &'static [&'static Schema];
 
@@ -262,8 +263,9 @@ macro_rules! shared_table {
         #[derive(Debug, Clone, Copy)]
         $vis struct $name;
 
+        impl $crate::__private::Derived for $name {}
         impl $crate::schema::SharedTable for $name {
-            const ENTITIES: &'static [&'static $crate::schema::Schema] = &[$(&<$entity as $crate::Model>::SCHEMA),+];
+            const ENTITIES: &'static [&'static $crate::__private::Schema] = &[$(&<$entity as $crate::Model>::SCHEMA),+];
         }
 
         const _: () = $crate::__private::check_shared_table(<$name as $crate::schema::SharedTable>::ENTITIES);
