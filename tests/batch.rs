@@ -218,7 +218,10 @@ async fn an_item_that_cannot_be_converted_stops_the_batch_before_anything_is_sen
     assert_eq!(error.attribute(), Some("value"));
     assert_eq!(error.operation(), Some("batch_write"));
     assert!(error.message().contains("write 60"), "{error}");
-    assert!(error.message().contains("no write of the batch was sent"), "{error}");
+    assert!(
+        error.message().contains("no write of the batch was sent"),
+        "{error}"
+    );
 
     // Nothing was written; every write that can be made is returned.
     assert!(db.scan::<Reading>().all().await.unwrap().is_empty());
