@@ -489,6 +489,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                                 &pending.event_id,
                             );
                             let e = e
+                                .with_operation("changes")
                                 .with_model(self.builder.decoder.schema.model)
                                 .with_table(&self.table)
                                 .with_stream_record(at.clone());

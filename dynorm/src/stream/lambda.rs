@@ -71,9 +71,10 @@ fn decode_with<T: Keyed, V: View>(event: Event, decoder: Decoder<T>) -> Batch<T,
         let at = record_ref(&record);
         match decode_one::<T, V>(record, decoder) {
             None => batch.skipped += 1,
-            Some(change) => batch
-                .records
-                .push((sequence, change.map_err(|e| e.with_stream_record(at)))),
+            Some(change) => batch.records.push((
+                sequence,
+                change.map_err(|e| e.with_operation("changes").with_stream_record(at)),
+            )),
         }
     }
     batch
@@ -160,7 +161,10 @@ where
             None => Ok(()),
             Some(Ok(change)) => handler(change).await,
             Some(Err(e)) => {
-                letter.error = e.with_stream_record(at).to_string();
+                letter.error = e
+                    .with_operation("changes")
+                    .with_stream_record(at)
+                    .to_string();
                 sink.save(letter).await
             }
         };
