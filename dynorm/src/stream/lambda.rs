@@ -122,7 +122,8 @@ where
 /// records after it are left for Lambda's retry.
 ///
 /// The letter's table is the one the event's stream ARN names, or `M`'s table name
-/// without any prefix when the event has no ARN.
+/// without any prefix when the event has no ARN. Each record is copied before it is
+/// decoded, so that the sink gets it as it came.
 ///
 /// ```no_run
 /// # use dynorm::Model;
