@@ -11,11 +11,13 @@
 
 mod cancellation;
 mod service;
+mod stream_record;
 mod throttling;
 mod unprocessed;
 
 pub use cancellation::CancellationReason;
 pub(crate) use service::{from_sdk, sdk_error};
+pub use stream_record::StreamRecordRef;
 pub use throttling::ThrottlingReason;
 pub use unprocessed::Unprocessed;
 
@@ -134,6 +136,7 @@ struct Inner {
     /// For a `Service` error: whether the failure may pass (a server fault, a timeout).
     transient: bool,
     unprocessed: Option<Box<Unprocessed>>,
+    stream_record: Option<Box<StreamRecordRef>>,
     source: Option<std::sync::Arc<dyn StdError + Send + Sync + 'static>>,
 }
 
@@ -154,6 +157,7 @@ impl Error {
                 throttling: Vec::new(),
                 transient: false,
                 unprocessed: None,
+                stream_record: None,
                 source: None,
             }),
         }
@@ -320,6 +324,20 @@ impl Error {
         self.inner.unprocessed.as_deref()
     }
 
+    /// Where in a change stream the error happened: the shard, and the record (sequence
+    /// number and event id) when there is one. Every error of a change consumer and of
+    /// the Lambda handler that concerns a shard or a record has it; the message names
+    /// them too.
+    pub fn stream_record(&self) -> Option<&StreamRecordRef> {
+        self.inner.stream_record.as_deref()
+    }
+
+    /// Sets where in a change stream the error happened, unless that is already known.
+    pub(crate) fn with_stream_record(mut self, at: StreamRecordRef) -> Self {
+        self.inner.stream_record.get_or_insert_with(|| Box::new(at));
+        self
+    }
+
     pub(crate) fn with_reasons(mut self, reasons: Vec<CancellationReason>) -> Self {
         self.inner.reasons = reasons;
         self
@@ -434,6 +452,9 @@ impl fmt::Display for Error {
         if let Some(table) = &inner.table {
             write!(f, ", table `{table}`")?;
         }
+        if let Some(at) = &inner.stream_record {
+            write!(f, ", {at}")?;
+        }
         if let Some(attribute) = &inner.attribute {
             write!(f, ", attribute `{attribute}`")?;
         }
@@ -459,6 +480,9 @@ impl fmt::Debug for Error {
             .field("message", &inner.message)
             .field("retryable", &self.is_retryable())
             .field("has_item", &inner.item.is_some());
+        if let Some(at) = &inner.stream_record {
+            debug.field("stream_record", at);
+        }
         if !inner.reasons.is_empty() {
             debug.field("cancellation_reasons", &inner.reasons);
         }
@@ -580,6 +604,37 @@ mod tests {
         assert!(!incomplete()
             .with_source(Error::validation("bad request"))
             .is_retryable());
+    }
+
+    #[test]
+    fn a_stream_error_names_its_shard_and_record_in_the_message_and_as_data() {
+        let at = StreamRecordRef::record("arn:stream", Some("shardId-1"), "42", "e1");
+        let error = Error::new(ErrorKind::Conversion, "missing field `balance`")
+            .with_model("Account")
+            .with_operation("changes")
+            .with_table("dev_Account")
+            .with_stream_record(at.clone())
+            .with_stream_record(StreamRecordRef::shard("arn:stream", "shardId-2"));
+        assert_eq!(
+            error.to_string(),
+            "conversion error in `changes` on model `Account`, table `dev_Account`, \
+             shard `shardId-1`, sequence number `42`, event `e1`: missing field `balance`"
+        );
+        assert_eq!(
+            error.stream_record(),
+            Some(&at),
+            "the first place set stays"
+        );
+        let shard = Error::new(ErrorKind::Service, "x")
+            .with_stream_record(StreamRecordRef::shard("arn:stream", "shardId-2"));
+        assert_eq!(shard.to_string(), "service error, shard `shardId-2`: x");
+        let lambda = Error::new(ErrorKind::Conversion, "x")
+            .with_stream_record(StreamRecordRef::record("arn", None, "7", "e"));
+        assert_eq!(
+            lambda.to_string(),
+            "conversion error, sequence number `7`, event `e`: x"
+        );
+        assert_eq!(lambda.stream_record().unwrap().shard_id(), None);
     }
 
     #[test]

@@ -248,11 +248,7 @@ impl<T: Keyed> Decoder<T> {
         let missing = |which: &str| {
             Error::validation(format!(
                 "a {} stream record of `{}` has no {which} image, which its view type {} carries",
-                match event_name {
-                    EventName::Insert => "INSERT",
-                    EventName::Modify => "MODIFY",
-                    EventName::Remove => "REMOVE",
-                },
+                event_name.as_str(),
                 schema.model,
                 V::TYPE
             ))

@@ -43,8 +43,8 @@ pub(crate) fn compare_sequence_numbers(a: &str, b: &str) -> Ordering {
 }
 
 /// A sequence number as text that sorts as the number does (zero-padded), for the
-/// condition that keeps a stored checkpoint from moving back.
-fn sortable(sequence: &str) -> String {
+/// condition that keeps a stored checkpoint from moving back, and the key of a dead letter.
+pub(crate) fn sortable(sequence: &str) -> String {
     format!("{:0>48}", sequence.trim_start_matches('0'))
 }
 
@@ -170,29 +170,7 @@ impl TableCheckpoints {
 
     /// Creates the table unless it exists (on-demand billing), and waits until it is active.
     pub async fn ensure_table(&self) -> Result<()> {
-        let attribute = |name: &str| attribute_definition(name, ScalarAttributeType::S);
-        let created = self
-            .client
-            .sdk()
-            .create_table()
-            .table_name(&self.table)
-            .attribute_definitions(attribute(CONSUMER))
-            .attribute_definitions(attribute(SHARD))
-            .key_schema(key_schema_element(CONSUMER, KeyType::Hash))
-            .key_schema(key_schema_element(SHARD, KeyType::Range))
-            .billing_mode(BillingMode::PayPerRequest)
-            .send()
-            .await;
-        if let Err(e) = created {
-            let error = from_sdk(e);
-            if error.code() != Some("ResourceInUseException") {
-                return Err(error
-                    .with_operation("ensure_checkpoint_table")
-                    .with_table(&self.table));
-            }
-        }
-        self.client
-            .wait_for_table(&self.table, std::time::Duration::from_secs(60))
+        ensure_keyed_table(&self.client, &self.table, CONSUMER, SHARD)
             .await
             .map_err(|e| e.with_operation("ensure_checkpoint_table"))
     }
@@ -291,6 +269,37 @@ impl CheckpointStore for TableCheckpoints {
             }
         })
     }
+}
+
+/// Creates table `table` with string keys `hash` and `range` unless it exists (on-demand
+/// billing), and waits until it is active: the checkpoint and dead-letter tables.
+pub(crate) async fn ensure_keyed_table(
+    client: &Client,
+    table: &str,
+    hash: &str,
+    range: &str,
+) -> Result<()> {
+    let attribute = |name: &str| attribute_definition(name, ScalarAttributeType::S);
+    let created = client
+        .sdk()
+        .create_table()
+        .table_name(table)
+        .attribute_definitions(attribute(hash))
+        .attribute_definitions(attribute(range))
+        .key_schema(key_schema_element(hash, KeyType::Hash))
+        .key_schema(key_schema_element(range, KeyType::Range))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await;
+    if let Err(e) = created {
+        let error = from_sdk(e);
+        if error.code() != Some("ResourceInUseException") {
+            return Err(error.with_table(table));
+        }
+    }
+    client
+        .wait_for_table(table, std::time::Duration::from_secs(60))
+        .await
 }
 
 #[cfg(test)]

@@ -15,10 +15,11 @@ use tokio::time::Instant;
 
 use crate::batch::retry::Backoff;
 use crate::client::Client;
-use crate::error::{from_sdk, Error, Result};
+use crate::error::{from_sdk, Error, Result, StreamRecordRef};
 use crate::schema::{Collection, Keyed, Streamed, View};
 use crate::stream::change::{Change, Decoded, Decoder};
 use crate::stream::checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints};
+use crate::stream::dead_letter::{DeadLetter, DeadLetters};
 use crate::stream::lineage::{Lineage, ListedShard, Progress};
 use crate::stream::record::Record;
 
@@ -39,6 +40,10 @@ pub struct ChangesBuilder<T: Keyed, V> {
     consumer: String,
     checkpoints: Arc<dyn CheckpointStore>,
     start_at: StartAt,
+    /// `(shard id, sequence number)`: positions to start after, whatever the checkpoints.
+    start_after: Vec<(String, String)>,
+    /// Where records that do not decode go; without it they stop the consumer.
+    dead_letters: Option<Arc<dyn DeadLetters>>,
     poll_interval: Duration,
     stop_when_idle: Option<Duration>,
     max_attempts: u32,
@@ -110,6 +115,8 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
             consumer: "default".to_owned(),
             checkpoints: Arc::new(MemoryCheckpoints::new()),
             start_at: StartAt::TrimHorizon,
+            start_after: Vec::new(),
+            dead_letters: None,
             poll_interval: Duration::from_secs(1),
             stop_when_idle: None,
             max_attempts: 9,
@@ -135,6 +142,50 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
     /// Where to start in a shard the consumer has no checkpoint for.
     pub fn start_at(mut self, start: StartAt) -> Self {
         self.start_at = start;
+        self
+    }
+
+    /// Starts shard `shard_id` after the record with sequence number `sequence_number`:
+    /// that record and the ones before it in the shard are passed, as if handled. The
+    /// shard's checkpoint is moved there when it is behind (never back), so a consumer
+    /// made again without this call resumes there too. Call it once per shard; other
+    /// shards follow their checkpoints and [`StartAt`].
+    ///
+    /// To get past a record that does not decode, give the shard and sequence number its
+    /// error names ([`Error::stream_record`]). A sequence number that is not a decimal
+    /// number of 1 to 40 digits is an error that the stream yields before sending
+    /// anything, and so is a shard the stream does not list.
+    pub fn start_after(
+        mut self,
+        shard_id: impl Into<String>,
+        sequence_number: impl Into<String>,
+    ) -> Self {
+        let (shard_id, sequence_number) = (shard_id.into(), sequence_number.into());
+        let digits = (1..=40).contains(&sequence_number.len())
+            && sequence_number.bytes().all(|b| b.is_ascii_digit());
+        if !digits || shard_id.is_empty() {
+            self.invalid = Some(
+                Error::validation(format!(
+                    "`start_after` takes a shard id and a sequence number of 1 to 40 digits, not `{shard_id}` and `{sequence_number}`"
+                ))
+                .with_operation("changes"),
+            );
+        }
+        self.start_after.push((shard_id, sequence_number));
+        self
+    }
+
+    /// Sends each record that does not decode as the consumer's type (written by another
+    /// service, or before a field became required) to `sink` with its error, counts it
+    /// ([`Changes::dead_lettered`]) and moves past it, instead of stopping there. The
+    /// checkpoint moves past such a record only once `sink` has accepted it; a sink that
+    /// fails ends the stream with its error, naming the record, and a restart reads the
+    /// record again. Without it (the default), such a record ends the stream with its
+    /// error, and a restart stops at it again.
+    ///
+    /// With a sink, the consumer keeps a copy of each record until it is decoded.
+    pub fn dead_letters(mut self, sink: impl DeadLetters) -> Self {
+        self.dead_letters = Some(Arc::new(sink));
         self
     }
 
@@ -180,6 +231,7 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
     /// Starts reading: the changes as a [`Stream`].
     pub fn stream(self) -> Changes<T, V> {
         let skipped = Arc::new(AtomicU64::new(0));
+        let dead_lettered = Arc::new(AtomicU64::new(0));
         let table = self.client.table_name_of(self.decoder.schema);
         let committer = Committer {
             store: self.checkpoints.clone(),
@@ -194,6 +246,8 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
             buffer: VecDeque::new(),
             committer: committer.clone(),
             skipped: skipped.clone(),
+            dead_lettered: dead_lettered.clone(),
+            positioned: false,
             last_record: Instant::now(),
             last_refresh: None,
             idle_rounds: 0,
@@ -207,6 +261,7 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
         Changes {
             inner: Box::pin(inner),
             skipped,
+            dead_lettered,
             committer,
         }
     }
@@ -225,6 +280,7 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
 pub struct Changes<T: Keyed, V: View> {
     inner: BoxedChanges<T, V>,
     skipped: Arc<AtomicU64>,
+    dead_lettered: Arc<AtomicU64>,
     committer: Committer,
 }
 
@@ -233,6 +289,12 @@ impl<T: Keyed, V: View> Changes<T, V> {
     /// type does not cover.
     pub fn skipped(&self) -> u64 {
         self.skipped.load(Ordering::Relaxed)
+    }
+
+    /// How many records were sent to the dead-letter sink so far
+    /// ([`ChangesBuilder::dead_letters`]) because they do not decode.
+    pub fn dead_lettered(&self) -> u64 {
+        self.dead_lettered.load(Ordering::Relaxed)
     }
 
     /// Saves the checkpoint of the last change yielded, now: the handler is done with it,
@@ -274,6 +336,7 @@ struct Pending {
     stream: String,
     shard: String,
     sequence: String,
+    event_id: String,
 }
 
 /// Saves the pending checkpoint: shared by [`Changes::commit`] and the reader, which
@@ -303,7 +366,16 @@ impl Committer {
         let saved = self
             .store
             .save(&self.consumer, &pending.stream, &pending.shard, checkpoint)
-            .await;
+            .await
+            .map_err(|e| {
+                e.with_operation("changes")
+                    .with_stream_record(StreamRecordRef::record(
+                        &pending.stream,
+                        Some(&pending.shard),
+                        &pending.sequence,
+                        &pending.event_id,
+                    ))
+            });
         if saved.is_err() {
             // Not saved: the next call tries again.
             let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -332,6 +404,9 @@ struct Reader<T: Keyed, V> {
     buffer: VecDeque<Entry>,
     committer: Committer,
     skipped: Arc<AtomicU64>,
+    dead_lettered: Arc<AtomicU64>,
+    /// Whether the `start_after` shards were found in the stream's shard list.
+    positioned: bool,
     last_record: Instant,
     last_refresh: Option<Instant>,
     idle_rounds: u32,
@@ -354,6 +429,10 @@ impl<T: Keyed, V: View> Reader<T, V> {
             }
             Err(e) => {
                 self.finished = true;
+                let e = match e.table() {
+                    None if e.stream_record().is_some() => e.with_table(&self.table),
+                    _ => e,
+                };
                 Some(Err(e.with_model(self.builder.decoder.schema.model)))
             }
         }
@@ -365,6 +444,11 @@ impl<T: Keyed, V: View> Reader<T, V> {
 
     fn shard_id(&self, shard: usize) -> &str {
         &self.lineage.shard(shard).listed.id
+    }
+
+    /// Where an error on shard `shard`, not on one of its records, happened.
+    fn at_shard(&self, shard: usize) -> StreamRecordRef {
+        StreamRecordRef::shard(self.arn(), self.shard_id(shard))
     }
 
     async fn next_inner(&mut self) -> Result<Option<Change<T, V>>> {
@@ -380,7 +464,14 @@ impl<T: Keyed, V: View> Reader<T, V> {
                         stream: self.arn().to_owned(),
                         shard: self.shard_id(shard).to_owned(),
                         sequence: record.sequence_number.clone(),
+                        event_id: record.event_id.clone(),
                     };
+                    // Kept for the sink, which gets the record as it came.
+                    let copy = self
+                        .builder
+                        .dead_letters
+                        .is_some()
+                        .then(|| (*record).clone());
                     match self.builder.decoder.decode::<V>(*record) {
                         Decoded::Skipped => {
                             self.skipped.fetch_add(1, Ordering::Relaxed);
@@ -390,8 +481,43 @@ impl<T: Keyed, V: View> Reader<T, V> {
                             self.committer.set(pending);
                             return Ok(Some(change));
                         }
-                        // Never checkpointed: a restart reads it again.
-                        Decoded::Change(Err(e)) => return Err(e),
+                        Decoded::Change(Err(e)) => {
+                            let at = StreamRecordRef::record(
+                                &pending.stream,
+                                Some(&pending.shard),
+                                &pending.sequence,
+                                &pending.event_id,
+                            );
+                            let e = e
+                                .with_operation("changes")
+                                .with_model(self.builder.decoder.schema.model)
+                                .with_table(&self.table)
+                                .with_stream_record(at.clone());
+                            let (Some(sink), Some(copy)) = (&self.builder.dead_letters, copy)
+                            else {
+                                // Never checkpointed: a restart reads it again.
+                                return Err(e);
+                            };
+                            let mut letter = DeadLetter::of(
+                                copy,
+                                &self.builder.consumer,
+                                &self.table,
+                                self.arn(),
+                            );
+                            letter.shard_id = Some(pending.shard.clone());
+                            letter.error = e.to_string();
+                            sink.save(letter).await.map_err(|failed| {
+                                failed
+                                    .with_operation("changes")
+                                    .with_stream_record(at)
+                                    .with_context(&format!(
+                                        "the dead-letter sink did not take a record that does not decode ({e})"
+                                    ))
+                            })?;
+                            // Passed only now that the sink holds it.
+                            self.dead_lettered.fetch_add(1, Ordering::Relaxed);
+                            self.committer.set(pending);
+                        }
                     }
                     continue;
                 }
@@ -404,7 +530,8 @@ impl<T: Keyed, V: View> Reader<T, V> {
                             self.shard_id(shard),
                             Checkpoint::ShardEnd,
                         )
-                        .await?;
+                        .await
+                        .map_err(|e| e.with_stream_record(self.at_shard(shard)))?;
                     self.lineage.shard_mut(shard).progress = Progress::Done;
                     continue;
                 }
@@ -495,6 +622,19 @@ impl<T: Keyed, V: View> Reader<T, V> {
         if stale || self.lineage.readable().is_empty() {
             self.refresh_shards().await?;
         }
+        if !self.positioned {
+            // A position to start after, in a shard the stream does not have, is refused
+            // rather than passed over.
+            let listed = |id: &str| self.lineage.contains(id);
+            if let Some((shard, _)) = self.builder.start_after.iter().find(|(s, _)| !listed(s)) {
+                return Err(Error::validation(format!(
+                    "`start_after` names shard `{shard}`, which the stream does not list (closed shards are trimmed after 24 hours)"
+                ))
+                .with_operation("changes")
+                .with_table(&self.table));
+            }
+            self.positioned = true;
+        }
         let mut read = false;
         // A shard done during this round (its checkpoint says so) lets its children be
         // read in the same round.
@@ -506,12 +646,15 @@ impl<T: Keyed, V: View> Reader<T, V> {
             .find(|s| !seen.contains(s))
         {
             seen.push(shard);
-            if self.lineage.shard(shard).progress == Progress::Unopened
-                && !self.open_iterator(shard).await?
-            {
-                continue;
+            let at = |reader: &Self, e: Error| e.with_stream_record(reader.at_shard(shard));
+            if self.lineage.shard(shard).progress == Progress::Unopened {
+                let opened = self.open_iterator(shard).await;
+                if !opened.map_err(|e| at(self, e))? {
+                    continue;
+                }
             }
-            read |= self.get_records(shard).await?;
+            let got = self.get_records(shard).await;
+            read |= got.map_err(|e| at(self, e))?;
         }
         Ok(read)
     }
@@ -520,7 +663,19 @@ impl<T: Keyed, V: View> Reader<T, V> {
     async fn open_iterator(&mut self, shard: usize) -> Result<bool> {
         let b = &self.builder;
         let id = self.shard_id(shard).to_owned();
-        let checkpoint = b.checkpoints.load(&b.consumer, self.arn(), &id).await?;
+        let mut checkpoint = b.checkpoints.load(&b.consumer, self.arn(), &id).await?;
+        if let Some((_, sequence)) = b.start_after.iter().find(|(shard, _)| *shard == id) {
+            let after = Checkpoint::After(sequence.clone());
+            if checkpoint
+                .as_ref()
+                .is_none_or(|c| !c.is_at_or_after(&after))
+            {
+                b.checkpoints
+                    .save(&b.consumer, self.arn(), &id, after.clone())
+                    .await?;
+                checkpoint = Some(after);
+            }
+        }
         if let Some(checkpoint) = &checkpoint {
             if self.lineage.checkpoint_finishes(shard, checkpoint) {
                 self.lineage.shard_mut(shard).progress = Progress::Done;

@@ -19,15 +19,22 @@
 //! Turn on `ReportBatchItemFailures` on the event source mapping: Lambda then retries the
 //! batch from the first record reported as failed, so the records after it are delivered
 //! again too. Handling must be idempotent, as with [`Client::changes`](crate::Client::changes).
+//!
+//! A record that does not decode fails like a handler's error, and so Lambda delivers it
+//! again and again; [`handle_with_dead_letters`] sends such a record to a
+//! [`DeadLetters`] sink instead, and goes on. Every decoding error names the record's
+//! sequence number and event id ([`Error::stream_record`]); a Lambda event does not name
+//! the shard.
 
 use std::future::Future;
 
 use aws_lambda_events::event::dynamodb::{Event, EventRecord};
 use aws_lambda_events::event::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, StreamRecordRef};
 use crate::schema::{Collection, Keyed, Streamed, View};
 use crate::stream::change::{Change, Decoded, Decoder};
+use crate::stream::dead_letter::{DeadLetter, DeadLetters};
 use crate::stream::record::{is_ttl_identity, EventName, Record};
 use crate::value::Item;
 
@@ -61,15 +68,38 @@ fn decode_with<T: Keyed, V: View>(event: Event, decoder: Decoder<T>) -> Batch<T,
     };
     for record in event.records {
         let sequence = record.change.sequence_number.clone().unwrap_or_default();
-        match from_lambda(record) {
-            Err(e) => batch.records.push((sequence, Err(e))),
-            Ok(record) => match decoder.decode::<V>(record) {
-                Decoded::Skipped => batch.skipped += 1,
-                Decoded::Change(change) => batch.records.push((sequence, change)),
-            },
+        let at = record_ref(&record);
+        match decode_one::<T, V>(record, decoder) {
+            None => batch.skipped += 1,
+            Some(change) => batch.records.push((
+                sequence,
+                change.map_err(|e| e.with_operation("changes").with_stream_record(at)),
+            )),
         }
     }
     batch
+}
+
+/// One record decoded: `None` for an entity the target type does not cover.
+fn decode_one<T: Keyed, V: View>(
+    record: EventRecord,
+    decoder: Decoder<T>,
+) -> Option<Result<Change<T, V>>> {
+    match from_lambda(record).map(|record| decoder.decode::<V>(record)) {
+        Err(e) => Some(Err(e)),
+        Ok(Decoded::Skipped) => None,
+        Ok(Decoded::Change(change)) => Some(change),
+    }
+}
+
+/// Where a record of an event sits: its stream, sequence number and event id.
+fn record_ref(record: &EventRecord) -> StreamRecordRef {
+    StreamRecordRef::record(
+        record.event_source_arn.as_deref().unwrap_or_default(),
+        None,
+        record.change.sequence_number.as_deref().unwrap_or_default(),
+        &record.event_id,
+    )
 }
 
 /// Decodes the event as `M` and calls `handler` on each change in order. At the first
@@ -82,6 +112,100 @@ where
     Fut: Future<Output = Result<()>>,
 {
     respond(decode::<M>(event), handler).await
+}
+
+/// Decodes the event as `M` and calls `handler` on each change in order, as [`handle`]
+/// does, except for a record that does not decode as `M`: it is sent to `sink` as a
+/// [`DeadLetter`] of consumer `consumer` (with the record's keys and images as they came,
+/// and the error), and the next record is handled. A record the sink does not take, and a
+/// record whose handler fails, is reported in the batch-item-failures shape, and the
+/// records after it are left for Lambda's retry.
+///
+/// The letter's table is the one the event's stream ARN names, or `M`'s table name
+/// without any prefix when the event has no ARN. Each record is copied before it is
+/// decoded, so that the sink gets it as it came.
+///
+/// ```no_run
+/// # use dynorm::Model;
+/// # #[derive(Model, Debug)] #[dynorm(stream = "new_and_old_images")] struct User { #[hash_key] id: String, name: String }
+/// use aws_lambda_events::event::dynamodb::Event;
+/// use dynorm::stream::{lambda, ModelChange, TableDeadLetters};
+///
+/// async fn handler(db: &dynorm::Client, event: Event) -> aws_lambda_events::event::streams::DynamoDbEventResponse {
+///     let sink = TableDeadLetters::new(db, "DeadLetters");
+///     lambda::handle_with_dead_letters::<User, _, _>(event, "mailer", &sink, |change: ModelChange<User>| async move {
+///         println!("{} {:?}", change.kind_name(), change.key);
+///         Ok::<(), dynorm::Error>(())
+///     })
+///     .await
+/// }
+/// ```
+pub async fn handle_with_dead_letters<M, F, Fut>(
+    event: Event,
+    consumer: &str,
+    sink: &dyn DeadLetters,
+    mut handler: F,
+) -> DynamoDbEventResponse
+where
+    M: Streamed,
+    F: FnMut(Change<M, M::View>) -> Fut,
+    Fut: Future<Output = Result<()>>,
+{
+    let decoder = Decoder::<M>::model();
+    let mut response = DynamoDbEventResponse::default();
+    for record in event.records {
+        let sequence = record.change.sequence_number.clone().unwrap_or_default();
+        let at = record_ref(&record);
+        // Kept for the sink, which gets the record as it came.
+        let mut letter = letter_of(&record, consumer, M::SCHEMA.table);
+        let handled = match decode_one::<M, M::View>(record, decoder) {
+            None => Ok(()),
+            Some(Ok(change)) => handler(change).await,
+            Some(Err(e)) => {
+                letter.error = e
+                    .with_operation("changes")
+                    .with_stream_record(at)
+                    .to_string();
+                sink.save(letter).await
+            }
+        };
+        if handled.is_err() {
+            let mut failure = DynamoDbBatchItemFailure::default();
+            failure.item_identifier = Some(sequence);
+            response.batch_item_failures.push(failure);
+            break;
+        }
+    }
+    response
+}
+
+/// The letter of an event's record, before it is decoded; `table` when the event's ARN
+/// names none.
+fn letter_of(record: &EventRecord, consumer: &str, table: &str) -> DeadLetter {
+    let arn = record.event_source_arn.clone().unwrap_or_default();
+    // `arn:aws:dynamodb:<region>:<account>:table/<table>/stream/<time>`
+    let named = arn
+        .split_once(":table/")
+        .and_then(|(_, rest)| rest.split('/').next())
+        .filter(|name| !name.is_empty());
+    let image = |item: &serde_dynamo::Item| -> Option<Item> {
+        let item: Item = item.clone().into();
+        (!item.is_empty()).then_some(item)
+    };
+    let change = &record.change;
+    DeadLetter {
+        consumer: consumer.to_owned(),
+        table: named.unwrap_or(table).to_owned(),
+        shard_id: None,
+        sequence_number: change.sequence_number.clone().unwrap_or_default(),
+        event_id: record.event_id.clone(),
+        event_name: record.event_name.clone(),
+        keys: change.keys.clone().into(),
+        new_image: image(&change.new_image),
+        old_image: image(&change.old_image),
+        error: String::new(),
+        stream_arn: arn,
+    }
 }
 
 /// Calls `handler` on each change of a decoded batch in order, and reports the first

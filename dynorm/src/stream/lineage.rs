@@ -55,6 +55,11 @@ impl Lineage {
         &mut self.shards[index]
     }
 
+    /// Whether the stream lists shard `id`.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.shards.iter().any(|s| s.listed.id == id)
+    }
+
     /// Adds the shards of one `DescribeStream` page. A known shard keeps its progress,
     /// and learns its ending sequence number once it is closed.
     pub(crate) fn merge(&mut self, page: impl IntoIterator<Item = ListedShard>) {

@@ -11,11 +11,15 @@
 //!   [`Stream`](futures::Stream), checkpointing through a [`CheckpointStore`];
 //!   [`Client::collection_changes`](crate::Client::collection_changes) decodes a shared
 //!   table into a `#[derive(Collection)]` enum.
+//! - A record that does not decode stops the consumer with an error naming its shard,
+//!   sequence number and event id ([`Error::stream_record`](crate::Error::stream_record)),
+//!   or, with a [`DeadLetters`] sink, is sent there and passed.
 //! - With the `lambda` feature, the `lambda` module decodes the events a Lambda function receives.
 
 mod change;
 mod checkpoint;
 mod consumer;
+mod dead_letter;
 #[cfg(feature = "lambda")]
 pub mod lambda;
 mod lineage;
@@ -27,6 +31,7 @@ pub use crate::schema::stream_view::{
 pub use change::{Change, ChangeKind, Decoder};
 pub use checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints, TableCheckpoints};
 pub use consumer::{Changes, ChangesBuilder, StartAt};
+pub use dead_letter::{DeadLetter, DeadLetters, MemoryDeadLetters, TableDeadLetters};
 pub use record::TTL_PRINCIPAL;
 
 /// The change type of a model under its table's view type.

@@ -20,6 +20,15 @@ pub(crate) enum EventName {
 }
 
 impl EventName {
+    /// The name as the stream writes it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Insert => "INSERT",
+            Self::Modify => "MODIFY",
+            Self::Remove => "REMOVE",
+        }
+    }
+
     pub(crate) fn from_name(name: &str) -> Option<Self> {
         Some(match name {
             "INSERT" => Self::Insert,
