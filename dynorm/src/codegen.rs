@@ -28,7 +28,10 @@ pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
 pub use crate::Item;
 
+pub use crate::value::feature_native::feature_native;
+
 /// Date storage, for `DateTime<Utc>` fields.
+#[cfg(feature = "chrono")]
 pub mod date {
     pub use crate::value::date::{decode, encode};
 }

@@ -9,6 +9,7 @@
 
 pub mod attrs;
 pub mod codec;
+pub mod features;
 pub mod index;
 pub mod insert;
 pub mod key;
@@ -31,6 +32,7 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let from_impls = key::from_impls(model);
     let model_impl = model::model_impl(model, primary);
     let attr_consts = attrs::attr_consts(model);
+    let feature_checks = model.fields.iter().map(|field| features::checks(field.ty));
     let table_index = index::table_index(model, primary);
     let index_types = model.indexes.iter().map(|i| index::index_types(model, i));
     let index_impls = model
@@ -53,6 +55,7 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
             #table_index
             #(#index_impls)*
             #attr_consts
+            #(#feature_checks)*
         },
     )
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
 use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
 use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
-use futures::stream::{self, StreamExt};
+use futures_util::stream::{self, StreamExt};
 use tracing::Instrument;
 
 use super::retry::{AfterFailure, Retry};

@@ -6,7 +6,7 @@ use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
-use futures::stream::{self, StreamExt};
+use futures_util::stream::{self, StreamExt};
 
 use super::chunks::{Chunks, Planned};
 use super::write_chunk::{chunk_input, group, send_chunk, ChunkOutcome};

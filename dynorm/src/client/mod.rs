@@ -117,6 +117,7 @@ impl Client {
         }
     }
 
+    #[cfg(feature = "aws-config")]
     /// Builds the SDK client from the environment, the standard aws-config way
     /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...), and the DynamoDB
     /// Streams client from the same loaded configuration (so that

@@ -9,7 +9,7 @@ use crate::schema::Schema;
 /// The filter that hides expired items: `attribute_not_exists(ttl) OR ttl > now`.
 pub(crate) fn unexpired(schema: &Schema) -> Option<Expr> {
     let attribute = schema.ttl?;
-    let now = AttributeValue::N(chrono::Utc::now().timestamp().to_string());
+    let now = AttributeValue::N(crate::value::clock::epoch_seconds().to_string());
     Some(Expr::Or(vec![
         Expr::NotExists(attribute),
         Expr::Compare(attribute, Comparison::Gt, now),

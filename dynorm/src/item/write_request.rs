@@ -170,7 +170,7 @@ impl Checks {
     /// absent: DynamoDB deletes expired items only eventually.
     pub fn exprs(&self, schema: &'static Schema) -> [Option<Expr>; 4] {
         let hash = schema.hash_key.name;
-        let now = || AttributeValue::N(chrono::Utc::now().timestamp().to_string());
+        let now = || AttributeValue::N(crate::value::clock::epoch_seconds().to_string());
         let absent = self.absent.then(|| match schema.ttl {
             Some(ttl) => Expr::Or(vec![
                 Expr::NotExists(hash),

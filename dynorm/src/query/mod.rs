@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
-use futures::stream::{StreamExt, TryStreamExt};
+use futures_util::stream::{StreamExt, TryStreamExt};
 
 use crate::client::Client;
 use crate::error::{Error, Result};
@@ -350,7 +350,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// Every matching item, across pages, as a stream. One page is held at a time.
     pub fn stream(self) -> ItemStream<R> {
         let prepared = self.prepare();
-        futures::stream::once(async move { prepared })
+        futures_util::stream::once(async move { prepared })
             .map_ok(|prepared| {
                 page::stream_items::<R, _, _>(move |start| prepared.fetch(start, None), OPERATION)
             })

@@ -2,7 +2,7 @@
 
 use std::future::Future;
 
-use futures::stream::{self, Stream, StreamExt, TryStreamExt};
+use futures_util::stream::{self, Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
 use aws_sdk_dynamodb::types::ConsumedCapacity;

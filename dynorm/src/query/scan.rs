@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
-use futures::stream::{self, StreamExt, TryStreamExt};
+use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use crate::client::Client;
 use crate::error::{Error, Result};

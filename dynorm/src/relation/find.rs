@@ -4,7 +4,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures::stream::TryStreamExt;
+use futures_util::stream::TryStreamExt;
 
 use super::load::Load;
 use super::{access, shared};

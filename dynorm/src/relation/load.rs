@@ -1,7 +1,7 @@
 //! The `Load` trait of every relation loader, and the loaders of no relation and of
 //! several relations at one level.
 
-use futures::future::BoxFuture;
+use futures_util::future::BoxFuture;
 
 use super::shared::{Prefetched, Shared};
 use crate::client::Client;
@@ -125,7 +125,7 @@ macro_rules! tuples {
                     )+);
                     // Independent branches of the tree, concurrently.
                     let outputs =
-                        futures::try_join!($(self.$index.load_with(db, parents, parts.$index)),+)?;
+                        futures_util::try_join!($(self.$index.load_with(db, parents, parts.$index)),+)?;
                     let mut iters = ($(outputs.$index.into_iter(),)+);
                     Ok((0..parents.len())
                         .filter_map(|_| Some(($(iters.$index.next()?,)+)))

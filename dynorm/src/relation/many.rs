@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use futures::future::BoxFuture;
+use futures_util::future::BoxFuture;
 
 use super::grouping::{distinct, spread};
 use super::related::{fail, Declared, Options};

@@ -3,7 +3,7 @@
 //! requests (BatchGetItem, Query, or Scan); and its lines of the plan.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures::stream::{self, StreamExt, TryStreamExt};
+use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::access::{self, Access};
 use super::grouping::{decode_groups, group};

@@ -2,7 +2,7 @@
 //! values, and reading the partitions that hold both, split by entity.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures::stream::{self, StreamExt, TryStreamExt};
+use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::{access, RelationSchema, CONCURRENCY};
 use crate::client::Client;

@@ -215,7 +215,7 @@ impl Schema {
         match item.get(attribute) {
             Some(AttributeValue::N(n)) => n
                 .parse::<i64>()
-                .is_ok_and(|at| at <= chrono::Utc::now().timestamp()),
+                .is_ok_and(|at| at <= crate::value::clock::epoch_seconds()),
             _ => false,
         }
     }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, Utc};
+use std::time::SystemTime;
 
 use crate::error::{Error, Result};
 use crate::schema::template_parse::key_fits;
@@ -50,7 +50,7 @@ pub struct Change<T: Keyed, V: View> {
     /// The record's sequence number: unique in its shard and increasing within it.
     pub sequence_number: String,
     /// When the change was made, to the second (as DynamoDB reports it).
-    pub approximate_creation_time: Option<DateTime<Utc>>,
+    pub approximate_creation_time: Option<SystemTime>,
     /// The record's unique id.
     pub event_id: String,
 }

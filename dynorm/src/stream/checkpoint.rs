@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::types::{AttributeValue, BillingMode, KeyType, ScalarAttributeType};
-use futures::future::BoxFuture;
+use futures_util::future::BoxFuture;
 
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};

@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use aws_sdk_dynamodbstreams::types::ShardIteratorType;
-use futures::Stream;
+use futures_util::Stream;
 use tokio::time::Instant;
 
 use crate::batch::retry::Backoff;
@@ -254,7 +254,7 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
             finished: false,
             builder: self,
         };
-        let inner = futures::stream::unfold(reader, |mut reader| async move {
+        let inner = futures_util::stream::unfold(reader, |mut reader| async move {
             let item = reader.next().await?;
             Some((item, reader))
         });

@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures::future::BoxFuture;
+use futures_util::future::BoxFuture;
 
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
@@ -247,7 +247,10 @@ impl DeadLetters for TableDeadLetters {
                 .item(EVENT_NAME, s(letter.event_name))
                 .item(KEYS, AttributeValue::M(letter.keys))
                 .item(ERROR, s(letter.error))
-                .item(DEAD_LETTERED_AT, s(chrono::Utc::now().to_rfc3339()))
+                .item(
+                    DEAD_LETTERED_AT,
+                    s(crate::value::clock::iso_millis(std::time::SystemTime::now())),
+                )
                 // Another record at the same key is refused, never overwritten.
                 .condition_expression("attribute_not_exists(#consumer) OR #eventId = :eventId")
                 .expression_attribute_names("#consumer", CONSUMER)

@@ -255,7 +255,7 @@ fn from_lambda(record: EventRecord) -> Result<Record> {
         old_image: image(change.old_image),
         sequence_number: change.sequence_number.unwrap_or_default(),
         // A missing time is read as the epoch: keep `None` for it.
-        approximate_creation_time: (created.timestamp() != 0).then_some(created),
+        approximate_creation_time: (created.timestamp() != 0).then(|| created.into()),
         event_id: record.event_id,
         by_ttl,
     })
@@ -430,8 +430,8 @@ mod tests {
         assert_eq!(changes[0].sequence_number, "4421584500000000017450439091");
         assert_eq!(changes[0].event_id, "c4ca4238a0b923820dcc509a6f75849b");
         assert_eq!(
-            changes[0].approximate_creation_time.unwrap().timestamp(),
-            1428537600
+            changes[0].approximate_creation_time,
+            Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_428_537_600))
         );
         assert_eq!(changes[3].key, MessageKey { id: 102 });
     }

@@ -4,7 +4,7 @@
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodbstreams::types as streams;
-use chrono::{DateTime, Utc};
+use std::time::SystemTime;
 
 use crate::value::Item;
 
@@ -47,7 +47,7 @@ pub(crate) struct Record {
     pub(crate) new_image: Option<Item>,
     pub(crate) old_image: Option<Item>,
     pub(crate) sequence_number: String,
-    pub(crate) approximate_creation_time: Option<DateTime<Utc>>,
+    pub(crate) approximate_creation_time: Option<SystemTime>,
     pub(crate) event_id: String,
     /// Whether DynamoDB's time to live removed the item.
     pub(crate) by_ttl: bool,
@@ -69,7 +69,7 @@ impl Record {
         let change = record.dynamodb?;
         let approximate_creation_time = change
             .approximate_creation_date_time
-            .and_then(|t| DateTime::from_timestamp(t.secs(), t.subsec_nanos()));
+            .and_then(|t| SystemTime::try_from(t).ok());
         Some(Self {
             event_name,
             keys: change.keys.map(convert_item).unwrap_or_default(),

@@ -6,20 +6,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
 
-use super::{AttrError, AttrValue, KeyScalar, ScalarType};
-
-/// How a `DateTime` field is stored, chosen with `#[dynorm(date = "...")]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum DateStorage {
-    /// `2026-11-06T09:30:00.000Z`: a string (S). The default.
-    #[default]
-    Iso,
-    /// Epoch milliseconds: a number (N).
-    Milliseconds,
-    /// Epoch seconds: a number (N).
-    Seconds,
-}
+use super::{AttrError, AttrValue, DateStorage, KeyScalar, ScalarType};
 
 /// The fixed-width ISO text of a date.
 pub fn to_iso(value: &DateTime<Utc>) -> String {

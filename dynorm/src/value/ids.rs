@@ -5,12 +5,17 @@
 //! text (`2026-11-06`, S), both sortable and usable as keys. A `Decimal` is a number (N),
 //! written exactly, so that conditions compare it numerically.
 
+#[cfg(any(feature = "chrono", feature = "uuid"))]
 use aws_sdk_dynamodb::types::AttributeValue;
+#[cfg(feature = "chrono")]
 use chrono::NaiveDate;
+#[cfg(feature = "uuid")]
 use uuid::Uuid;
 
+#[cfg(any(feature = "chrono", feature = "uuid"))]
 use super::{AttrError, AttrValue, KeyScalar, ScalarType};
 
+#[cfg(feature = "uuid")]
 impl AttrValue for Uuid {
     #[inline]
     fn to_attr(&self) -> Result<AttributeValue, AttrError> {
@@ -31,10 +36,12 @@ impl AttrValue for Uuid {
     }
 }
 
+#[cfg(feature = "uuid")]
 impl KeyScalar for Uuid {
     const SCALAR_TYPE: ScalarType = ScalarType::S;
 }
 
+#[cfg(feature = "chrono")]
 impl AttrValue for NaiveDate {
     #[inline]
     fn to_attr(&self) -> Result<AttributeValue, AttrError> {
@@ -52,6 +59,7 @@ impl AttrValue for NaiveDate {
     }
 }
 
+#[cfg(feature = "chrono")]
 impl KeyScalar for NaiveDate {
     const SCALAR_TYPE: ScalarType = ScalarType::S;
 }
@@ -93,7 +101,7 @@ mod decimal {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "chrono", feature = "uuid"))]
 mod tests {
     use super::*;
 

@@ -1,15 +1,20 @@
 //! Native conversion between Rust values and DynamoDB attribute values.
 //!
 //! [`AttrValue`] is implemented for strings, numbers, `bool`, binary, lists, maps, typed
-//! sets, `Option`, `chrono::DateTime<Utc>`, `chrono::NaiveDate`, `uuid::Uuid` and (feature
-//! `decimal`) `rust_decimal::Decimal`. `#[derive(dynorm::Value)]` makes a newtype or a unit
+//! sets, `Option`, and, each with its cargo feature, `chrono::DateTime<Utc>` and
+//! `chrono::NaiveDate` (`chrono`), `uuid::Uuid` (`uuid`) and `rust_decimal::Decimal`
+//! (`decimal`). `#[derive(dynorm::Value)]` makes a newtype or a unit
 //! enum native. Fields of any other type that implements
 //! serde's `Serialize` and `Deserialize` go through `serde_dynamo` instead, with no
 //! annotation. Implement [`AttrValue`] for your own type to store it natively.
 
 mod attr_error;
+pub(crate) mod clock;
 mod containers;
+#[cfg(feature = "chrono")]
 pub(crate) mod date;
+mod date_storage;
+pub(crate) mod feature_native;
 pub(crate) mod field_codec;
 pub(crate) mod ids;
 pub(crate) mod limits;
@@ -19,7 +24,7 @@ mod unit_variant;
 
 pub(crate) use attr_error::{describe, show};
 pub use attr_error::{AttrError, PathSegment};
-pub use date::DateStorage;
+pub use date_storage::DateStorage;
 pub use set::{SetElement, SetKind};
 
 use aws_sdk_dynamodb::types::AttributeValue;
