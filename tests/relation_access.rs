@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::counter::Requests;
+use common::Requests;
 use dynorm::relation::{One, RelationSchema};
 use dynorm::{ErrorKind, Model};
 
@@ -60,7 +60,7 @@ struct Campaign {
     first: String,
 }
 
-async fn setup(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
+async fn setup(label: &str) -> (dynorm::Client, Requests) {
     let db = common::db(label).await;
     db.ensure_table::<Account>().await.unwrap();
     db.ensure_table::<Referrer>().await.unwrap();
@@ -91,7 +91,8 @@ async fn setup(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
         code: code.into(),
     });
     db.batch_write().put_many(&signups).send().await.unwrap();
-    Requests::client(&db)
+    let requests = Requests::new();
+    (requests.client(&db), requests)
 }
 
 #[tokio::test]

@@ -7,14 +7,14 @@ mod blog;
 mod common;
 
 use blog::*;
-use common::counter::Requests;
+use common::Requests;
 use dynorm::Model;
 
-async fn blog_db(label: &str) -> (dynorm::Client, std::sync::Arc<Requests>) {
+async fn blog_db(label: &str) -> (dynorm::Client, Requests) {
     let db = common::db(label).await;
     db.create_shared_table::<BlogTable>().await.unwrap();
-    let (db, requests) = Requests::client(&db);
-    (db, requests)
+    let requests = Requests::new();
+    (requests.client(&db), requests)
 }
 
 async fn user(db: &dynorm::Client, name: &str) -> User {
