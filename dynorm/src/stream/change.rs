@@ -11,7 +11,7 @@ use crate::stream::record::{EventName, Record};
 use crate::value::Item;
 
 /// What a change did, with the images the stream's view type `V` carries: `T` where the
-/// view has the image, [`NoImage`](crate::schema::NoImage) where it does not.
+/// view has the image, [`NoImage`](crate::stream::NoImage) where it does not.
 pub enum ChangeKind<T: Send + 'static, V: View> {
     /// A new item was written.
     Insert {
