@@ -30,7 +30,7 @@
 //! use dynorm::testing::{self, Fault, Requests, Script};
 //! use dynorm::{ErrorKind, Model};
 //!
-//! #[derive(Model)]
+//! #[derive(Model, Debug)]
 //! struct User {
 //!     #[hash_key]
 //!     id: String,
