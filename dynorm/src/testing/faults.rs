@@ -24,8 +24,9 @@ use crate::client::Client;
 /// share of requests is throttled (not sent, answered with
 /// [`Fault::Throttle`](super::Fault::Throttle)'s error). Other operations pass untouched.
 ///
-/// The draws are pseudo-random from a fixed seed. The counts are shared by the faults'
-/// clones.
+/// The client keeps `db`'s retry configuration: the SDK retries a throttled request
+/// (after its own backoff) before dynorm's batch retries see it. The draws are
+/// pseudo-random from a fixed seed. The counts are shared by the faults' clones.
 ///
 /// ```no_run
 /// use dynorm::testing::Faults;

@@ -161,11 +161,13 @@ impl Script {
     }
 
     /// A client on the same server and tables as `db` whose DynamoDB Streams client has
-    /// these faults in its path, and no retries of the SDK's own (`max_attempts` 1), so
-    /// that every attempt counted is one the change consumer made. A `Config` error when
-    /// `db` has no streams client (`Client::builder(..).streams_client(..)`).
+    /// these faults in its path, no retries of the SDK's own (`max_attempts` 1), so that
+    /// every attempt counted is one the change consumer made, and an attempt timeout of
+    /// [`ATTEMPT_TIMEOUT`]. A `Config` error when `db` has no streams client
+    /// (`Client::builder(..).streams_client(..)`).
     pub fn streams_client(&self, db: &Client) -> Result<Client> {
-        use aws_sdk_dynamodb::config::retry::RetryConfig;
+        use aws_sdk_dynamodbstreams::config::retry::RetryConfig;
+        use aws_sdk_dynamodbstreams::config::timeout::TimeoutConfig;
         let streams = db.streams_sdk().ok_or_else(|| {
             Error::config("a Script's streams faults need a client with a streams client")
         })?;
@@ -173,6 +175,11 @@ impl Script {
         let config = sdk
             .to_builder()
             .retry_config(RetryConfig::standard().with_max_attempts(1))
+            .timeout_config(
+                TimeoutConfig::builder()
+                    .operation_attempt_timeout(ATTEMPT_TIMEOUT)
+                    .build(),
+            )
             .interceptor(Scripted::new(self, sdk.region().map(|r| r.as_ref())))
             .build();
         Ok(Client::builder(db.sdk().clone())
