@@ -277,7 +277,7 @@ impl Drop for Server {
 
 /// Server mode: starts the embedded server, prints its endpoint, serves until stdin closes.
 fn serve() {
-    let endpoint = dynorm::local::embedded_endpoint().expect("the embedded server starts");
+    let endpoint = dynorm::testing::embedded_endpoint().expect("the embedded server starts");
     println!("{endpoint}");
     std::io::stdout().flush().expect("stdout");
     let mut rest = Vec::new();

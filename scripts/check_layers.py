@@ -6,7 +6,7 @@ only when `x` has the same rank or a lower one:
 
     value (0) -> error (1) -> schema (2) -> expr (3)
       -> operations: item, query, batch, transaction, stream (4) -> client (5)
-      -> codegen, local, lib.rs (6)
+      -> codegen, local, lib.rs (6) -> testing (7)
 
 Operations may also name `crate::client::Client`, the type their `impl Client` blocks
 extend, as the AWS SDK's operation modules do. Comments and doc links are not imports.
@@ -33,6 +33,7 @@ RANKS = {
     "codegen": 6,
     "local": 6,
     "lib": 6,
+    "testing": 7,
 }
 OPERATIONS = {"item", "query", "batch", "transaction", "stream", "relation"}
 # Names at the crate root that re-export a module's items: `crate::Error` is the error

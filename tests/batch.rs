@@ -4,14 +4,13 @@
 mod common;
 
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use dynorm::batch::BatchOptions;
 use dynorm::{ErrorKind, Model};
 use futures::TryStreamExt;
 
-use common::faults::Faults;
+use common::Faults;
 
 #[derive(Model, Debug, Clone, PartialEq)]
 struct Event {
@@ -62,7 +61,7 @@ async fn all_events(db: &dynorm::Client) -> Vec<Event> {
 #[tokio::test]
 async fn ten_thousand_writes_arrive_exactly_once_despite_faults() {
     let db = common::db_with::<Event>("batch_faults").await;
-    let faults = Faults::new(0.5, 0.2);
+    let faults = Faults::new().unprocessed(0.5).throttle(0.2);
     let faulty = faults.client(&db);
     let events: Vec<Event> = (0..10_000).map(event).collect();
 
@@ -74,14 +73,8 @@ async fn ten_thousand_writes_arrive_exactly_once_despite_faults() {
         .await
         .unwrap();
     assert_eq!(written, 10_000);
-    assert!(
-        faults.dropped.load(Ordering::Relaxed) > 1_000,
-        "faults were injected"
-    );
-    assert!(
-        faults.throttled.load(Ordering::Relaxed) > 10,
-        "throttling was injected"
-    );
+    assert!(faults.handed_back() > 1_000, "faults were injected");
+    assert!(faults.throttled() > 10, "throttling was injected");
 
     let stored = all_events(&db).await;
     assert_eq!(stored.len(), 10_000);
@@ -94,7 +87,7 @@ async fn ten_thousand_writes_arrive_exactly_once_despite_faults() {
 async fn what_cannot_be_written_is_returned_not_dropped() {
     let db = common::db_with::<Event>("batch_leftovers").await;
     // Every request keeps only one write; three attempts cannot finish 25 per chunk.
-    let faults = Faults::new(1.0, 0.0);
+    let faults = Faults::new().unprocessed(1.0);
     let faulty = faults.client(&db);
     let events: Vec<Event> = (0..100).map(event).collect();
     let error = faulty
@@ -180,7 +173,7 @@ async fn a_request_refused_as_a_whole_returns_every_write() {
 async fn writes_of_requests_that_keep_failing_are_returned_whole() {
     let db = common::db_with::<Event>("batch_throttled").await;
     // Every response is a throttling error, so every attempt fails as a whole.
-    let faults = Faults::new(0.0, 1.0);
+    let faults = Faults::new().throttle(1.0);
     let faulty = faults.client(&db);
     let events: Vec<Event> = (0..30).map(event).collect();
     let error = faulty
@@ -191,7 +184,7 @@ async fn writes_of_requests_that_keep_failing_are_returned_whole() {
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::BatchIncomplete);
-    assert!(faults.throttled.load(Ordering::Relaxed) >= 4);
+    assert!(faults.throttled() >= 4);
     let left = error.unprocessed().expect("the writes");
     assert_eq!(returned_events(left), events, "every put, whole");
 }

@@ -2,7 +2,7 @@
 //!
 //! Each operation (get, query and scan pages, a conditional update, write and read
 //! transactions, a batch get) gets throttling, a server error or a timeout, on every
-//! attempt or on one attempt only, from an SDK interceptor (`common::faults::Script`). The
+//! attempt or on one attempt only, from an SDK interceptor (`dynorm::testing::Script`). The
 //! SDK's retries are set explicitly to 3 attempts, so each case knows how many attempts
 //! must be made, the typed error it must end with, and what must be stored afterwards:
 //! a write is applied once, or not at all.
@@ -16,7 +16,7 @@ use dynorm::types::AttributeValue;
 use dynorm::{Client, Error, ErrorKind, Model};
 use futures::future::join_all;
 
-use common::faults::{Fault, Script, ALWAYS};
+use common::{Fault, Script};
 
 /// The SDK's attempts per request in these tests, the first included.
 const SDK_ATTEMPTS: u32 = 3;
@@ -287,6 +287,7 @@ fn expected(fault: Fault) -> (ErrorKind, Option<&'static str>, &'static str) {
         ),
         Fault::Timeout => (ErrorKind::Service, None, "the request timed out"),
         Fault::Coded(code) => (ErrorKind::Service, Some(code), "injected"),
+        other => panic!("no expectation for {other:?}"),
     }
 }
 
@@ -335,12 +336,19 @@ fn check_error(op: Op, fault: Fault, db: &Client, error: &Error) {
     if fault == Fault::Throttle {
         let reasons = last.throttling_reasons();
         assert_eq!(reasons.len(), 1, "{op:?}: {last:?}");
-        assert_eq!(reasons[0].reason, "TableReadProvisionedThroughputExceeded");
-        assert!(reasons[0]
-            .resource
-            .as_deref()
-            .unwrap()
-            .ends_with("table/injected"));
+        let access = match op {
+            Op::Update | Op::TransactWrite => "Write",
+            _ => "Read",
+        };
+        assert_eq!(
+            reasons[0].reason,
+            format!("Table{access}ProvisionedThroughputExceeded")
+        );
+        // The ARN of the table the request named, in the client's region.
+        let resource = reasons[0].resource.as_deref().unwrap();
+        assert!(resource.starts_with("arn:aws:dynamodb:"), "{resource}");
+        let table = format!(":000000000000:table/{}", op.table(db));
+        assert!(resource.ends_with(&table), "{op:?}: {resource}");
     }
 }
 
@@ -356,7 +364,7 @@ fn kind_label(kind: ErrorKind) -> &'static str {
 /// and nothing is written.
 async fn always(op: Op, fault: Fault) {
     let db = seeded(&format!("faults_always_{}", op.name())).await;
-    let script = Script::new(op.target(), fault, op.skip(), ALWAYS);
+    let script = Script::new(op.target(), fault).skip(op.skip());
     let faulty = script.client(&db, SDK_ATTEMPTS);
     let error = op.run(&faulty).await.expect_err(&format!("{op:?}"));
     check_error(op, fault, &db, &error);
@@ -382,7 +390,7 @@ async fn always(op: Op, fault: Fault) {
 /// write is applied exactly once.
 async fn once(op: Op, fault: Fault) {
     let db = seeded(&format!("faults_once_{}", op.name())).await;
-    let script = Script::new(op.target(), fault, op.skip(), 1);
+    let script = Script::new(op.target(), fault).skip(op.skip()).times(1);
     let faulty = script.client(&db, SDK_ATTEMPTS);
     op.run(&faulty)
         .await
@@ -438,7 +446,7 @@ async fn a_timeout_on_one_attempt_is_retried_and_succeeds() {
 #[tokio::test]
 async fn a_conditional_update_whose_answer_is_lost_is_not_applied_twice() {
     let db = seeded("faults_lost_update").await;
-    let script = Script::new("UpdateItem", Fault::ServerErrorAfterApplying, 0, 1);
+    let script = Script::new("UpdateItem", Fault::ServerErrorAfterApplying).times(1);
     let faulty = script.client(&db, SDK_ATTEMPTS);
     let error = Op::Update.run(&faulty).await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::ConditionFailed, "{error}");
@@ -457,7 +465,7 @@ async fn a_versioned_update_whose_answer_is_lost_is_not_applied_twice() {
     .send()
     .await
     .unwrap();
-    let script = Script::new("UpdateItem", Fault::ServerErrorAfterApplying, 0, 1);
+    let script = Script::new("UpdateItem", Fault::ServerErrorAfterApplying).times(1);
     let faulty = script.client(&db, SDK_ATTEMPTS);
     let error = faulty
         .update::<Account>("a1")
@@ -483,7 +491,7 @@ async fn a_versioned_update_whose_answer_is_lost_is_not_applied_twice() {
 #[tokio::test]
 async fn a_create_whose_answer_is_lost_is_not_applied_twice() {
     let db = seeded("faults_lost_create").await;
-    let script = Script::new("PutItem", Fault::ServerErrorAfterApplying, 0, 1);
+    let script = Script::new("PutItem", Fault::ServerErrorAfterApplying).times(1);
     let faulty = script.client(&db, SDK_ATTEMPTS);
     let error = faulty
         .create(&Counter {
@@ -505,7 +513,7 @@ async fn a_transaction_whose_answer_is_lost_is_applied_once_by_its_request_token
     // The SDK gives every TransactWriteItems a client request token and keeps it across
     // retries, so the server answers the second attempt from the first one.
     let db = seeded("faults_lost_transaction").await;
-    let script = Script::new("TransactWriteItems", Fault::ServerErrorAfterApplying, 0, 1);
+    let script = Script::new("TransactWriteItems", Fault::ServerErrorAfterApplying).times(1);
     let faulty = script.client(&db, SDK_ATTEMPTS);
     Op::TransactWrite.run(&faulty).await.unwrap();
     assert_eq!(script.attempts(), 2);

@@ -243,7 +243,7 @@ async fn a_streams_client_given_to_the_builder_wins() {
 fn endpoint() -> String {
     match std::env::var(dynorm::local::ENDPOINT_VAR) {
         Ok(endpoint) if !endpoint.trim().is_empty() => endpoint.trim().to_owned(),
-        _ => dynorm::local::embedded_endpoint()
+        _ => dynorm::testing::embedded_endpoint()
             .expect("the embedded server starts")
             .to_owned(),
     }

@@ -22,7 +22,7 @@ use interop_models::{defaults, templates, toolbox};
 fn endpoint() -> String {
     match std::env::var("DYNAMODB_ENDPOINT") {
         Ok(endpoint) if !endpoint.trim().is_empty() => endpoint.trim().to_owned(),
-        _ => dynorm::local::embedded_endpoint()
+        _ => dynorm::testing::embedded_endpoint()
             .expect("the embedded server starts")
             .to_owned(),
     }
@@ -55,7 +55,7 @@ fn node(script: &str, args: &[&str]) {
 }
 
 async fn db(label: &str) -> Client {
-    dynorm::local::isolated_client(label)
+    dynorm::testing::isolated_client(label)
         .await
         .expect("the test server is reachable")
 }

@@ -785,7 +785,7 @@ async fn what_is_sent_is_the_preview() {
 
 #[tokio::test]
 async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
-    use common::faults::{Fault, Faults, Script};
+    use common::{Fault, Faults, Script};
     use dynorm::batch::BatchOptions;
     let db = common::db_with::<Secret>("observe_retries").await;
     let quick = BatchOptions::default()
@@ -794,7 +794,7 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     let (spans, _guard) = Spans::install();
 
     // Throttled once: the second attempt sends the chunk again.
-    let script = Script::new("BatchWriteItem", Fault::Throttle, 0, 1);
+    let script = Script::new("BatchWriteItem", Fault::Throttle).times(1);
     let items: Vec<Secret> = (0..3).map(|i| secret("r", i, 1)).collect();
     let tally = Tally::default();
     let written = script
@@ -817,7 +817,7 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
 
     // Every request keeps one write and hands the rest back as unprocessed.
     let (spans, _guard) = Spans::install();
-    let faults = Faults::new(1.0, 0.0);
+    let faults = Faults::new().unprocessed(1.0);
     let more: Vec<Secret> = (10..13).map(|i| secret("r", i, 1)).collect();
     faults
         .client(&db)

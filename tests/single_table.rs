@@ -10,7 +10,7 @@ use dynorm::types::AttributeValue;
 use dynorm::{Collection, ErrorKind, Model};
 use serde::{Deserialize, Serialize};
 
-use common::counter::Requests;
+use common::Requests;
 
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -195,7 +195,8 @@ async fn the_physical_items_match_the_sample_data() {
 #[tokio::test]
 async fn the_access_patterns_take_one_request_each() {
     let db = sample("st_access").await;
-    let (db, requests) = Requests::client(&db);
+    let requests = Requests::new();
+    let db = requests.client(&db);
 
     // AP1: Query(pk = TEAM#t_eng, sk begins_with MEMBER#).
     let members = db.query_by::<Membership>("t_eng").all().await.unwrap();

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::faults::{Fault, Script, ALWAYS};
+use common::{Fault, Script};
 use dynorm::stream::{ChangeKind, Checkpoint, CheckpointStore, MemoryCheckpoints, ModelChange};
 use dynorm::{Client, ErrorKind, Model};
 use futures::StreamExt;
@@ -52,9 +52,10 @@ async fn throttling_and_server_errors_of_get_records_are_retried_and_lose_nothin
         Fault::ServerError,
     ] {
         // The second GetRecords fails three times, then passes.
-        let script = Script::streams("GetRecords", fault, 1, 3);
+        let script = Script::streams("GetRecords", fault).skip(1).times(3);
         let values: Vec<i64> = script
             .streams_client(&db)
+            .unwrap()
             .changes::<Counter>()
             .limit(2)
             .max_attempts(4)
@@ -72,9 +73,10 @@ async fn throttling_and_server_errors_of_get_records_are_retried_and_lose_nothin
 #[tokio::test]
 async fn throttling_past_the_bound_ends_the_stream_with_a_typed_error() {
     let db = five_changes("stream_faults_bound").await;
-    let script = Script::streams("GetRecords", Fault::Throttle, 0, ALWAYS);
+    let script = Script::streams("GetRecords", Fault::Throttle);
     let results: Vec<_> = script
         .streams_client(&db)
+        .unwrap()
         .changes::<Counter>()
         .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
@@ -98,14 +100,12 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
     let db = five_changes("stream_faults_expired").await;
     // Every second GetRecords finds its iterator expired once.
     for skip in [1, 2] {
-        let script = Script::streams(
-            "GetRecords",
-            Fault::Coded("ExpiredIteratorException"),
-            skip,
-            1,
-        );
+        let script = Script::streams("GetRecords", Fault::Coded("ExpiredIteratorException"))
+            .skip(skip)
+            .times(1);
         let values: Vec<i64> = script
             .streams_client(&db)
+            .unwrap()
             .changes::<Counter>()
             .limit(2)
             .poll_interval(Duration::from_millis(50))
@@ -118,14 +118,10 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
         assert_eq!(script.injected(), 1);
     }
     // An iterator that expires every time is an error once the retries run out.
-    let script = Script::streams(
-        "GetRecords",
-        Fault::Coded("ExpiredIteratorException"),
-        0,
-        ALWAYS,
-    );
+    let script = Script::streams("GetRecords", Fault::Coded("ExpiredIteratorException"));
     let results: Vec<_> = script
         .streams_client(&db)
+        .unwrap()
         .changes::<Counter>()
         .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
@@ -163,11 +159,10 @@ async fn records_trimmed_before_they_were_read_are_reported_not_skipped() {
     let script = Script::streams(
         "GetShardIterator",
         Fault::Coded("TrimmedDataAccessException"),
-        0,
-        ALWAYS,
     );
     let results: Vec<_> = script
         .streams_client(&db)
+        .unwrap()
         .changes::<Counter>()
         .consumer("trimmed")
         .checkpoints(store.clone())

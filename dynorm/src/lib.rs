@@ -123,6 +123,8 @@ pub mod client;
 mod codegen;
 #[cfg(feature = "local")]
 pub mod local;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use client::Client;
 pub use dynorm_derive::{Collection, Model, Value};
@@ -154,6 +156,6 @@ pub mod __private {
 }
 
 /// The README's examples, compiled as doctests so that it stays true.
-#[cfg(all(doctest, feature = "local"))]
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

@@ -1,5 +1,6 @@
-//! A ready client for examples and tests: an embedded DynamoDB-compatible server, or the
-//! endpoint in `DYNAMODB_ENDPOINT`.
+//! A ready client for examples: an embedded DynamoDB-compatible server, or the endpoint in
+//! `DYNAMODB_ENDPOINT`. Tests take a client of their own from `dynorm::testing` (feature
+//! `testing`).
 //!
 //! Enabled by the `local` feature. The embedded server is [dynoxide], started once per
 //! process on a loopback ephemeral port, from a dedicated thread with its own Tokio
@@ -7,7 +8,6 @@
 //!
 //! [dynoxide]: https://crates.io/crates/dynoxide-rs
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
@@ -32,23 +32,6 @@ pub async fn client() -> Result<Client> {
         Ok(endpoint) if !endpoint.trim().is_empty() => Ok(connect(endpoint.trim()).await),
         _ => Ok(connect(embedded_endpoint()?).await),
     }
-}
-
-#[doc(hidden)]
-/// Like [`client`], with a table prefix no other call in this process gets, so that tests
-/// running in parallel never share a table.
-pub async fn isolated_client(label: &str) -> Result<Client> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let run = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() % 1_000_000_000)
-        .unwrap_or(0);
-    let prefix = format!(
-        "{label}_{}_{run}_{}_",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    );
-    Ok(client().await?.with_table_prefix(prefix))
 }
 
 /// A client for a DynamoDB-compatible endpoint. It uses the environment's credentials
@@ -81,9 +64,9 @@ pub async fn connect(endpoint: &str) -> Client {
     Client::new(aws_sdk_dynamodb::Client::from_conf(config))
 }
 
-#[doc(hidden)]
-/// The embedded server's endpoint, starting it on first call.
-pub fn embedded_endpoint() -> Result<&'static str> {
+/// The embedded server's endpoint, starting it on first call (public, for other
+/// processes, as `testing::embedded_endpoint`).
+pub(crate) fn embedded_endpoint() -> Result<&'static str> {
     static ENDPOINT: OnceLock<Result<String, String>> = OnceLock::new();
     ENDPOINT
         .get_or_init(start_embedded)
