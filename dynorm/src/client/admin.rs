@@ -78,9 +78,7 @@ impl Client {
         };
         self.wait_until_active::<M>(Duration::from_secs(60)).await?;
         if existed {
-            self.verify_table::<M>()
-                .await
-                .map_err(|e| e.with_operation("ensure_table"))?;
+            self.compare_table::<M>("ensure_table").await?;
         }
         Ok(())
     }
@@ -128,6 +126,11 @@ impl Client {
     /// and names the first one's attribute, so drift between the model and the
     /// infrastructure shows up early, in one read.
     pub async fn verify_table<M: Model>(&self) -> Result<()> {
+        self.compare_table::<M>("verify_table").await
+    }
+
+    /// Compares the live table with `M`, for `operation`.
+    async fn compare_table<M: Model>(&self, operation: &'static str) -> Result<()> {
         let name = self.table_name::<M>();
         let output = self
             .sdk
@@ -135,12 +138,12 @@ impl Client {
             .table_name(&name)
             .send()
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, "verify_table", &name))?;
+            .map_err(|e| sdk_error(e, M::SCHEMA.model, operation, &name))?;
         let table = output.table().ok_or_else(|| {
             Error::config(format!("DescribeTable returned no description of `{name}`"))
         })?;
         table_definition::compare(&M::SCHEMA, &name, table)
-            .map_err(|e| e.with_model(M::SCHEMA.model).with_operation("verify_table"))
+            .map_err(|e| e.with_model(M::SCHEMA.model).with_operation(operation))
     }
 
     /// Turns on DynamoDB's time to live for `M`'s table, on its `#[ttl]` attribute.
