@@ -63,6 +63,11 @@ pub struct Attr<M, T, O = Required, W = Writable> {
 ///
 /// Unlike `Into<T>`, it has one impl per target for numbers, so a literal takes the
 /// field's type instead of defaulting to `i32`.
+#[diagnostic::on_unimplemented(
+    message = "this attribute holds `{T}`, and `{Self}` is not a value of it",
+    label = "expected a `{T}`",
+    note = "typed attribute methods take the field's type (an integer literal takes it too), `&str` for text and the inner value for an `Option` field"
+)]
 pub trait Operand<T> {
     /// The value, as the field's type.
     fn into_operand(self) -> T;
