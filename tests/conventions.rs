@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
 use dynorm::{ErrorKind, Item, Model};
-use interop_models::{defaults, templates, toolbox};
+use interop_models::{defaults, tasks, templates, toolbox};
 
 /// Attributes the libraries set to the time of writing; the fixtures hold `"<now>"`.
 const NOW: [&str; 3] = ["updatedAt", "_ct", "_md"];
@@ -485,5 +485,124 @@ async fn a_change_streams_typed_key_keeps_the_case_its_folded_key_lost() {
             team_id: "Team_A".into(),
             user_id: "User_B".into(),
         }
+    );
+}
+
+fn task() -> tasks::Task {
+    tasks::Task {
+        task_id: "T#1".into(),
+        project: "Core#API".into(),
+        employee: "Ann".into(),
+        status: None,
+        details: Some(tasks::Details {
+            estimate: Some(3),
+            notes: None,
+            reviewer: Some(tasks::Reviewer {
+                name: "Bo".into(),
+                email: None,
+            }),
+        }),
+    }
+}
+
+/// ElectroDB's task manager: a `None` inside a nested struct is left out, an index whose
+/// optional part is absent gets ElectroDB's key with that part empty, labels are the
+/// attributes' model names (`employee`, stored as `emp`), and values holding `#` are
+/// written as ElectroDB writes them.
+#[test]
+fn electrodb_task_manager_matches_the_library() {
+    let fixtures = fixtures();
+    assert_eq!(written(&task()), fixtures["tasks_task"]);
+    let with_status = tasks::Task {
+        task_id: "t2".into(),
+        project: "core".into(),
+        employee: "Ann".into(),
+        status: Some("Open".into()),
+        details: None,
+    };
+    assert_eq!(written(&with_status), fixtures["tasks_task_with_status"]);
+    let ann = tasks::Employee {
+        employee: "Ann".into(),
+        name: "Ann Lee".into(),
+        office: None,
+    };
+    assert_eq!(written(&ann), fixtures["tasks_employee"]);
+    // And they read back, NULL or absent alike.
+    let read = tasks::Task::from_item(fixtures["tasks_task"].clone()).unwrap();
+    assert_eq!(read, task());
+}
+
+/// Under ElectroDB's convention a key with values for only some of its fields is refused,
+/// as ElectroDB refuses it; under dynorm's, such an index stays sparse.
+#[test]
+fn electrodb_refuses_an_index_key_with_some_of_its_fields() {
+    // An empty value is no value: `gsi1sk` has `task_id` but not `employee`.
+    let partial = tasks::Task {
+        employee: String::new(),
+        ..task()
+    };
+    let error = partial.to_item().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert!(error.to_string().contains("gsi1sk"), "{error}");
+}
+
+/// DynamoDB-Toolbox writes `_ct` and `_md` unless told not to, and leaves a nested `None`
+/// out; so does dynorm under its convention.
+#[test]
+fn toolbox_timestamps_are_on_by_default_and_nested_none_is_left_out() {
+    let fixtures = fixtures();
+    let ash = tasks::Trainer {
+        trainer_id: "ash".into(),
+        name: "Ash".into(),
+        home: Some(tasks::Home {
+            town: "Pallet".into(),
+            gym: None,
+            rival: Some(tasks::Rival {
+                name: "Gary".into(),
+                title: None,
+            }),
+        }),
+    };
+    assert_eq!(written(&ash), fixtures["toolbox_trainer"]);
+    let boulder = tasks::Badge {
+        badge_id: "boulder".into(),
+        name: "Boulder".into(),
+    };
+    assert_eq!(written(&boulder), fixtures["toolbox_badge"]);
+}
+
+/// A NULL nowhere: updates and conditions encode nested structs as whole items do. A list
+/// keeps its positions, so a `None` element stays NULL there.
+#[tokio::test]
+async fn updates_and_conditions_leave_nested_none_out() {
+    let db = common::db("conv_nested").await;
+    let details = task().details.unwrap();
+    let key = tasks::TaskKey {
+        task_id: "T#1".into(),
+        project: "Core#API".into(),
+        employee: "Ann".into(),
+    };
+    let input = db
+        .update::<tasks::Task>(key)
+        .set(tasks::Task::DETAILS, details.clone())
+        .condition(tasks::Task::DETAILS.eq(details))
+        .preview()
+        .unwrap();
+    let values = input.expression_attribute_values().unwrap();
+    let expected = fixtures()["tasks_task"]["details"].clone();
+    let nested: Vec<_> = values
+        .values()
+        .filter(|v| matches!(v, AttributeValue::M(_)))
+        .collect();
+    assert_eq!(nested, [&expected, &expected], "{values:?}");
+
+    let list: Vec<Option<u32>> = vec![Some(1), None];
+    let encoded = dynorm::value::AttrValue::to_attr(&list).unwrap();
+    assert_eq!(
+        encoded,
+        AttributeValue::L(vec![
+            AttributeValue::N("1".into()),
+            AttributeValue::Null(true)
+        ])
     );
 }

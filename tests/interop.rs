@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use dynorm::Client;
-use interop_models::{defaults, templates, toolbox};
+use interop_models::{defaults, tasks, templates, toolbox};
 
 /// The endpoint node connects to: DynamoDB Local in CI, else the embedded server.
 fn endpoint() -> String {
@@ -276,5 +276,124 @@ async fn dynamodb_toolbox_and_dynorm_share_a_table() {
         .await
         .unwrap();
 
+    // DynamoDB-Toolbox's timestamps by default, and nested maps with optional fields.
+    let ash = db
+        .get::<tasks::Trainer>("ash")
+        .send()
+        .await
+        .unwrap()
+        .expect("the item exists");
+    let home = ash.home.expect("Ash has a home");
+    assert_eq!((home.town.as_str(), home.gym), ("Pallet", None));
+    assert_eq!(
+        home.rival.map(|r| (r.name, r.title)),
+        Some(("Gary".into(), None))
+    );
+    db.create(&tasks::Trainer {
+        trainer_id: "misty".into(),
+        name: "Misty".into(),
+        home: Some(tasks::Home {
+            town: "Cerulean".into(),
+            gym: None,
+            rival: Some(tasks::Rival {
+                name: "Brock".into(),
+                title: None,
+            }),
+        }),
+    })
+    .send()
+    .await
+    .unwrap();
+    db.put(&tasks::Badge {
+        badge_id: "cascade".into(),
+        name: "Cascade".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+
     node("toolbox.js", &["verify", &endpoint, &table]);
+}
+
+#[tokio::test]
+#[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
+async fn electrodb_task_manager_in_both_directions() {
+    use tasks::{Details, Employee, Reviewer, Task, TaskGSI1, TaskKey};
+
+    let db = db("interop_tasks").await;
+    db.create_table::<Task>().await.unwrap();
+    let table = db.table_name::<Task>();
+    let endpoint = endpoint();
+    node("tasks.js", &["write", &endpoint, &table]);
+
+    // Read by key although the values hold ElectroDB's separator `#`.
+    let key = |task: &str, project: &str, employee: &str| TaskKey {
+        task_id: task.into(),
+        project: project.into(),
+        employee: employee.into(),
+    };
+    let t1 = db
+        .get::<Task>(key("T#1", "Core#API", "Ann"))
+        .send()
+        .await
+        .unwrap()
+        .expect("ElectroDB's task is read by key");
+    let details = t1.details.expect("the task has details");
+    assert_eq!((details.estimate, details.notes), (Some(3), None));
+    assert_eq!(
+        details.reviewer,
+        Some(Reviewer {
+            name: "Bo".into(),
+            email: None
+        })
+    );
+    let by_project = db.query_by::<TaskGSI1>("Core#API").all().await.unwrap();
+    let mut ids: Vec<_> = by_project.iter().map(|t| t.task_id.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["T#1", "t2"]);
+    let ann = db
+        .get::<Employee>("Ann")
+        .send()
+        .await
+        .unwrap()
+        .expect("ElectroDB's employee");
+    assert_eq!(ann.office, None);
+
+    db.create(&Task {
+        task_id: "T#3".into(),
+        project: "Core#API".into(),
+        employee: "Cy".into(),
+        status: None,
+        details: Some(Details {
+            estimate: None,
+            notes: Some("draft".into()),
+            reviewer: Some(Reviewer {
+                name: "Di".into(),
+                email: None,
+            }),
+        }),
+    })
+    .send()
+    .await
+    .unwrap();
+    db.put(&Task {
+        task_id: "t4".into(),
+        project: "Ops".into(),
+        employee: "Cy".into(),
+        status: Some("blocked".into()),
+        details: None,
+    })
+    .send()
+    .await
+    .unwrap();
+    db.create(&Employee {
+        employee: "Cy".into(),
+        name: "Cy Ng".into(),
+        office: None,
+    })
+    .send()
+    .await
+    .unwrap();
+
+    node("tasks.js", &["verify", &endpoint, &table]);
 }

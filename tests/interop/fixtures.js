@@ -11,7 +11,9 @@ const models = require("./models.js");
 const client = models.documentClient();
 const templates = models.teamsWithTemplates(client, "TeamsTemplates");
 const defaults = models.teamsWithDefaultKeys(client, "TeamsDefaults");
-const { Pokemon } = models.pokedex(client, "Pokedex");
+const { table: pokedex, Pokemon } = models.pokedex(client, "Pokedex");
+const tasks = models.taskManager(client, "TaskManager");
+const { Trainer, Badge } = models.trainers(pokedex);
 
 const at = "2026-12-01T03:41:50.258Z";
 const electro = (entity, input) => entity.put(input).params().Item;
@@ -25,6 +27,18 @@ const fixtures = {
   toolbox_pokemon: Pokemon.build(models.toolbox.PutItemCommand)
     .item({ pokemonId: "pikachu", name: "Pikachu", level: 12, types: new Set(["electric"]) })
     .params().Item,
+  tasks_task: electro(tasks.Task, {
+    taskId: "T#1",
+    project: "Core#API",
+    employee: "Ann",
+    details: { estimate: 3, reviewer: { name: "Bo" } },
+  }),
+  tasks_task_with_status: electro(tasks.Task, { taskId: "t2", project: "core", employee: "Ann", status: "Open" }),
+  tasks_employee: electro(tasks.Employee, { employee: "Ann", name: "Ann Lee" }),
+  toolbox_trainer: Trainer.build(models.toolbox.PutItemCommand)
+    .item({ trainerId: "ash", name: "Ash", home: { town: "Pallet", rival: { name: "Gary" } } })
+    .params().Item,
+  toolbox_badge: Badge.build(models.toolbox.PutItemCommand).item({ badgeId: "boulder", name: "Boulder" }).params().Item,
 };
 
 // Set by the library to the time of writing: the same text, "<now>", on both sides.

@@ -159,4 +159,83 @@ function pokedex(client, name) {
   return { table, Pokemon };
 }
 
-module.exports = { documentClient, teamsWithTemplates, teamsWithDefaultKeys, pokedex, toolbox };
+/** ElectroDB's task manager: default keys of several attributes, optional key parts, an
+ * attribute stored under another name (`field`), and a map with optional properties. */
+function taskManager(client, table) {
+  const Task = new Entity(
+    {
+      model: { entity: "task", version: "1", service: "taskapp" },
+      attributes: {
+        taskId: { type: "string", required: true },
+        project: { type: "string", required: true },
+        employee: { type: "string", required: true, field: "emp" },
+        status: { type: "string" },
+        details: {
+          type: "map",
+          properties: {
+            estimate: { type: "number" },
+            notes: { type: "string" },
+            reviewer: { type: "map", properties: { name: { type: "string", required: true }, email: { type: "string" } } },
+          },
+        },
+      },
+      indexes: {
+        primary: { pk: { field: "pk", composite: ["taskId"] }, sk: { field: "sk", composite: ["project", "employee"] } },
+        byProject: {
+          index: "GSI1",
+          pk: { field: "gsi1pk", composite: ["project"] },
+          sk: { field: "gsi1sk", composite: ["employee", "taskId"] },
+        },
+        byStatus: { index: "GSI2", pk: { field: "gsi2pk", composite: ["status"] }, sk: { field: "gsi2sk", composite: ["taskId"] } },
+      },
+    },
+    { client, table },
+  );
+  const Employee = new Entity(
+    {
+      model: { entity: "employee", version: "1", service: "taskapp" },
+      attributes: {
+        employee: { type: "string", required: true },
+        name: { type: "string", required: true },
+        office: { type: "string" },
+      },
+      indexes: {
+        primary: { pk: { field: "pk", composite: ["employee"] }, sk: { field: "sk", composite: [] } },
+        byOffice: { index: "GSI1", pk: { field: "gsi1pk", composite: ["office"] }, sk: { field: "gsi1sk", composite: ["employee"] } },
+      },
+    },
+    { client, table },
+  );
+  return { Task, Employee };
+}
+
+/** DynamoDB-Toolbox entities beside `pokedex`'s Pokemon: a trainer with the default
+ * timestamps and a nested map with optional fields, and a badge without timestamps. */
+function trainers(table) {
+  const Trainer = new toolbox.Entity({
+    name: "TRAINER",
+    table,
+    schema: toolbox.item({
+      trainerId: toolbox.string().key(),
+      name: toolbox.string(),
+      home: toolbox
+        .map({
+          town: toolbox.string(),
+          gym: toolbox.string().optional(),
+          rival: toolbox.map({ name: toolbox.string(), title: toolbox.string().optional() }).optional(),
+        })
+        .optional(),
+    }),
+    computeKey: ({ trainerId }) => ({ pk: `TRAINER#${trainerId}`, sk: "PROFILE" }),
+  });
+  const Badge = new toolbox.Entity({
+    name: "BADGE",
+    table,
+    schema: toolbox.item({ badgeId: toolbox.string().key(), name: toolbox.string() }),
+    computeKey: ({ badgeId }) => ({ pk: `BADGE#${badgeId}`, sk: "INFO" }),
+    timestamps: false,
+  });
+  return { Trainer, Badge };
+}
+
+module.exports = { documentClient, teamsWithTemplates, teamsWithDefaultKeys, taskManager, pokedex, trainers, toolbox };

@@ -15,13 +15,17 @@ const { GetItemCommand, PutItemCommand } = models.toolbox;
 
 const [mode, endpoint, tableName] = process.argv.slice(2);
 const client = models.documentClient(endpoint);
-const { Pokemon } = models.pokedex(client, tableName);
+const { table, Pokemon } = models.pokedex(client, tableName);
+const { Trainer, Badge } = models.trainers(table);
 
 async function write() {
   await Pokemon.build(PutItemCommand)
     .item({ pokemonId: "pikachu", name: "Pikachu", level: 12, types: new Set(["electric"]) })
     .send();
-  return { written: 1 };
+  await Trainer.build(PutItemCommand)
+    .item({ trainerId: "ash", name: "Ash", home: { town: "Pallet", rival: { name: "Gary" } } })
+    .send();
+  return { written: 2 };
 }
 
 async function owned(pokemonId) {
@@ -44,7 +48,21 @@ async function verify() {
   const pikachu = await owned("pikachu");
   assert.equal(pikachu.level, 13, "dynorm's update raised the level");
   assert.notEqual(pikachu.created, pikachu.modified, "an update keeps _ct and moves _md");
-  return { verified: 2 };
+
+  // Written by dynorm without `timestamps`: on by default, as in DynamoDB-Toolbox, and a
+  // nested None left out, since Toolbox's parser refuses a NULL for an optional field.
+  const { Item: misty } = await Trainer.build(GetItemCommand).key({ trainerId: "misty" }).send();
+  assert.ok(misty, "misty: DynamoDB-Toolbox does not read it");
+  const storedMisty = (
+    await client.send(new GetCommand({ TableName: tableName, Key: { pk: "TRAINER#misty", sk: "PROFILE" } }))
+  ).Item;
+  const { created, modified, ...mistyData } = misty;
+  assert.ok(created && modified, "misty has _ct and _md");
+  sameItem("TRAINER misty", storedMisty, Trainer.build(PutItemCommand).item(mistyData).params().Item);
+  assert.deepEqual(misty.home, { town: "Cerulean", rival: { name: "Brock" } });
+  const { Item: cascade } = await Badge.build(GetItemCommand).key({ badgeId: "cascade" }).send();
+  assert.ok(cascade && cascade.created === undefined, "timestamps = false writes no _ct");
+  return { verified: 4 };
 }
 
 run(() => (mode === "write" ? write() : verify()));

@@ -154,3 +154,89 @@ pub mod toolbox {
         pub types: Option<BTreeSet<String>>,
     }
 }
+
+pub mod tasks {
+    //! ElectroDB's task manager, as its documentation models it: default keys of several
+    //! attributes, optional key parts, a stored name (`field`) that differs from the
+    //! attribute's, values holding the separator, and a nested map with optional fields.
+
+    use dynorm::Model;
+    use serde::{Deserialize, Serialize};
+
+    /// Who reviews a task: a map inside a map, with an optional field.
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+    pub struct Reviewer {
+        pub name: String,
+        pub email: Option<String>,
+    }
+
+    /// A task's details: ElectroDB's `map` attribute with optional properties.
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+    pub struct Details {
+        pub estimate: Option<u32>,
+        pub notes: Option<String>,
+        pub reviewer: Option<Reviewer>,
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "TaskManager", entity = "task", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+    #[key(pk = [task_id], sk = [project, employee])]
+    #[key(index = "GSI1", gsi1pk = [project], gsi1sk = [employee, task_id])]
+    #[key(index = "GSI2", gsi2pk = [status], gsi2sk = [task_id])]
+    pub struct Task {
+        pub task_id: String,
+        pub project: String,
+        /// ElectroDB's `employee: { field: "emp" }`: labelled `employee` in keys.
+        #[dynorm(rename = "emp")]
+        pub employee: String,
+        pub status: Option<String>,
+        pub details: Option<Details>,
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "TaskManager", entity = "employee", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+    #[key(pk = [employee], sk = [])]
+    #[key(index = "GSI1", gsi1pk = [office], gsi1sk = [employee])]
+    pub struct Employee {
+        pub employee: String,
+        pub name: String,
+        pub office: Option<String>,
+    }
+
+    /// A DynamoDB-Toolbox entity with its default timestamps and a nested map with
+    /// optional fields, in the Pokedex table.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Pokedex", entity = "TRAINER", rename_all = "camelCase")]
+    #[dynorm(convention = "dynamodb-toolbox")]
+    #[key(pk = "TRAINER#{trainer_id}", sk = "PROFILE")]
+    pub struct Trainer {
+        pub trainer_id: String,
+        pub name: String,
+        pub home: Option<Home>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+    pub struct Home {
+        pub town: String,
+        pub gym: Option<String>,
+        pub rival: Option<Rival>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+    pub struct Rival {
+        pub name: String,
+        pub title: Option<String>,
+    }
+
+    /// Without DynamoDB-Toolbox's timestamps.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Pokedex", entity = "BADGE", rename_all = "camelCase")]
+    #[dynorm(convention = "dynamodb-toolbox", timestamps = false)]
+    #[key(pk = "BADGE#{badge_id}", sk = "INFO")]
+    pub struct Badge {
+        pub badge_id: String,
+        pub name: String,
+    }
+}

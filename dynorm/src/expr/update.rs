@@ -540,7 +540,7 @@ impl<M: Model> Update<M> {
             }
             let mut rendered = Vec::new();
             for key in &index_templates {
-                match key.render(schema.model, &values)? {
+                match key.render(schema.model, entity.convention, &values)? {
                     Some(text) => {
                         rendered.push((key.attribute, Action::Set(AttributeValue::S(text))))
                     }

@@ -73,16 +73,42 @@ impl KeyTemplate {
     }
 
     /// Renders the template from an item's attributes; `None` when a field is absent.
-    pub(crate) fn render(&self, model: &'static str, item: &Item) -> Result<Option<String>> {
+    /// `convention` decides whether a value may hold the text that follows it in the
+    /// template: dynorm's and DynamoDB-Toolbox's refuse it (the key would be ambiguous),
+    /// ElectroDB's writes it as ElectroDB does.
+    pub(crate) fn render(
+        &self,
+        model: &'static str,
+        convention: Convention,
+        item: &Item,
+    ) -> Result<Option<String>> {
+        let rendered = self.render_parts(model, convention, item)?;
+        Ok((rendered.present == rendered.fields).then_some(rendered.text))
+    }
+
+    /// Renders the template up to its first field without a value, as ElectroDB's
+    /// `_makeKey` does, and counts the fields that have one.
+    fn render_parts(
+        &self,
+        model: &'static str,
+        convention: Convention,
+        item: &Item,
+    ) -> Result<Rendered> {
         let mut out = String::new();
+        let (mut fields, mut present, mut stopped) = (0, 0, false);
         for (i, part) in self.parts.iter().enumerate() {
             match part {
-                TemplatePart::Static(text) => out.push_str(text),
+                TemplatePart::Static(text) if !stopped => out.push_str(text),
+                TemplatePart::Static(_) => {}
                 TemplatePart::Field(name) => {
+                    fields += 1;
                     let text = match item.get(*name) {
                         Some(AttributeValue::S(s)) => self.casing.fold(s),
                         Some(AttributeValue::N(n)) => n.as_str().into(),
-                        Some(AttributeValue::Null(_)) | None => return Ok(None),
+                        Some(AttributeValue::Null(_)) | None => {
+                            stopped = true;
+                            continue;
+                        }
                         Some(other) => {
                             return Err(Error::validation(format!(
                                 "`{name}` is {}; only strings and numbers can be part of key `{}`",
@@ -93,7 +119,10 @@ impl KeyTemplate {
                             .with_attribute(*name))
                         }
                     };
-                    if let Some(TemplatePart::Static(next)) = self.parts.get(i + 1) {
+                    if let (Some(TemplatePart::Static(next)), false) = (
+                        self.parts.get(i + 1),
+                        matches!(convention, Convention::ElectroDb { .. }),
+                    ) {
                         let separator = next.chars().next().unwrap_or_default();
                         if text.contains(separator) {
                             return Err(Error::validation(format!(
@@ -106,21 +135,38 @@ impl KeyTemplate {
                     }
                     if text.is_empty() {
                         // Not there yet: a `default` may generate it on create.
-                        return Ok(None);
+                        stopped = true;
+                        continue;
                     }
-                    out.push_str(&text);
+                    present += 1;
+                    if !stopped {
+                        out.push_str(&text);
+                    }
                 }
             }
         }
-        Ok(Some(out))
+        Ok(Rendered {
+            text: out,
+            fields,
+            present,
+        })
     }
 }
 
+/// A key template rendered up to its first field without a value.
+struct Rendered {
+    /// The key, complete when every field has a value.
+    text: String,
+    /// How many fields the template has.
+    fields: usize,
+    /// How many of them have a value.
+    present: usize,
+}
+
 impl KeyTemplate {
-    /// The error for a key that cannot be rendered: it names the field with no value.
-    fn missing(&self, model: &'static str, item: &Item) -> Error {
-        let field = self
-            .parts
+    /// The first field without a value, or the key attribute when every field has one.
+    fn first_missing(&self, item: &Item) -> &'static str {
+        self.parts
             .iter()
             .find_map(|part| match part {
                 TemplatePart::Field(name) => match item.get(*name) {
@@ -130,7 +176,12 @@ impl KeyTemplate {
                 },
                 TemplatePart::Static(_) => None,
             })
-            .unwrap_or(self.attribute);
+            .unwrap_or(self.attribute)
+    }
+
+    /// The error for a key that cannot be rendered: it names the field with no value.
+    fn missing(&self, model: &'static str, item: &Item) -> Error {
+        let field = self.first_missing(item);
         Error::validation(format!(
             "key `{}` is built from `{field}`, which has no value",
             self.attribute
@@ -216,13 +267,14 @@ pub enum MissingTableKey {
 }
 
 /// Adds the physical keys and the entity name to an item. An index whose template lacks a
-/// value is left out: the item is not in that (sparse) index. A table key that lacks a
-/// value is refused or left out, as `missing` says.
+/// value is left out: the item is not in that (sparse) index; under ElectroDB's convention,
+/// an index is written as ElectroDB writes it ([`electrodb_index_keys`]). A table key that
+/// lacks a value is refused or left out, as `missing` says.
 pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTableKey) -> Result<()> {
     let entity = entity(schema)?;
     let mut rendered = Vec::new();
     for template in entity.templates(None) {
-        match template.render(schema.model, item)? {
+        match template.render(schema.model, entity.convention, item)? {
             Some(text) => rendered.push((template.attribute, text)),
             None if missing == MissingTableKey::Refuse => {
                 return Err(template.missing(schema.model, item))
@@ -230,11 +282,16 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
             None => {}
         }
     }
-    let indexes: Vec<&str> = entity.keys.iter().filter_map(|k| k.index).collect();
+    let mut indexes: Vec<&str> = entity.keys.iter().filter_map(|k| k.index).collect();
+    indexes.dedup();
     for index in indexes {
+        if matches!(entity.convention, Convention::ElectroDb { .. }) {
+            rendered.extend(electrodb_index_keys(schema, entity, index, item)?);
+            continue;
+        }
         let mut index_keys = Vec::new();
         for template in entity.templates(Some(index)) {
-            match template.render(schema.model, item)? {
+            match template.render(schema.model, entity.convention, item)? {
                 Some(text) => index_keys.push((template.attribute, text)),
                 None => {
                     index_keys.clear();
@@ -249,6 +306,41 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
     }
     entity.write_identity(item);
     Ok(())
+}
+
+/// An index's keys as ElectroDB's `put` writes them. A key some of whose fields have a value
+/// and others not is refused, as ElectroDB refuses it ("Incomplete composite attributes").
+/// When no key with fields has all of them, the item is left out of the index. Otherwise
+/// every key is written: one without values as its text up to its first field's label
+/// (`$app#status_`), and left out when that text is empty.
+fn electrodb_index_keys(
+    schema: &Schema,
+    entity: &Entity,
+    index: &str,
+    item: &Item,
+) -> Result<Vec<(&'static str, String)>> {
+    let mut keys = Vec::new();
+    let mut complete = false;
+    for template in entity.templates(Some(index)) {
+        let rendered = template.render_parts(schema.model, entity.convention, item)?;
+        if rendered.present > 0 && rendered.present < rendered.fields {
+            let field = template.first_missing(item);
+            return Err(Error::validation(format!(
+                "key `{}` of index `{index}` has values for some of its fields but not for `{field}`; ElectroDB refuses such an item (incomplete composite attributes)",
+                template.attribute,
+            ))
+            .with_model(schema.model)
+            .with_attribute(field));
+        }
+        complete |= rendered.fields > 0 && rendered.present == rendered.fields;
+        if !rendered.text.is_empty() {
+            keys.push((template.attribute, rendered.text));
+        }
+    }
+    if !complete {
+        keys.clear();
+    }
+    Ok(keys)
 }
 
 /// Checks that an item is of this entity before it is decoded, as the convention's own
@@ -297,7 +389,7 @@ pub fn entity_key(schema: &Schema, fields: &Item) -> Result<Item> {
     let mut key = Item::new();
     for template in entity.templates(None) {
         let text = template
-            .render(schema.model, fields)?
+            .render(schema.model, entity.convention, fields)?
             .ok_or_else(|| template.missing(schema.model, fields))?;
         key.insert(template.attribute.to_owned(), AttributeValue::S(text));
     }
@@ -314,7 +406,7 @@ pub fn template_hash_values(
     let mut out = Vec::new();
     for template in entity.templates(index).filter(|t| t.is_hash) {
         let text = template
-            .render(schema.model, fields)?
+            .render(schema.model, entity.convention, fields)?
             .ok_or_else(|| template.missing(schema.model, fields))?;
         out.push((template.attribute, AttributeValue::S(text)));
     }

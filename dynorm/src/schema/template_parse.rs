@@ -10,8 +10,9 @@ use crate::value::{AttrError, Item};
 
 impl KeyTemplate {
     /// The field values `value` was rendered from, or `None` when it does not fit the
-    /// template. A field ends at the first character of the static text after it, which
-    /// rendering refuses in the field's value; the last field takes the rest.
+    /// template. A field ends where the static text after it first appears (rendering
+    /// refuses its first character in the field's value, except under ElectroDB's
+    /// convention, which writes it); the last field takes the rest.
     pub(crate) fn parse(&self, value: &str) -> Option<Vec<(&'static str, String)>> {
         let mut rest = value;
         let mut fields = Vec::new();
@@ -20,7 +21,7 @@ impl KeyTemplate {
                 TemplatePart::Static(text) => rest = rest.strip_prefix(text)?,
                 TemplatePart::Field(name) => {
                     let end = match self.parts.get(i + 1) {
-                        Some(TemplatePart::Static(next)) => rest.find(next.chars().next()?)?,
+                        Some(TemplatePart::Static(next)) => rest.find(next)?,
                         // Two fields side by side have no boundary to find.
                         Some(TemplatePart::Field(_)) => return None,
                         None => rest.len(),
@@ -151,7 +152,14 @@ mod tests {
             ("since".to_owned(), AttributeValue::N("2024".into())),
         ]
         .into();
-        let rendered = MEMBER.render("Member", &item).unwrap().unwrap();
+        let rendered = MEMBER
+            .render(
+                "Member",
+                crate::schema::convention::Convention::Dynorm,
+                &item,
+            )
+            .unwrap()
+            .unwrap();
         assert_eq!(rendered, "MEMBER#ada#2024");
         assert_eq!(
             MEMBER.parse(&rendered).unwrap(),

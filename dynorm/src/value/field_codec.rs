@@ -46,8 +46,27 @@ impl<T: Serialize + ?Sized> EncodeSerde for &Encode<'_, T> {
             return Ok(Some(AttributeValue::S(variant.to_owned())));
         }
         serde_dynamo::to_attribute_value::<_, AttributeValue>(self.0)
-            .map(Some)
+            .map(|mut value| {
+                leave_out_null_entries(&mut value);
+                Some(value)
+            })
             .map_err(|e| AttrError::new(e.to_string()))
+    }
+}
+
+/// Leaves NULL entries out of every map inside `value`, at every depth: serde writes a
+/// `None` field of a nested struct (or a `None` map value) as NULL, where a top-level
+/// `Option` field, native maps, ElectroDB and DynamoDB-Toolbox leave the attribute out. A
+/// list keeps its NULL elements, since a list cannot skip a position. Reading takes
+/// absence and NULL alike as `None`.
+fn leave_out_null_entries(value: &mut AttributeValue) {
+    match value {
+        AttributeValue::M(map) => {
+            map.retain(|_, entry| !matches!(entry, AttributeValue::Null(_)));
+            map.values_mut().for_each(leave_out_null_entries);
+        }
+        AttributeValue::L(list) => list.iter_mut().for_each(leave_out_null_entries),
+        _ => {}
     }
 }
 

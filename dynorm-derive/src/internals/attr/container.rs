@@ -30,8 +30,9 @@ pub struct ContainerAttrs {
     pub service: Option<LitStr>,
     /// `#[dynorm(entity_version = "1")]`: ElectroDB's entity version.
     pub entity_version: Option<LitStr>,
-    /// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
-    pub timestamps: Option<syn::Path>,
+    /// `#[dynorm(timestamps)]` or `timestamps = false`: DynamoDB-Toolbox's `_ct` and `_md`,
+    /// on by default under its convention.
+    pub timestamps: Option<(syn::Path, bool)>,
     /// `#[dynorm(casing = "none")]`: the casing of every key that does not give its own.
     pub casing: Option<LitStr>,
     /// The keys that unknown keys were reported as likely misspellings of: no error says
@@ -104,11 +105,16 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     set_once(cx, &mut out.casing, value, &meta, CASING);
                 }
             } else if meta.path == TIMESTAMPS {
-                // #[dynorm(timestamps)]
+                // #[dynorm(timestamps)] or #[dynorm(timestamps = false)]
+                let on = if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::LitBool>()?.value
+                } else {
+                    true
+                };
                 set_once(
                     cx,
                     &mut out.timestamps,
-                    meta.path.clone(),
+                    (meta.path.clone(), on),
                     &meta,
                     TIMESTAMPS,
                 );

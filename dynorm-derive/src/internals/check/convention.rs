@@ -34,7 +34,7 @@ pub fn check_convention(cx: &Ctxt, cont: &Container, model: &Model) {
             );
         }
     }
-    if let (Some(path), false) = (&attrs.timestamps, toolbox) {
+    if let (Some((path, _)), false) = (&attrs.timestamps, toolbox) {
         cx.error_spanned_by(
             path,
             "`timestamps` are DynamoDB-Toolbox's `_ct` and `_md`; they need #[dynorm(convention = \"dynamodb-toolbox\")]",

@@ -200,7 +200,15 @@ impl<'a> Resolver<'_, 'a> {
                         continue;
                     };
                     if let Some(position) = self.field(reference) {
-                        push_text(&mut parts, &format!("#{}_", fields[position].name));
+                        // ElectroDB labels a value by the attribute's name in its model,
+                        // which is the field's name after `rename_all`; `rename` is the
+                        // stored name (ElectroDB's `field`), which the label ignores.
+                        let plain = fields[position].member.unraw().to_string();
+                        let label = match self.cont.attrs.rename_all {
+                            Some(rule) => rule.apply(&plain),
+                            None => plain,
+                        };
+                        push_text(&mut parts, &format!("#{label}_"));
                         parts.push(Part::Field(position));
                     }
                 }

@@ -57,7 +57,8 @@ impl Convention {
                 version: text(&attrs.entity_version),
             },
             Some("dynamodb-toolbox") => Convention::Toolbox {
-                timestamps: attrs.timestamps.is_some(),
+                // On by default, as in DynamoDB-Toolbox.
+                timestamps: attrs.timestamps.as_ref().is_none_or(|(_, on)| *on),
             },
             _ => Convention::Dynorm,
         }
