@@ -43,6 +43,7 @@ pub struct Find<M: Model, L = ()> {
 /// The requests a find sends, wave by wave, before anything is sent. Requests of one wave
 /// go out together; a wave starts when the one before it has ended.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct LoadPlan {
     /// Each wave's requests, in words.
     pub waves: Vec<Vec<String>>,

@@ -40,6 +40,7 @@ pub enum ChangeKind<T: Send + 'static, V: View> {
 
 /// A change to one item, decoded: what happened, the item's key, and where the change sits
 /// in the stream.
+#[non_exhaustive]
 pub struct Change<T: Keyed, V: View> {
     /// What happened, with the images the view type carries.
     pub kind: ChangeKind<T, V>,

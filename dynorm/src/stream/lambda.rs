@@ -39,6 +39,7 @@ use crate::stream::record::{is_ttl_identity, EventName, Record};
 use crate::value::Item;
 
 /// The records of one event, decoded.
+#[non_exhaustive]
 pub struct Batch<T: Keyed, V: View> {
     /// Every record, in order: its sequence number and its change, or why it could not
     /// be decoded. Records of entities the target type does not cover are left out.
