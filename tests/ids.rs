@@ -249,3 +249,46 @@ async fn an_insert_is_conditional_on_a_new_key() {
         "all or nothing"
     );
 }
+
+/// Stored as serde stores it: `rename_all` with serde's exact (ASCII-only) case rules, and
+/// `#[serde(other)]` for text no other variant has.
+#[derive(dynorm::Value, serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Season {
+    ÉtéIndien,
+    Winter,
+    #[serde(other)]
+    Unknown,
+}
+
+#[derive(dynorm::Value, serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Naïve {
+    ÀLaCarte,
+    Straße,
+}
+
+#[test]
+fn unit_enums_follow_serde_exactly() {
+    for season in [Season::ÉtéIndien, Season::Winter, Season::Unknown] {
+        let ours = season.to_attr().unwrap();
+        let theirs = serde_json::to_value(season).unwrap();
+        assert_eq!(ours.as_s().unwrap(), theirs.as_str().unwrap(), "{season:?}");
+    }
+    for naive in [Naïve::ÀLaCarte, Naïve::Straße] {
+        let ours = naive.to_attr().unwrap();
+        let theirs = serde_json::to_value(naive).unwrap();
+        assert_eq!(ours.as_s().unwrap(), theirs.as_str().unwrap(), "{naive:?}");
+    }
+    // Text that no variant has reads as the `#[serde(other)]` variant, as in serde.
+    let read = Season::from_attr(AttributeValue::S("spring".into())).unwrap();
+    let serde_read: Season = serde_json::from_str("\"spring\"").unwrap();
+    assert_eq!((read, serde_read), (Season::Unknown, Season::Unknown));
+    // Without one, it is an error that lists the variants.
+    let error = Naïve::from_attr(AttributeValue::S("x".into())).unwrap_err();
+    assert!(
+        error.message().contains("`À_LA_CARTE`"),
+        "{}",
+        error.message()
+    );
+}

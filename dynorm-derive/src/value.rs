@@ -87,6 +87,27 @@ fn newtype(cx: &Ctxt, input: &DeriveInput, fields: &Fields) -> TokenStream {
     }
 }
 
+/// Whether the attributes hold `#[serde(other)]`.
+fn serde_other(attrs: &[Attribute]) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path() == SERDE)
+        .any(|attr| {
+            let mut found = false;
+            let _ = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("other") {
+                    found = true;
+                } else if meta.input.peek(syn::Token![=]) {
+                    let _: syn::Expr = meta.value()?.parse()?;
+                } else if meta.input.peek(syn::token::Paren) {
+                    meta.parse_nested_meta(|_| Ok(()))?;
+                }
+                Ok(())
+            });
+            found
+        })
+}
+
 /// A `rename_all` or `rename` value read from `#[dynorm(..)]` or `#[serde(..)]`.
 fn renames(
     cx: &Ctxt,
@@ -157,6 +178,8 @@ fn unit_enum(cx: &Ctxt, input: &DeriveInput, data: &syn::DataEnum) -> TokenStrea
     };
     let mut names = Vec::new();
     let mut variants = Vec::new();
+    // `#[serde(other)]`: the variant any text no other variant has reads as, as in serde.
+    let mut other = None;
     for variant in &data.variants {
         if !matches!(variant.fields, Fields::Unit) {
             cx.error_spanned_by(
@@ -171,6 +194,9 @@ fn unit_enum(cx: &Ctxt, input: &DeriveInput, data: &syn::DataEnum) -> TokenStrea
             Some(literal) => literal.value(),
             None => rule.map_or(written.clone(), |rule| rule.apply_to_variant(&written)),
         };
+        if serde_other(&variant.attrs) && other.replace(&variant.ident).is_some() {
+            cx.error_spanned_by(variant, "only one variant can be `#[serde(other)]`");
+        }
         names.push(name);
         variants.push(&variant.ident);
     }
@@ -182,6 +208,14 @@ fn unit_enum(cx: &Ctxt, input: &DeriveInput, data: &syn::DataEnum) -> TokenStrea
             .collect::<Vec<_>>()
             .join(", ")
     );
+    let unknown = match other {
+        Some(other) => quote!(_ => ::core::result::Result::Ok(Self::#other),),
+        None => quote! {
+            _ => ::core::result::Result::Err(::dynorm::value::AttrError::new(
+                ::std::format!("{}, found `{}`", #expected, __text),
+            )),
+        },
+    };
     quote! {
         #[automatically_derived]
         impl ::dynorm::value::AttrValue for #ident {
@@ -197,9 +231,7 @@ fn unit_enum(cx: &Ctxt, input: &DeriveInput, data: &syn::DataEnum) -> TokenStrea
                 match value {
                     ::dynorm::types::AttributeValue::S(__text) => match __text.as_str() {
                         #(#names => ::core::result::Result::Ok(Self::#variants),)*
-                        _ => ::core::result::Result::Err(::dynorm::value::AttrError::new(
-                            ::std::format!("{}, found `{}`", #expected, __text),
-                        )),
+                        #unknown
                     },
                     other => ::core::result::Result::Err(::dynorm::value::AttrError::mismatch("a string (S)", &other)),
                 }

@@ -49,60 +49,88 @@ impl RenameRule {
         })
     }
 
-    /// Applies the rule to a snake_case field name.
+    /// Applies the rule to a snake_case field name, exactly as serde does: case changes
+    /// are ASCII only, so a non-ASCII letter is kept as written.
     pub fn apply(self, field: &str) -> String {
         match self {
             Self::Lower | Self::Snake => field.to_owned(),
             Self::Upper | Self::ScreamingSnake => field.to_ascii_uppercase(),
             Self::Kebab => field.replace('_', "-"),
             Self::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
-            Self::Pascal | Self::Camel => {
-                let mut out = String::with_capacity(field.len());
-                let mut capitalize = self == Self::Pascal;
+            Self::Pascal => {
+                let mut pascal = String::with_capacity(field.len());
+                let mut capitalize = true;
                 for ch in field.chars() {
                     if ch == '_' {
-                        capitalize = !out.is_empty() || self == Self::Pascal;
+                        capitalize = true;
                     } else if capitalize {
-                        out.extend(ch.to_uppercase());
+                        pascal.push(ch.to_ascii_uppercase());
                         capitalize = false;
                     } else {
-                        out.push(ch);
+                        pascal.push(ch);
                     }
                 }
-                out
+                pascal
             }
+            Self::Camel => lower_first(&Self::Pascal.apply(field)),
         }
     }
 
-    /// Applies the rule to a PascalCase enum variant name, as serde does.
+    /// Applies the rule to a PascalCase enum variant name, exactly as serde does.
     pub fn apply_to_variant(self, variant: &str) -> String {
         match self {
             Self::Pascal => variant.to_owned(),
             Self::Lower => variant.to_ascii_lowercase(),
             Self::Upper => variant.to_ascii_uppercase(),
-            Self::Camel => {
-                let mut chars = variant.chars();
-                chars.next().map_or_else(String::new, |first| {
-                    first.to_lowercase().chain(chars).collect()
-                })
-            }
-            Self::Snake | Self::ScreamingSnake | Self::Kebab | Self::ScreamingKebab => {
+            Self::Camel => lower_first(variant),
+            Self::Snake => {
                 let mut snake = String::with_capacity(variant.len() + 4);
                 for (i, ch) in variant.char_indices() {
-                    if ch.is_uppercase() && i > 0 {
+                    if i > 0 && ch.is_uppercase() {
                         snake.push('_');
                     }
-                    snake.extend(ch.to_lowercase());
+                    snake.push(ch.to_ascii_lowercase());
                 }
-                self.apply(&snake)
+                snake
             }
+            Self::ScreamingSnake => Self::Snake.apply_to_variant(variant).to_ascii_uppercase(),
+            Self::Kebab => Self::Snake.apply_to_variant(variant).replace('_', "-"),
+            Self::ScreamingKebab => Self::ScreamingSnake
+                .apply_to_variant(variant)
+                .replace('_', "-"),
         }
     }
+}
+
+/// The text with its first character in ASCII lower case, as serde's camelCase does.
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        std::iter::once(first.to_ascii_lowercase())
+            .chain(chars)
+            .collect()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::RenameRule;
+
+    #[test]
+    fn non_ascii_letters_keep_their_case_as_in_serde() {
+        assert_eq!(RenameRule::Camel.apply("émile_zola"), "émileZola");
+        assert_eq!(RenameRule::Pascal.apply("émile_zola"), "émileZola");
+        assert_eq!(RenameRule::Upper.apply("straße"), "STRAßE");
+        assert_eq!(
+            RenameRule::Snake.apply_to_variant("ÉtéAutomne"),
+            "Été_automne"
+        );
+        assert_eq!(RenameRule::Camel.apply_to_variant("Été"), "Été");
+        assert_eq!(
+            RenameRule::ScreamingKebab.apply_to_variant("Straße"),
+            "STRAßE"
+        );
+    }
 
     #[test]
     fn converts_variants_as_serde_does() {
