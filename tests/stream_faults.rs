@@ -55,7 +55,6 @@ async fn throttling_and_server_errors_of_get_records_are_retried_and_lose_nothin
         let script = Script::streams("GetRecords", fault).skip(1).times(3);
         let values: Vec<i64> = script
             .streams_client(&db)
-            .unwrap()
             .changes::<Counter>()
             .limit(2)
             .max_attempts(4)
@@ -76,7 +75,6 @@ async fn throttling_past_the_bound_ends_the_stream_with_a_typed_error() {
     let script = Script::streams("GetRecords", Fault::Throttle);
     let results: Vec<_> = script
         .streams_client(&db)
-        .unwrap()
         .changes::<Counter>()
         .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
@@ -105,7 +103,6 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
             .times(1);
         let values: Vec<i64> = script
             .streams_client(&db)
-            .unwrap()
             .changes::<Counter>()
             .limit(2)
             .poll_interval(Duration::from_millis(50))
@@ -121,7 +118,6 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
     let script = Script::streams("GetRecords", Fault::Coded("ExpiredIteratorException"));
     let results: Vec<_> = script
         .streams_client(&db)
-        .unwrap()
         .changes::<Counter>()
         .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
@@ -162,7 +158,6 @@ async fn records_trimmed_before_they_were_read_are_reported_not_skipped() {
     );
     let results: Vec<_> = script
         .streams_client(&db)
-        .unwrap()
         .changes::<Counter>()
         .consumer("trimmed")
         .checkpoints(store.clone())

@@ -159,14 +159,12 @@ async fn batch_reads_get_keys_back_as_unprocessed_and_finish() {
 }
 
 #[tokio::test]
-async fn streams_faults_need_a_streams_client() {
+async fn streams_faults_reach_the_streams_client_a_client_makes() {
     let db = testing::isolated_client("kit_streams").await.unwrap();
+    // No streams client given: the one it makes carries the script's interceptor.
     let plain = dynorm::Client::new(db.sdk().clone());
-    let error = Script::streams("GetRecords", Fault::ServerError)
-        .streams_client(&plain)
-        .unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Config);
-    assert!(Script::streams("GetRecords", Fault::ServerError)
-        .streams_client(&db)
-        .is_ok());
+    let script = Script::streams("GetRecords", Fault::ServerError);
+    let faulty = script.streams_client(&plain);
+    assert!(faulty.streams_sdk().is_none());
+    assert_eq!(faulty.table_prefix(), plain.table_prefix());
 }

@@ -25,6 +25,7 @@ use crate::expr::attr::{Attr, Operand, Optional, Updatable};
 use crate::expr::placeholders::{write_name, Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::combine::combined_text;
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
+use crate::schema::entity::electrodb_index_keys;
 use crate::schema::{Convention, Entity, Model, Schema};
 use crate::value::{AttrValue, Item};
 
@@ -498,6 +499,25 @@ impl<M: Model> Update<M> {
             let changed = sources.iter().copied().find(|s| self.touches(s));
             // An upsert may create the item, so it writes every index key it can render.
             let creates_index_keys = upsert && all_known && template.index.is_some();
+            let electrodb = matches!(entity.convention, Convention::ElectroDb { .. });
+            if let (None, true, true, Some(index)) =
+                (changed, upsert && !all_known, electrodb, template.index)
+            {
+                // An upsert that may create the item writes the index as ElectroDB's `put`
+                // would from what the item will hold, where the item has no such key yet:
+                // an item that exists keeps its keys, whose sources this update leaves alone.
+                done.push(template.index);
+                let mut values = Item::new();
+                for source in &sources {
+                    if let Some(Some(value)) = self.known_value(source, fixed) {
+                        values.insert((*source).to_owned(), value.clone());
+                    }
+                }
+                for (attribute, text) in electrodb_index_keys(schema, &entity, index, &values)? {
+                    out.push((attribute, Action::SetIfNotExists(AttributeValue::S(text))));
+                }
+                continue;
+            }
             if changed.is_none() && !creates_index_keys {
                 continue;
             }
@@ -537,6 +557,24 @@ impl<M: Model> Update<M> {
                 if let Some(Some(value)) = self.known_value(source, fixed) {
                     values.insert((*source).to_owned(), value.clone());
                 }
+            }
+            if electrodb {
+                // As ElectroDB writes the index on `put`, so that every path writes the same.
+                let keys = electrodb_index_keys(schema, &entity, index, &values)?;
+                for key in &index_templates {
+                    out.push(
+                        match keys
+                            .iter()
+                            .find(|(attribute, _)| *attribute == key.attribute)
+                        {
+                            Some((_, text)) => {
+                                (key.attribute, Action::Set(AttributeValue::S(text.clone())))
+                            }
+                            None => (key.attribute, Action::Remove),
+                        },
+                    );
+                }
+                continue;
             }
             let mut rendered = Vec::new();
             for key in &index_templates {

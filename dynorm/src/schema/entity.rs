@@ -268,7 +268,7 @@ pub enum MissingTableKey {
 
 /// Adds the physical keys and the entity name to an item. An index whose template lacks a
 /// value is left out: the item is not in that (sparse) index; under ElectroDB's convention,
-/// an index is written as ElectroDB writes it ([`electrodb_index_keys`]). A table key that
+/// an index is written as ElectroDB writes it (`electrodb_index_keys`). A table key that
 /// lacks a value is refused or left out, as `missing` says.
 pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTableKey) -> Result<()> {
     let entity = entity(schema)?;
@@ -313,7 +313,7 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
 /// When no key with fields has all of them, the item is left out of the index. Otherwise
 /// every key is written: one without values as its text up to its first field's label
 /// (`$app#status_`), and left out when that text is empty.
-fn electrodb_index_keys(
+pub(crate) fn electrodb_index_keys(
     schema: &Schema,
     entity: &Entity,
     index: &str,

@@ -8,7 +8,7 @@
 //!   `Remove`, or `Expire` for a deletion by time to live, with the images the view type
 //!   carries and [`NoImage`] where it carries none.
 //! - [`Client::changes`](crate::Client::changes) follows every shard of the stream as a
-//!   [`Stream`](futures::Stream), checkpointing through a [`CheckpointStore`];
+//!   [`Stream`](futures_util::Stream), checkpointing through a [`CheckpointStore`];
 //!   [`Client::collection_changes`](crate::Client::collection_changes) decodes a shared
 //!   table into a `#[derive(Collection)]` enum.
 //! - A record that does not decode stops the consumer with an error naming its shard,

@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::error::BoxError;
 
 use super::wire::{self, Answer};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// A fault that one attempt of a request gets from a [`Script`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,14 +163,28 @@ impl Script {
     /// A client on the same server and tables as `db` whose DynamoDB Streams client has
     /// these faults in its path, no retries of the SDK's own (`max_attempts` 1), so that
     /// every attempt counted is one the change consumer made, and an attempt timeout of
-    /// [`ATTEMPT_TIMEOUT`]. A `Config` error when `db` has no streams client
-    /// (`Client::builder(..).streams_client(..)`).
-    pub fn streams_client(&self, db: &Client) -> Result<Client> {
+    /// [`ATTEMPT_TIMEOUT`]. When `db` makes its own streams client (from its DynamoDB
+    /// client's configuration), the faults, retries and timeout go on a copy of that
+    /// configuration, and only the streams operations this script names get faults.
+    pub fn streams_client(&self, db: &Client) -> Client {
         use aws_sdk_dynamodbstreams::config::retry::RetryConfig;
         use aws_sdk_dynamodbstreams::config::timeout::TimeoutConfig;
-        let streams = db.streams_sdk().ok_or_else(|| {
-            Error::config("a Script's streams faults need a client with a streams client")
-        })?;
+        let Some(streams) = db.streams_sdk() else {
+            // The streams client `db` makes copies the DynamoDB client's configuration,
+            // interceptors, retries and timeouts included: the faults go there.
+            let sdk = db.sdk().config();
+            let config = sdk
+                .to_builder()
+                .retry_config(RetryConfig::standard().with_max_attempts(1))
+                .timeout_config(
+                    TimeoutConfig::builder()
+                        .operation_attempt_timeout(ATTEMPT_TIMEOUT)
+                        .build(),
+                )
+                .interceptor(Scripted::new(self, sdk.region().map(|r| r.as_ref())))
+                .build();
+            return db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config));
+        };
         let sdk = streams.config();
         let config = sdk
             .to_builder()
@@ -182,11 +196,11 @@ impl Script {
             )
             .interceptor(Scripted::new(self, sdk.region().map(|r| r.as_ref())))
             .build();
-        Ok(Client::builder(db.sdk().clone())
+        Client::builder(db.sdk().clone())
             .table_prefix(db.table_prefix())
             .table_suffix(db.table_suffix())
             .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(config))
-            .build())
+            .build()
     }
 
     /// Counts an attempt of the operation, and says whether it gets the fault.
