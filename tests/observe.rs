@@ -970,3 +970,72 @@ async fn a_batch_span_names_every_model_of_its_tables() {
     assert_eq!(all[0].field("dynorm.model"), Some("Desk,Secret,Lamp"));
     assert_eq!(all[1].field("dynorm.model"), Some("Lamp"));
 }
+
+/// A model whose table has a stream and an expiry, for the administration requests.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Ledger", stream = "new_image")]
+struct Ledger {
+    #[hash_key]
+    id: String,
+    amount: i64,
+    #[ttl]
+    expires: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+#[tokio::test]
+async fn every_request_is_a_span_streams_checkpoints_and_administration_included() {
+    use futures::StreamExt as _;
+    let db = common::db("observe_every_request").await;
+    let requests = common::Requests::new();
+    let db = requests.client(&db);
+    let (spans, _guard) = Spans::install();
+
+    db.create_table::<Ledger>().await.unwrap();
+    db.enable_ttl::<Ledger>().await.unwrap();
+    db.verify_table::<Ledger>().await.unwrap();
+    let store = dynorm::stream::TableCheckpoints::new(&db, db.table_name::<Ledger>() + "_cp");
+    store.ensure_table().await.unwrap();
+    for (i, amount) in [5, 7].into_iter().enumerate() {
+        let ledger = Ledger {
+            id: format!("l{i}"),
+            amount,
+            expires: None,
+        };
+        db.put(&ledger).send().await.unwrap();
+    }
+    let changes: Vec<_> = db
+        .changes::<Ledger>()
+        .checkpoints(store)
+        .stop_when_idle(std::time::Duration::from_millis(300))
+        .poll_interval(std::time::Duration::from_millis(50))
+        .stream()
+        .collect()
+        .await;
+    assert_eq!(changes.len(), 2);
+    db.delete_table::<Ledger>().await.unwrap();
+
+    // One span per request sent, of the same operation, whatever sent it.
+    let mut span_counts = std::collections::BTreeMap::<String, usize>::new();
+    for name in spans.names() {
+        let operation = name.strip_prefix("DynamoDB.").unwrap_or(name);
+        *span_counts.entry(operation.to_owned()).or_default() += 1;
+    }
+    let sent = requests.counts();
+    for operation in [
+        "CreateTable",
+        "DescribeTable",
+        "UpdateTimeToLive",
+        "DescribeStream",
+        "GetShardIterator",
+        "GetRecords",
+        "PutItem",
+        "GetItem",
+        "DeleteTable",
+    ] {
+        assert!(
+            sent.contains_key(operation),
+            "no {operation} sent: {sent:?}"
+        );
+    }
+    assert_eq!(span_counts, sent);
+}

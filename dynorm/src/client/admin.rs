@@ -7,7 +7,9 @@ use aws_sdk_dynamodb::types::TableStatus;
 
 use crate::client::Client;
 use crate::error::{from_sdk, sdk_error, Error, Result};
+use crate::observe::span::request_span;
 use crate::schema::{table_definition, Model, SharedTable, StreamView};
+use tracing::Instrument;
 
 impl Client {
     /// The `CreateTable` input for `M`, with this client's full table name.
@@ -41,6 +43,11 @@ impl Client {
             .set_local_secondary_indexes(input.local_secondary_indexes)
             .set_stream_specification(input.stream_specification)
             .send()
+            .instrument(request_span!(
+                "CreateTable",
+                tracing::field::Empty,
+                name.as_deref().unwrap_or_default()
+            ))
             .await
             .map_err(|e| {
                 let error = from_sdk(e).with_operation("create_table");
@@ -100,6 +107,7 @@ impl Client {
                 .describe_table()
                 .table_name(name)
                 .send()
+                .instrument(request_span!("DescribeTable", tracing::field::Empty, name))
                 .await
                 .map_err(|e| {
                     from_sdk(e)
@@ -137,6 +145,11 @@ impl Client {
             .describe_table()
             .table_name(&name)
             .send()
+            .instrument(request_span!(
+                "DescribeTable",
+                M::SCHEMA.model,
+                name.as_str()
+            ))
             .await
             .map_err(|e| sdk_error(e, M::SCHEMA.model, operation, &name))?;
         let table = output.table().ok_or_else(|| {
@@ -164,6 +177,11 @@ impl Client {
             .table_name(&table)
             .time_to_live_specification(specification)
             .send()
+            .instrument(request_span!(
+                "UpdateTimeToLive",
+                M::SCHEMA.model,
+                table.as_str()
+            ))
             .await
             .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_ttl", &table))?;
         Ok(())
@@ -185,6 +203,11 @@ impl Client {
             .describe_table()
             .table_name(&table)
             .send()
+            .instrument(request_span!(
+                "DescribeTable",
+                M::SCHEMA.model,
+                table.as_str()
+            ))
             .await
             .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_stream", &table))?;
         let live = output
@@ -208,6 +231,11 @@ impl Client {
             .table_name(&table)
             .stream_specification(table_definition::stream_specification(Some(view)))
             .send()
+            .instrument(request_span!(
+                "UpdateTable",
+                M::SCHEMA.model,
+                table.as_str()
+            ))
             .await
             .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_stream", &table))?;
         self.wait_for_table(&table, Duration::from_secs(60))
@@ -222,6 +250,11 @@ impl Client {
             .delete_table()
             .table_name(&table)
             .send()
+            .instrument(request_span!(
+                "DeleteTable",
+                M::SCHEMA.model,
+                table.as_str()
+            ))
             .await
             .map_err(|e| sdk_error(e, M::SCHEMA.model, "delete_table", &table))?;
         Ok(())

@@ -9,7 +9,9 @@ use futures_util::future::BoxFuture;
 
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
+use crate::observe::span::request_span;
 use crate::schema::table_definition::{attribute_definition, key_schema_element};
+use tracing::Instrument;
 
 /// How far a consumer got in one shard.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,6 +199,11 @@ impl CheckpointStore for TableCheckpoints {
                 .key(SHARD, AttributeValue::S(shard.to_owned()))
                 .consistent_read(true)
                 .send()
+                .instrument(request_span!(
+                    "GetItem",
+                    tracing::field::Empty,
+                    self.table.as_str()
+                ))
                 .await
                 .map_err(|e| {
                     from_sdk(e)
@@ -253,7 +260,8 @@ impl CheckpointStore for TableCheckpoints {
                     .item(POSITION, AttributeValue::S(END_POSITION.to_owned()))
                     .item(SHARD_END, AttributeValue::Bool(true)),
             };
-            match request.send().await {
+            let span = request_span!("PutItem", tracing::field::Empty, self.table.as_str());
+            match request.send().instrument(span).await {
                 Ok(_) => Ok(()),
                 Err(e) => {
                     let error = from_sdk(e)
@@ -290,6 +298,7 @@ pub(crate) async fn ensure_keyed_table(
         .key_schema(key_schema_element(range, KeyType::Range))
         .billing_mode(BillingMode::PayPerRequest)
         .send()
+        .instrument(request_span!("CreateTable", tracing::field::Empty, table))
         .await;
     if let Err(e) = created {
         let error = from_sdk(e);

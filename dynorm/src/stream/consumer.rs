@@ -12,10 +12,12 @@ use std::time::Duration;
 use aws_sdk_dynamodbstreams::types::ShardIteratorType;
 use futures_util::Stream;
 use tokio::time::Instant;
+use tracing::{Instrument, Span};
 
 use crate::batch::retry::Backoff;
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result, StreamRecordRef};
+use crate::observe::span::{self, request_span};
 use crate::schema::{Collection, Keyed, Streamed, View};
 use crate::stream::change::{Change, Decoded, Decoder};
 use crate::stream::checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints};
@@ -96,8 +98,19 @@ impl Client {
     pub(crate) async fn latest_stream_arn(&self, table: &str) -> Result<Option<String>> {
         let request = self.sdk().describe_table().table_name(table);
         let sent = match self.streams_probe() {
-            Some(probe) => request.customize().interceptor(probe).send().await,
-            None => request.send().await,
+            Some(probe) => {
+                let span = request_span!("DescribeTable", tracing::field::Empty, table);
+                request
+                    .customize()
+                    .interceptor(probe)
+                    .send()
+                    .instrument(span)
+                    .await
+            }
+            None => {
+                let span = request_span!("DescribeTable", tracing::field::Empty, table);
+                request.send().instrument(span).await
+            }
         };
         let output = sent.map_err(|e| from_sdk(e).with_operation("changes").with_table(table))?;
         Ok(output
@@ -584,13 +597,23 @@ impl<T: Keyed, V: View> Reader<T, V> {
         loop {
             let arn = self.arn().to_owned();
             let output = self
-                .retrying(|streams| {
-                    streams
-                        .describe_stream()
-                        .stream_arn(arn.clone())
-                        .set_exclusive_start_shard_id(start.clone())
-                        .send()
-                })
+                .retrying(
+                    |model, table| {
+                        request_span!(
+                            "DescribeStream",
+                            model,
+                            table,
+                            "dynorm.attempt" = tracing::field::Empty
+                        )
+                    },
+                    |streams| {
+                        streams
+                            .describe_stream()
+                            .stream_arn(arn.clone())
+                            .set_exclusive_start_shard_id(start.clone())
+                            .send()
+                    },
+                )
                 .await?;
             let Some(description) = output.stream_description else {
                 break;
@@ -694,15 +717,25 @@ impl<T: Keyed, V: View> Reader<T, V> {
         };
         let arn = self.arn().to_owned();
         let output = self
-            .retrying(|streams| {
-                streams
-                    .get_shard_iterator()
-                    .stream_arn(arn.clone())
-                    .shard_id(id.clone())
-                    .shard_iterator_type(kind.clone())
-                    .set_sequence_number(sequence.clone())
-                    .send()
-            })
+            .retrying(
+                |model, table| {
+                    request_span!(
+                        "GetShardIterator",
+                        model,
+                        table,
+                        "dynorm.attempt" = tracing::field::Empty
+                    )
+                },
+                |streams| {
+                    streams
+                        .get_shard_iterator()
+                        .stream_arn(arn.clone())
+                        .shard_id(id.clone())
+                        .shard_iterator_type(kind.clone())
+                        .set_sequence_number(sequence.clone())
+                        .send()
+                },
+            )
             .await
             .map_err(|e| trimmed_context(e, &id, sequence.as_deref()))?;
         let tracked = self.lineage.shard_mut(shard);
@@ -728,13 +761,23 @@ impl<T: Keyed, V: View> Reader<T, V> {
         };
         let limit = self.builder.limit;
         let result = self
-            .retrying(|streams| {
-                streams
-                    .get_records()
-                    .shard_iterator(iterator.clone())
-                    .limit(limit)
-                    .send()
-            })
+            .retrying(
+                |model, table| {
+                    request_span!(
+                        "GetRecords",
+                        model,
+                        table,
+                        "dynorm.attempt" = tracing::field::Empty
+                    )
+                },
+                |streams| {
+                    streams
+                        .get_records()
+                        .shard_iterator(iterator.clone())
+                        .limit(limit)
+                        .send()
+                },
+            )
             .await;
         let output = match result {
             Ok(output) => {
@@ -780,7 +823,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
     }
     /// Sends a streams request, retrying what throttling or a passing fault explains,
     /// in at most `max_attempts` attempts, with exponential backoff and full jitter.
-    async fn retrying<O, E, F, Fut>(&mut self, send: F) -> Result<O>
+    async fn retrying<O, E, F, Fut>(&mut self, span: fn(&str, &str) -> Span, send: F) -> Result<O>
     where
         F: Fn(&aws_sdk_dynamodbstreams::Client) -> Fut,
         Fut: std::future::Future<
@@ -807,12 +850,16 @@ impl<T: Keyed, V: View> Reader<T, V> {
         };
         let mut attempt = 0;
         loop {
-            match send(&streams).await {
+            // Every request is a span, as every other request dynorm sends.
+            let span = span(self.builder.decoder.schema.model, &self.table);
+            span.record("dynorm.attempt", attempt + 1);
+            match send(&streams).instrument(span.clone()).await {
                 Ok(output) => return Ok(output),
                 Err(e) => {
                     let error = from_sdk(e)
                         .with_operation("changes")
                         .with_table(&self.table);
+                    span::record_error(&span, &error);
                     if !error.is_retryable() || attempt + 1 >= self.builder.max_attempts {
                         return Err(error);
                     }

@@ -7,9 +7,11 @@ use futures_util::future::BoxFuture;
 
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
+use crate::observe::span::request_span;
 use crate::stream::checkpoint::{ensure_keyed_table, sortable};
 use crate::stream::record::Record;
 use crate::value::Item;
+use tracing::Instrument;
 
 /// A stream record that does not decode as the consumer's type, with why: what a
 /// [`DeadLetters`] sink receives. The keys and images are the record's own attributes, as
@@ -175,6 +177,11 @@ impl TableDeadLetters {
                 .consistent_read(true)
                 .set_exclusive_start_key(start)
                 .send()
+                .instrument(request_span!(
+                    "Query",
+                    tracing::field::Empty,
+                    self.table.as_str()
+                ))
                 .await
                 .map_err(|e| {
                     from_sdk(e)
@@ -268,18 +275,24 @@ impl DeadLetters for TableDeadLetters {
                         Some(value) => request.item(name, value),
                         None => request,
                     });
-            request.send().await.map(|_| ()).map_err(|e| {
-                let error = from_sdk(e)
-                    .with_operation("save_dead_letter")
-                    .with_table(&self.table);
-                if error.is_condition_failed() {
-                    error.with_context(
+            let span = request_span!("PutItem", tracing::field::Empty, self.table.as_str());
+            request
+                .send()
+                .instrument(span)
+                .await
+                .map(|_| ())
+                .map_err(|e| {
+                    let error = from_sdk(e)
+                        .with_operation("save_dead_letter")
+                        .with_table(&self.table);
+                    if error.is_condition_failed() {
+                        error.with_context(
                         "the letter of another record has the same consumer and sequence number",
                     )
-                } else {
-                    error
-                }
-            })
+                    } else {
+                        error
+                    }
+                })
         })
     }
 }
