@@ -27,7 +27,7 @@ pub(crate) fn check_sortable_year(year: i32) -> Result<(), AttrError> {
 
 /// The ISO text of a date that sorts as the date does, or why it would not.
 fn iso_text(value: &DateTime<Utc>) -> Result<String, AttrError> {
-    check_sortable_year(chrono::Datelike::year(value))?;
+    check_sortable_year(chrono::Datelike::year(&value.naive_utc()))?;
     Ok(to_iso(value))
 }
 

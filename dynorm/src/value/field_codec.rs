@@ -61,10 +61,11 @@ impl<T: Serialize + ?Sized> EncodeSerde for &Encode<'_, T> {
 /// absence and NULL alike as `None`.
 fn leave_out_null_entries(value: &mut AttributeValue) {
     match value {
-        AttributeValue::M(map) => {
-            map.retain(|_, entry| !matches!(entry, AttributeValue::Null(_)));
-            map.values_mut().for_each(leave_out_null_entries);
-        }
+        // One pass over each map: an entry is walked, then kept unless it is NULL.
+        AttributeValue::M(map) => map.retain(|_, entry| {
+            leave_out_null_entries(entry);
+            !matches!(entry, AttributeValue::Null(_))
+        }),
         AttributeValue::L(list) => list.iter_mut().for_each(leave_out_null_entries),
         _ => {}
     }
