@@ -33,7 +33,7 @@ PANICS = [
     (".expect(", re.compile(r"\.\s*expect\s*\(")),
 ]
 JUSTIFICATION = re.compile(r"by construction", re.IGNORECASE)
-CFG_TEST = re.compile(r"#\s*\[\s*cfg\s*\(\s*test\s*\)\s*\]")
+CFG_TEST = re.compile(r"#\s*\[\s*cfg\s*\(\s*(?:test|all\s*\(\s*test\b[^\]]*\))\s*\)\s*\]")
 MOD_DECL = re.compile(r"\bmod\s+([A-Za-z_][A-Za-z0-9_]*)\s*;")
 
 

@@ -63,6 +63,7 @@ impl ConstText {
 
     /// Stops the build with the message.
     pub(crate) const fn fail(&self) -> ! {
+        // Only const evaluation calls it, so by construction this panic is a compile error.
         panic!("{}", self.as_str())
     }
 }

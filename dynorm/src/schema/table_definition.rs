@@ -67,6 +67,7 @@ pub fn stream_specification(view: Option<StreamView>) -> StreamSpecification {
         .set_stream_view_type(view.map(StreamView::to_sdk))
         .stream_enabled(view.is_some())
         .build()
+        // Cannot fail by construction: the required fields are set just above.
         .expect("a stream specification with `stream_enabled` set is complete")
 }
 
@@ -77,6 +78,7 @@ pub(crate) fn attribute_definition(name: &str, scalar: ScalarAttributeType) -> A
         .attribute_name(name)
         .attribute_type(scalar)
         .build()
+        // Cannot fail by construction: the required fields are set just above.
         .expect("an attribute definition with its name and type set is complete")
 }
 
@@ -87,6 +89,7 @@ pub(crate) fn key_schema_element(name: &str, key_type: KeyType) -> KeySchemaElem
         .attribute_name(name)
         .key_type(key_type)
         .build()
+        // Cannot fail by construction: the required fields are set just above.
         .expect("a key schema element with its name and type set is complete")
 }
 
@@ -97,6 +100,7 @@ fn complete(
 ) -> CreateTableInput {
     builder
         .build()
+        // Cannot fail by construction: the required fields are set just above.
         .expect("CreateTableInput has no required fields")
 }
 
@@ -134,6 +138,7 @@ fn build_input(
                 .set_key_schema(Some(key_schema(index)))
                 .projection(projection(index))
                 .build()
+                // Cannot fail by construction: the required fields are set just above.
                 .expect("a global index with its name and key schema set is complete")
         })
         .collect::<Vec<_>>();
@@ -148,6 +153,7 @@ fn build_input(
                 .set_key_schema(Some(key_schema(index)))
                 .projection(projection(index))
                 .build()
+                // Cannot fail by construction: the required fields are set just above.
                 .expect("a local index with its name, key schema and projection set is complete")
         })
         .collect::<Vec<_>>();
