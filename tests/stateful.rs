@@ -4,7 +4,7 @@
 //!
 //! The write paths: `create`, `create(..).overwrite(true)`, `insert` (from an insert type),
 //! `put`, `update` (a `set` of an index key template's source, of a `#[combine]` source,
-//! increments, `remove` of an `Option`), `update(..).upsert()`, batch puts and deletes,
+//! increments, `remove` of an `Option`), `update_raw`, `update(..).upsert()`, batch puts and deletes,
 //! write transactions mixing create, put, update, delete and condition checks, `delete` and
 //! `delete_raw`, and writes that must be refused (a stale version, a create over a live
 //! item, an update of a missing item, an update that cannot rebuild a key, values a key
@@ -949,9 +949,11 @@ enum Op {
         key: OKey,
         fields: OrgFields,
     },
+    /// `update`, or `update_raw` with the key as stored (`raw`).
     UpdateOrg {
         key: OKey,
         actions: Vec<OrgAction>,
+        raw: bool,
     },
     /// An upsert with any actions: refused before sending unless they set every required
     /// field (`name`, `seats`), since the item it may create must read back as an `Org`.
@@ -1214,7 +1216,8 @@ fn org_writes() -> impl Strategy<Value = Op> {
             .prop_map(|(key, fields, overwrite)| Op::CreateOrg { key, fields, overwrite }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::PutOrg { key, fields }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::InsertOrg { key, fields }),
-        2 => (okey(), org_actions()).prop_map(|(key, actions)| Op::UpdateOrg { key, actions }),
+        2 => (okey(), org_actions(), any::<bool>())
+            .prop_map(|(key, actions, raw)| Op::UpdateOrg { key, actions, raw }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::UpsertOrg { key, fields }),
         1 => (okey(), org_actions()).prop_map(|(key, actions)| Op::UpsertOrgPartial { key, actions }),
         1 => (okey(), any::<bool>(), any::<bool>())
@@ -1518,7 +1521,7 @@ fn eval(world: &World, op: &Op, sem: Sem, since: DateTime<Utc>) -> Eval {
         } => create_org(world, *key, fields, *overwrite, since),
         Op::InsertOrg { key, fields } => create_org(world, *key, fields, false, since),
         Op::PutOrg { key, fields } => put_org(*key, fields, since),
-        Op::UpdateOrg { key, actions } => update_org(world, *key, actions, false, since),
+        Op::UpdateOrg { key, actions, .. } => update_org(world, *key, actions, false, since),
         Op::UpsertOrg { key, fields } => {
             update_org(world, *key, &fields.upsert_actions(), true, since)
         }
@@ -2126,11 +2129,13 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             .await
         }
         Op::PutOrg { key, fields } => db.put(&fields.org(*key)).send().await,
-        Op::UpdateOrg { key, actions } => {
-            db.update::<Org>(key.name())
-                .apply(org_update(actions))
-                .send()
-                .await
+        Op::UpdateOrg { key, actions, raw } => {
+            let update = if *raw {
+                db.update_raw::<Org>(key.raw())
+            } else {
+                db.update::<Org>(key.name())
+            };
+            update.apply(org_update(actions)).send().await
         }
         Op::UpsertOrg { key, fields } => {
             db.update::<Org>(key.name())
