@@ -24,6 +24,14 @@ _step_duration() {
   fi
 }
 
+# Prints what the build directory holds and what the disk has left: CI's disk is finite.
+_step_disk() {
+  local used free
+  used=$(du -sh target 2>/dev/null | cut -f1)
+  free=$(df -h . 2>/dev/null | awk 'NR == 2 { print $4 }')
+  printf '    disk: target/ holds %s, %s free\n' "${used:-nothing}" "${free:-?}"
+}
+
 # Records the current step, if any, with the status given (ok or failed).
 _step_end() {
   [ -n "$_step_current" ] || return 0
@@ -32,6 +40,7 @@ _step_end() {
   _step_seconds+=("$elapsed")
   _step_status+=("$1")
   printf '<== %s: %s (%s)\n' "$_step_current" "$1" "$(_step_duration "$elapsed")"
+  _step_disk
   _step_current=""
 }
 
