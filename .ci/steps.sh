@@ -27,8 +27,8 @@ _step_duration() {
 # Prints what the build directory holds and what the disk has left: CI's disk is finite.
 _step_disk() {
   local used free
-  used=$(du -sh target 2>/dev/null | cut -f1)
-  free=$(df -h . 2>/dev/null | awk 'NR == 2 { print $4 }')
+  used=$( (du -sh target 2>/dev/null || true) | cut -f1)
+  free=$( (df -h . 2>/dev/null || true) | awk 'NR == 2 { print $4 }')
   printf '    disk: target/ holds %s, %s free\n' "${used:-nothing}" "${free:-?}"
 }
 

@@ -33,6 +33,11 @@ run "passing run" 0 '
   step two; true' \
   "==> one" "<== one: ok (1s)" "<== two: ok (0s)" "total" "ok"
 
+run "no target/ yet" 0 '
+  cd "$(mktemp -d)"
+  step one; true' \
+  "<== one: ok (0s)" "disk: target/ holds nothing" "total"
+
 run "a step fails under set -e" 3 '
   hook() { echo "hook ran"; }
   at_exit hook
