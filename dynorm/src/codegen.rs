@@ -22,8 +22,11 @@ pub use crate::schema::stream_view::{
 };
 pub use crate::schema::table_schema::{KeyAttribute, Schema};
 pub use crate::schema::template_parse::{template_field, template_key_sources};
+pub use crate::schema::unique::{check_guards, Unique};
 pub use crate::schema::Derived;
-pub use crate::schema::{Collection, FromItem, Index, Insertable, Keyed, Model, ModelKey};
+pub use crate::schema::{
+    BatchWritable, Collection, FromItem, Index, Insertable, Keyed, Model, ModelKey,
+};
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
 pub use crate::Item;

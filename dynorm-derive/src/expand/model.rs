@@ -84,8 +84,24 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         }
     });
 
+    // A model with unique attributes is checked for guards at compile time, and has no
+    // batch writes; every other model has them.
+    let uniques = if model.uniques.is_empty() {
+        quote! {
+            #[automatically_derived]
+            impl ::dynorm::__private::BatchWritable for #ident {}
+        }
+    } else {
+        quote! {
+            const _: () = ::dynorm::__private::check_guards(
+                &<#ident as ::dynorm::__private::Model>::SCHEMA,
+            );
+        }
+    };
+
     quote! {
         #streamed
+        #uniques
 
         #[automatically_derived]
         impl ::dynorm::__private::Derived for #ident {}

@@ -205,6 +205,16 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let entity = entity(model, model.entity.as_ref());
     let defaults = model.defaults.iter().map(|g| generated(model, g));
     let updated_at = option(model.updated_at.as_ref().map(|g| generated(model, g)));
+    let uniques = model.uniques.iter().map(|unique| {
+        let attributes: Vec<&String> = unique.fields.iter().map(|&p| name_of(p)).collect();
+        let name = attributes
+            .iter()
+            .map(|a| a.as_str())
+            .collect::<Vec<_>>()
+            .join("+");
+        let scope = unique.scope.iter().map(|&p| name_of(p));
+        quote!(::dynorm::__private::Unique { name: #name, attributes: &[#(#attributes),*], scope: &[#(#scope),*] })
+    });
     let stream = option(model.stream.as_deref().map(|view| {
         let variant = stream_view(view);
         quote!(::dynorm::__private::StreamView::#variant)
@@ -229,6 +239,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 defaults: &[#(#defaults),*],
                 updated_at: #updated_at,
                 stream: #stream,
+                uniques: &[#(#uniques),*],
             }
         }
     }

@@ -2,7 +2,9 @@
 
 use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
 
-use crate::internals::attr::{self, ContainerAttrs, FieldAttrs, IndexDecl, KeyDecl, RelationDecl};
+use crate::internals::attr::{
+    self, ContainerAttrs, FieldAttrs, IndexDecl, KeyDecl, RelationDecl, UniqueDecl,
+};
 use crate::internals::Ctxt;
 
 /// A struct that derives `Model`, as written.
@@ -21,6 +23,8 @@ pub struct Container<'a> {
     pub keys: Vec<KeyDecl>,
     /// Every `#[relation]`.
     pub relations: Vec<RelationDecl>,
+    /// Every `#[unique]`, on fields in field order, then on the struct.
+    pub uniques: Vec<UniqueDecl>,
 }
 
 /// One named field of the struct, as written.
@@ -69,6 +73,7 @@ impl<'a> Container<'a> {
             }
         };
         let mut indexes = Vec::new();
+        let mut uniques = Vec::new();
         let mut fields = Vec::new();
         for field in &named.named {
             let Some(ident) = &field.ident else {
@@ -76,6 +81,7 @@ impl<'a> Container<'a> {
             };
             let attrs = attr::field(cx, &field.attrs);
             indexes.extend(attr::index(cx, &field.attrs, Some(ident)));
+            uniques.extend(attr::unique(cx, &field.attrs, Some(ident)));
             fields.push(Field {
                 ident,
                 vis: &field.vis,
@@ -84,6 +90,7 @@ impl<'a> Container<'a> {
             });
         }
         indexes.extend(attr::index(cx, &input.attrs, None));
+        uniques.extend(attr::unique(cx, &input.attrs, None));
         let keys = attr::key(cx, &input.attrs);
         let relations = attr::relation(cx, &input.attrs);
         Some(Container {
@@ -94,6 +101,7 @@ impl<'a> Container<'a> {
             indexes,
             keys,
             relations,
+            uniques,
         })
     }
 

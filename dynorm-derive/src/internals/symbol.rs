@@ -36,6 +36,10 @@ pub const INDEX: Symbol = Symbol("index");
 pub const KEY: Symbol = Symbol("key");
 /// `#[relation(...)]` on the struct.
 pub const RELATION: Symbol = Symbol("relation");
+/// `#[unique]` on a field, or `#[unique(fields = [..])]` on the struct.
+pub const UNIQUE: Symbol = Symbol("unique");
+/// `#[unique(scope = ..)]`
+pub const SCOPE: Symbol = Symbol("scope");
 /// `#[serde(...)]`, whose `rename_all` and `rename` `#[derive(Value)]` honours.
 pub const SERDE: Symbol = Symbol("serde");
 
@@ -140,6 +144,10 @@ pub const FIELD_KEYS: &[Symbol] = &[RENAME, DATE, DEFAULT, READ_ONLY, UPDATED_AT
 pub const FIELD_INDEX_KEYS: &[Symbol] = &[NAME, RANGE_KEY, LOCAL, PROJECT];
 /// The keys `#[index(...)]` accepts on the struct.
 pub const CONTAINER_INDEX_KEYS: &[Symbol] = &[NAME, HASH_KEY, RANGE_KEY, PROJECT];
+/// The keys `#[unique(...)]` accepts on a field.
+pub const FIELD_UNIQUE_KEYS: &[Symbol] = &[SCOPE];
+/// The keys `#[unique(...)]` accepts on the struct.
+pub const CONTAINER_UNIQUE_KEYS: &[Symbol] = &[FIELDS, SCOPE];
 /// The keys `#[combine(...)]` accepts.
 pub const COMBINE_KEYS: &[Symbol] = &[FIELDS, SEP];
 

@@ -149,6 +149,7 @@ mod tests {
         defaults: &[],
         updated_at: None,
         stream: None,
+        uniques: &[],
     };
 
     /// A delete whose key is about `size` bytes.

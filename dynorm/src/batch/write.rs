@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::item;
 use crate::observe::{report_setters, Metadata, Reporting};
 use crate::schema::key_signature::KeySignature;
-use crate::schema::Model;
+use crate::schema::{BatchWritable, Model};
 
 /// A pending batch of puts and deletes across models. Build it with
 /// [`Client::batch_write`].
@@ -108,8 +108,9 @@ impl<'a> BatchWrite<'a> {
             .find(|&p| self.writes[p].source.key_bytes().ok().as_ref() == Some(&exact))
     }
 
-    /// Puts an item. Models with a `#[version]` are refused: a batch cannot check versions.
-    pub fn put<M: Model>(mut self, item: &'a M) -> Self {
+    /// Puts an item. Models with a `#[version]` are refused: a batch cannot check versions;
+    /// models with `#[unique]` attributes do not compile: a batch cannot keep their guards.
+    pub fn put<M: BatchWritable>(mut self, item: &'a M) -> Self {
         if M::SCHEMA.version.is_some() {
             self.errors.push(
                 Error::validation("a batch cannot check #[version]s; write versioned items with `put` or a transaction")
@@ -127,7 +128,7 @@ impl<'a> BatchWrite<'a> {
     }
 
     /// Puts every item.
-    pub fn put_many<M: Model>(mut self, items: impl IntoIterator<Item = &'a M>) -> Self {
+    pub fn put_many<M: BatchWritable>(mut self, items: impl IntoIterator<Item = &'a M>) -> Self {
         let items = items.into_iter();
         let expected = items.size_hint().0;
         self.writes.reserve(expected);
@@ -136,7 +137,7 @@ impl<'a> BatchWrite<'a> {
     }
 
     /// Deletes the item with this key.
-    pub fn delete<M: Model>(mut self, key: impl Into<M::Key>) -> Self {
+    pub fn delete<M: BatchWritable>(mut self, key: impl Into<M::Key>) -> Self {
         match item::typed_key::<M>(&key.into(), OPERATION) {
             Ok(key) => {
                 let mut signature = KeySignature::hashed(&M::SCHEMA, OPERATION, &self.hasher);
@@ -153,7 +154,10 @@ impl<'a> BatchWrite<'a> {
     }
 
     /// Deletes the items with these keys.
-    pub fn delete_many<M: Model, K: Into<M::Key>>(self, keys: impl IntoIterator<Item = K>) -> Self {
+    pub fn delete_many<M: BatchWritable, K: Into<M::Key>>(
+        self,
+        keys: impl IntoIterator<Item = K>,
+    ) -> Self {
         keys.into_iter()
             .fold(self, |batch, key| batch.delete::<M>(key))
     }

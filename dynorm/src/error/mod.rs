@@ -40,6 +40,9 @@ pub enum ErrorKind {
     ConditionFailed,
     /// A `#[version]` check failed: another writer changed the item since it was read.
     VersionConflict,
+    /// A `#[unique]` value is held by another item: [`Error::attribute`] names the
+    /// attribute, and [`Error::item`] is the key of the item that holds the value.
+    UniqueConflict,
     /// A transaction was cancelled; [`Error::cancellation_reasons`] says why, per operation.
     TransactionCanceled,
     /// A batch ran out of attempts; [`Error::unprocessed`] holds what was not done.
@@ -85,6 +88,7 @@ impl ErrorKind {
             Self::AlreadyExists => "already exists",
             Self::ConditionFailed => "condition failed",
             Self::VersionConflict => "version conflict",
+            Self::UniqueConflict => "unique conflict",
             Self::TransactionCanceled => "transaction canceled",
             Self::BatchIncomplete => "batch incomplete",
             Self::Validation => "validation error",
@@ -283,9 +287,17 @@ impl Error {
         &self.inner.message
     }
 
-    /// The item DynamoDB returned with a failed condition, as raw attributes.
+    /// The item DynamoDB returned with a failed condition, as raw attributes; for a
+    /// [`UniqueConflict`](ErrorKind::UniqueConflict), the key of the item that holds the
+    /// value.
     pub fn item(&self) -> Option<&Item> {
         self.inner.item.as_ref()
+    }
+
+    /// Whether a `#[unique]` value is held by another item; [`item`](Self::item) is that
+    /// item's key.
+    pub fn is_unique_conflict(&self) -> bool {
+        self.kind() == ErrorKind::UniqueConflict
     }
 
     /// Whether the item did not exist.

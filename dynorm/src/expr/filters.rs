@@ -4,6 +4,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expr::condition::{Comparison, Expr};
+use crate::schema::unique::GUARD_MARKER;
 use crate::schema::Schema;
 
 /// The filter that hides expired items: `attribute_not_exists(ttl) OR ttl > now`.
@@ -17,9 +18,13 @@ pub(crate) fn unexpired(schema: &Schema) -> Option<Expr> {
 }
 
 /// The filter that keeps only this entity's items in a shared table: its name, and under
-/// ElectroDB's convention its version too.
+/// ElectroDB's convention its version too. A model of its own table with unique
+/// attributes keeps its guard items out instead (a single-table model's guards carry
+/// another entity name).
 pub(crate) fn entity(schema: &Schema) -> Option<Expr> {
-    let entity = schema.entity?;
+    let Some(entity) = schema.entity else {
+        return (!schema.uniques.is_empty()).then_some(Expr::NotExists(GUARD_MARKER));
+    };
     let name = Expr::Compare(
         entity.attribute,
         Comparison::Eq,

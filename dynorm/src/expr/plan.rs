@@ -450,6 +450,7 @@ mod tests {
         defaults: &[],
         updated_at: None,
         stream: None,
+        uniques: &[],
     };
 
     fn eq(attribute: &'static str) -> Expr {

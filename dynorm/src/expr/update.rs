@@ -647,6 +647,35 @@ impl<M: Model> Update<M> {
         }
     }
 
+    /// What the update does to the attributes of the model's unique constraints: each one
+    /// it sets, with the value, or removes (`None`). Any other action on such an attribute
+    /// is refused, since its new value would not be known before sending.
+    pub(crate) fn unique_touches(&self) -> Result<Vec<(&'static str, Option<AttributeValue>)>> {
+        let unique = |name: &str| {
+            M::SCHEMA
+                .uniques
+                .iter()
+                .any(|u| u.sources().any(|s| s == name))
+        };
+        let mut out = Vec::new();
+        for (name, action) in &self.actions {
+            if !unique(name) {
+                continue;
+            }
+            match action {
+                Action::Set(value) => out.push((*name, Some(value.clone()))),
+                Action::Remove => out.push((*name, None)),
+                _ => {
+                    return Err(Error::validation(format!(
+                        "`{name}` is part of a unique constraint, so an update can only set it to a value or remove it"
+                    ))
+                    .with_attribute(*name))
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The update expression text with its placeholders, the caller's actions first, then
     /// the ones dynorm manages. Every error found while building it comes first.
     /// `fixed` holds the stored attributes the table key is made of, which never change.

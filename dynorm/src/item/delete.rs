@@ -9,7 +9,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
-use crate::item::write_request::{self, Checks, Delete, WriteSpec};
+use crate::item::write_request::{self, Checks, Delete, Guarded, WriteSpec};
 use crate::observe::{report_setters, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
@@ -115,6 +115,7 @@ impl<M: Model> DeleteItem<M> {
             placeholders,
             checks: self.checks,
             report: self.report,
+            guarded: (!M::SCHEMA.uniques.is_empty()).then_some(Guarded::Delete),
         })
     }
 
@@ -133,7 +134,11 @@ impl<M: Model> DeleteItem<M> {
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.client.clone();
-        let (Delete(key), mut spec) = self.spec()?.replace_kind(());
+        let spec = self.spec()?;
+        if spec.guarded.is_some() {
+            return item::guarded::send(&client, spec.into_any(), return_values).await;
+        }
+        let (Delete(key), mut spec) = spec.replace_kind(());
         write_request::send_write!(
             client,
             "DeleteItem",

@@ -37,7 +37,8 @@ impl Client {
     }
 
     /// Inserts several new items, each conditional on its key being new. The rows are
-    /// written in transactions of up to 100, each all or nothing, in order; a key that
+    /// written in transactions of up to 100 items (a row and its unique guards), each all
+    /// or nothing, in order; a key that
     /// exists cancels its transaction with
     /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind), whose reasons name the row.
     pub fn insert_many<N: Insertable>(&self, rows: impl IntoIterator<Item = N>) -> InsertMany<N> {
@@ -142,12 +143,12 @@ impl<N: Insertable> InsertMany<N> {
             );
         }
         let mut stored = Vec::with_capacity(specs.len());
+        // Each row of a model with unique attributes also writes one guard per constraint.
+        let per_row = 1 + <N::Model as Model>::SCHEMA.uniques.len();
+        let rows_per_transaction = (crate::transaction::MAX_TRANSACTION_ITEMS / per_row).max(1);
         let mut specs = specs.into_iter().peekable();
         while specs.peek().is_some() {
-            let chunk: Vec<WriteSpec<Put>> = specs
-                .by_ref()
-                .take(crate::transaction::MAX_TRANSACTION_ITEMS)
-                .collect();
+            let chunk: Vec<WriteSpec<Put>> = specs.by_ref().take(rows_per_transaction).collect();
             let items: Vec<_> = chunk.iter().map(|spec| spec.kind.0.clone()).collect();
             let mut transaction = client.transact_write();
             transaction.report = report.clone();

@@ -3,6 +3,8 @@
 
 mod delete;
 mod get;
+mod get_unique;
+pub(crate) mod guarded;
 mod insert;
 mod put;
 pub(crate) mod read_options;
@@ -12,6 +14,7 @@ pub(crate) mod write_request;
 
 pub use delete::DeleteItem;
 pub use get::GetItem;
+pub use get_unique::GetUnique;
 pub use insert::{InsertItem, InsertMany};
 pub use put::{CreateItem, PutItem};
 pub use update::UpdateItem;

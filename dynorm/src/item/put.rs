@@ -6,8 +6,9 @@ use aws_sdk_dynamodb::types::ReturnValue;
 use crate::client::Client;
 use crate::error::Result;
 use crate::expr::{Condition, Conjunction, Placeholders};
+use crate::item::guarded;
 use crate::item::whole_item::{prepare_item, WholeItemWrite};
-use crate::item::write_request::{self, Checks, Put, WriteSpec};
+use crate::item::write_request::{self, Checks, Guarded, Put, WriteSpec};
 use crate::observe::{report_setters, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
@@ -70,6 +71,7 @@ pub(crate) fn put_spec<M: Model>(
         placeholders,
         checks,
         report,
+        guarded: (!M::SCHEMA.uniques.is_empty()).then_some(Guarded::Put),
     })
 }
 
@@ -79,6 +81,9 @@ pub(crate) async fn send_put(
     spec: WriteSpec<Put>,
     return_values: ReturnValue,
 ) -> Result<Option<Item>> {
+    if spec.guarded.is_some() {
+        return guarded::send(client, spec.into_any(), return_values).await;
+    }
     let (Put(item), mut spec) = spec.replace_kind(());
     write_request::send_write!(
         client,

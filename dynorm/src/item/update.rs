@@ -16,7 +16,7 @@ use crate::expr::{
     SetLike, Updatable, Update,
 };
 use crate::item;
-use crate::item::write_request::{self, Checks, WriteSpec};
+use crate::item::write_request::{self, Checks, Guarded, WriteSpec};
 use crate::observe::{report_setters, Reporting};
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
@@ -242,6 +242,18 @@ impl<M: Model> UpdateItem<M> {
             .update
             .render(&mut placeholders, fixed, self.upsert)
             .map_err(fail)?;
+        let guarded = if M::SCHEMA.uniques.is_empty() {
+            None
+        } else {
+            let touches = self.update.unique_touches().map_err(fail)?;
+            (!touches.is_empty()).then(|| {
+                let mut base = fixed.clone();
+                if let Ok(key) = &self.key {
+                    base.extend(key.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                Guarded::Update { base, touches }
+            })
+        };
         let key = self.key?;
         let mut checks = Checks {
             present: !self.upsert,
@@ -305,6 +317,7 @@ impl<M: Model> UpdateItem<M> {
             placeholders,
             checks,
             report: self.report,
+            guarded,
         })
     }
 
@@ -325,7 +338,11 @@ impl<M: Model> UpdateItem<M> {
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.client.clone();
-        let (write_request::Update { key, expression }, mut spec) = self.spec()?.replace_kind(());
+        let spec = self.spec()?;
+        if spec.guarded.is_some() {
+            return item::guarded::send(&client, spec.into_any(), return_values).await;
+        }
+        let (write_request::Update { key, expression }, mut spec) = spec.replace_kind(());
         write_request::send_write!(
             client,
             "UpdateItem",

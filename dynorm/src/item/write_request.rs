@@ -151,6 +151,24 @@ pub(crate) struct WriteSpec<K = WriteKind> {
     /// What consumed capacity a single write asks for, and the tally it adds to; a
     /// transaction has its own.
     pub report: Reporting,
+    /// What the write does to the values of the model's `#[unique]` attributes, when it
+    /// may change them: such a write also writes their guard items.
+    pub guarded: Option<Guarded>,
+}
+
+/// What a write does to the values a model declares unique, so that their guards follow.
+#[derive(Debug, Clone)]
+pub(crate) enum Guarded {
+    /// A whole item replaces whatever is stored (`create`, `put`, `insert`).
+    Put,
+    /// An update sets or removes these attributes (`None`: removed). `base` holds what the
+    /// item is certain to hold: its key and the attributes the key is made of.
+    Update {
+        base: Item,
+        touches: Vec<(&'static str, Option<AttributeValue>)>,
+    },
+    /// The item is deleted.
+    Delete,
 }
 
 /// The conditions dynorm adds, and so how to explain a failure.
@@ -231,6 +249,7 @@ impl<K> WriteSpec<K> {
             placeholders,
             checks,
             report,
+            guarded,
         } = self;
         let spec = WriteSpec {
             schema,
@@ -241,6 +260,7 @@ impl<K> WriteSpec<K> {
             placeholders,
             checks,
             report,
+            guarded,
         };
         (own, spec)
     }

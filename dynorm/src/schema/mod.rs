@@ -20,12 +20,13 @@ pub(crate) mod stream_view;
 pub(crate) mod table_definition;
 pub(crate) mod table_schema;
 pub(crate) mod template_parse;
+pub(crate) mod unique;
 
 pub(crate) use collection::entity_name;
 pub use collection::Collection;
 pub use index::{FromItem, Index};
 pub use insert::Insertable;
-pub use model::{Keyed, Model, ModelKey};
+pub use model::{BatchWritable, Keyed, Model, ModelKey};
 pub use shared_table::SharedTable;
 
 // The static description the derive writes: read by dynorm, written through `__private`
@@ -37,6 +38,7 @@ pub(crate) use generated::Generated;
 pub(crate) use index::{IndexKind, IndexSchema, Projection};
 pub(crate) use stream_view::{StreamView, Streamed, View};
 pub(crate) use table_schema::{KeyAttribute, Schema};
+pub(crate) use unique::Unique;
 
 pub(crate) use shared_table::same as const_str_eq;
 

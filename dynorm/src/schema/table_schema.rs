@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::schema::entity::Entity;
 use crate::schema::index::{IndexKind, IndexSchema, Projection};
-use crate::schema::{Combine, Generated, StreamView};
+use crate::schema::{Combine, Generated, StreamView, Unique};
 use crate::value::{limits, AttrError, Item, ScalarType};
 
 /// One key attribute: its name and type.
@@ -53,6 +53,8 @@ pub struct Schema {
     pub updated_at: Option<Generated>,
     /// The table's stream view type (`#[dynorm(stream = "..")]`), when it has a stream.
     pub stream: Option<StreamView>,
+    /// The unique constraints (`#[unique]`), each kept by guard items in the table.
+    pub uniques: &'static [Unique],
 }
 
 impl Schema {

@@ -6,6 +6,7 @@ use std::time::SystemTime;
 
 use crate::error::{Error, Result};
 use crate::schema::template_parse::key_fits;
+use crate::schema::unique;
 use crate::schema::{entity_name, Collection, KeyCasing, Keyed, Model, ModelKey, Schema, View};
 use crate::stream::record::{EventName, Record};
 use crate::value::Item;
@@ -149,6 +150,8 @@ impl<M: Model> Decoder<M> {
         fn decode<M: Model>(entity: &str, item: Item) -> Option<Result<M>> {
             match M::SCHEMA.entity {
                 Some(own) if own.name != entity || !own.holds(&item) => None,
+                // The guard items of unique attributes, in a model's own table.
+                None if unique::is_guard(&item) => None,
                 _ => Some(M::from_item(item)),
             }
         }
@@ -156,7 +159,9 @@ impl<M: Model> Decoder<M> {
             let ours = match (M::SCHEMA.entity, entity) {
                 (Some(own), Some(entity)) => own.name == entity,
                 (Some(_), None) => key_fits(&M::SCHEMA, &key),
-                (None, _) => true,
+                (None, _) => {
+                    M::SCHEMA.uniques.is_empty() || !unique::is_guard_key(&M::SCHEMA, &key)
+                }
             };
             ours.then(|| M::Key::from_key_item(key))
         }

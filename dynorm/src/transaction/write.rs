@@ -90,6 +90,7 @@ impl<M: Model> private::Sealed for ConditionCheckItem<M> {
             placeholders,
             checks,
             report: Reporting::default(),
+            guarded: None,
         })
     }
 }
@@ -207,6 +208,21 @@ impl TransactWrite {
     /// Sends the transaction. When DynamoDB cancels it, the error is
     /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind::TransactionCanceled) with one [`CancellationReason`] per operation.
     pub async fn send(self) -> Result<()> {
+        if self
+            .writes
+            .iter()
+            .any(|w| w.as_ref().is_ok_and(|s| s.guarded.is_some()))
+        {
+            let report = self.report.clone();
+            let (client, specs, token) = self.specs()?;
+            return item::guarded::send_transaction_with_guards(&client, specs, token, report)
+                .await;
+        }
+        self.send_as_built().await
+    }
+
+    /// Sends the transaction as it is, without adding guard items.
+    pub(crate) async fn send_as_built(self) -> Result<()> {
         let report = self.report.clone();
         let capacity = self.report.capacity.clone();
         let (client, specs, token) = self.specs()?;

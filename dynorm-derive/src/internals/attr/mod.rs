@@ -1,6 +1,6 @@
 //! Parses the derive's attributes into plain values: `#[dynorm(...)]` on the struct
 //! (`container`) and on a field (`field`, with `#[combine]` and the key markers),
-//! `#[index(...)]` (`index`) and `#[key(...)]` (`key`).
+//! `#[index(...)]` (`index`), `#[key(...)]` (`key`) and `#[unique(...)]` (`unique`).
 //!
 //! Every parser reports an unknown key through [`unknown_key`], so every misspelling gets
 //! the same message and suggestion.
@@ -10,12 +10,14 @@ mod field;
 mod index;
 mod key;
 mod relation;
+mod unique;
 
 pub use container::{container, ContainerAttrs};
 pub use field::{field, DateStorage, DefaultValue, FieldAttrs};
 pub use index::{index, IndexDecl, ProjectDecl};
 pub use key::{key, KeyDecl};
 pub use relation::{relation, RelationDecl, RelationKind};
+pub use unique::{unique, UniqueDecl};
 
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;

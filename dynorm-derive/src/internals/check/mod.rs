@@ -23,6 +23,7 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_unique_names(cx, model);
     check_version_and_ttl(cx, model);
     check_combines(cx, model);
+    check_uniques(cx, model);
     check_behaviours(cx, model);
     check_index_declarations(cx, cont);
     check_index_keys(cx, model);
@@ -277,6 +278,63 @@ fn check_combines(cx: &Ctxt, model: &Model) {
                     ),
                 );
             }
+        }
+    }
+}
+
+/// `#[unique]`: on attributes that are not the table key nor combined, each field once,
+/// no constraint twice, and no `#[ttl]` on the model, whose expiry would leave the guard
+/// items behind.
+fn check_uniques(cx: &Ctxt, model: &Model) {
+    let mut seen: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    for unique in &model.uniques {
+        let span = &unique.decl.attr;
+        for &position in &unique.fields {
+            let name = &model.fields[position].ast.ident;
+            if model.key_fields.contains(&position) {
+                cx.error_spanned_by(
+                    span,
+                    format!("`{name}` is part of the table key, which is unique already; #[unique] is for other attributes"),
+                );
+            } else if model.combine_of(position).is_some() {
+                cx.error_spanned_by(
+                    span,
+                    format!("`{name}` is a #[combine] field; make its sources unique together instead: #[unique(fields = [..])] on the struct"),
+                );
+            } else if model.version == Some(position) {
+                cx.error_spanned_by(
+                    span,
+                    format!(
+                        "`{name}` is the #[version], which dynorm increments; it cannot be unique"
+                    ),
+                );
+            }
+        }
+        let all: Vec<usize> = unique.scope.iter().chain(&unique.fields).copied().collect();
+        if let Some(twice) = all.iter().enumerate().find(|(i, p)| all[..*i].contains(p)) {
+            cx.error_spanned_by(
+                span,
+                format!(
+                    "`{}` appears twice in this unique constraint",
+                    model.fields[*twice.1].ast.ident
+                ),
+            );
+        }
+        let mut key = (unique.fields.clone(), unique.scope.clone());
+        key.0.sort_unstable();
+        key.1.sort_unstable();
+        if seen.contains(&key) {
+            cx.error_spanned_by(span, "this unique constraint is declared twice");
+        }
+        seen.push(key);
+        if let Some(ttl) = model.ttl {
+            cx.error_spanned_by(
+                span,
+                format!(
+                    "this model has a #[ttl] (`{}`): DynamoDB's TTL deletes an item without its unique guard items, which would keep its values taken",
+                    model.fields[ttl].ast.ident
+                ),
+            );
         }
     }
 }

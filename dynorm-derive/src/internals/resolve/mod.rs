@@ -20,7 +20,7 @@ use syn::{Ident, LitStr, Visibility};
 
 use crate::internals::ast::{self, Container};
 use crate::internals::attr::{
-    ident_from_text, DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind,
+    ident_from_text, DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind, UniqueDecl,
 };
 use crate::internals::symbol::did_you_mean;
 use crate::internals::Ctxt;
@@ -117,6 +117,18 @@ pub struct Model<'a> {
     pub updated_at: Option<Generated>,
     /// The `#[relation]`s, with their own fields resolved.
     pub relations: Vec<Relation<'a>>,
+    /// The `#[unique]` constraints, with their fields resolved.
+    pub uniques: Vec<Unique<'a>>,
+}
+
+/// A `#[unique]` constraint: its fields and its scope, by position.
+pub struct Unique<'a> {
+    /// The declaration, for errors.
+    pub decl: &'a UniqueDecl,
+    /// The fields whose values are unique together.
+    pub fields: Vec<usize>,
+    /// The fields that scope it.
+    pub scope: Vec<usize>,
 }
 
 /// A `#[relation]`: its own fields resolved; the related model's fields are checked by the
@@ -292,8 +304,23 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
             })
         })
         .collect();
+    let uniques = cont
+        .uniques
+        .iter()
+        .filter_map(|decl| {
+            let fields = resolver.fields(&decl.fields);
+            let scope = resolver.fields(&decl.scope);
+            let resolved = fields.len() == decl.fields.len() && scope.len() == decl.scope.len();
+            resolved.then_some(Unique {
+                decl,
+                fields,
+                scope,
+            })
+        })
+        .collect();
     Model {
         relations,
+        uniques,
         ident: cont.ident,
         vis: cont.vis,
         table: lit_or(&cont.attrs.table, &name),

@@ -1,0 +1,554 @@
+//! Unique attributes: one guard item per unique value, kept by every write path in the same
+//! transaction as the item, and the typed conflict when a value is taken.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use dynorm::{Client, ErrorKind, Item, Model};
+
+/// A user: the email is unique in the whole table, the handle within each team.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "UniqueUsers")]
+struct User {
+    #[hash_key]
+    id: String,
+    team: String,
+    #[unique]
+    email: String,
+    #[unique(scope = team)]
+    handle: Option<String>,
+    name: String,
+}
+
+fn user(id: &str, team: &str, email: &str, handle: Option<&str>) -> User {
+    User {
+        id: id.into(),
+        team: team.into(),
+        email: email.into(),
+        handle: handle.map(Into::into),
+        name: format!("user {id}"),
+    }
+}
+
+/// A single-table entity with a range key: its guards carry another entity name.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "UniqueApp", entity = "account")]
+#[key(pk = "ORG#{org}", sk = "ACCOUNT#{id}")]
+#[unique(fields = [first, last], scope = org)]
+struct Account {
+    org: String,
+    id: String,
+    first: String,
+    last: String,
+}
+
+/// Every item and guard of the table, raw.
+async fn scan_all(db: &Client, table: &str) -> Vec<Item> {
+    let mut items = Vec::new();
+    let mut start = None;
+    loop {
+        let page = db
+            .sdk()
+            .scan()
+            .table_name(table)
+            .consistent_read(true)
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .expect("the scan succeeds");
+        items.extend(page.items.unwrap_or_default());
+        start = page.last_evaluated_key;
+        if start.is_none() {
+            return items;
+        }
+    }
+}
+
+/// The guards' invariant: each unique value held by an item has exactly one guard, whose
+/// owner is that item, and every guard is such a guard. Returns the number of guards.
+async fn check_guards<M: Model>(db: &Client) -> usize {
+    let schema = &M::SCHEMA;
+    let table = db.table_name::<M>();
+    let all = scan_all(db, &table).await;
+    let (guards, items): (Vec<Item>, Vec<Item>) = all
+        .into_iter()
+        .partition(|item| item.contains_key("__dynorm_unique__"));
+    let key_of = |item: &Item| -> String {
+        let values: Vec<&AttributeValue> = schema.keys.iter().map(|k| &item[k.name]).collect();
+        format!("{values:?}")
+    };
+    let mut expected: HashMap<String, String> = HashMap::new();
+    for item in &items {
+        for constraint in schema.uniques {
+            let Some(values) = constraint.values(item) else {
+                continue;
+            };
+            let guard = constraint.guard_key(schema, &values).unwrap();
+            let previous = expected.insert(key_of(&guard), key_of(item));
+            assert!(
+                previous.is_none(),
+                "two items hold {}",
+                constraint.describe(&values)
+            );
+        }
+    }
+    assert_eq!(
+        guards.len(),
+        expected.len(),
+        "one guard per held value, no stray guard"
+    );
+    for guard in &guards {
+        let owner = expected
+            .get(&key_of(guard))
+            .unwrap_or_else(|| panic!("the guard {guard:?} guards no held value"));
+        let mut named = vec![&guard["__dynorm_owner_hash__"]];
+        if schema.range_key.is_some() {
+            named.push(&guard["__dynorm_owner_range__"]);
+        }
+        assert_eq!(
+            &format!("{named:?}"),
+            owner,
+            "the guard names the item that holds the value"
+        );
+    }
+    guards.len()
+}
+
+#[tokio::test]
+async fn create_writes_the_guards_in_one_transaction() {
+    let db = common::db_with::<User>("unique_create").await;
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    counted
+        .create(&user("u1", "t1", "ada@example.com", Some("ada")))
+        .send()
+        .await
+        .unwrap();
+    requests.assert_counts([("TransactWriteItems", 1)]);
+    assert_eq!(check_guards::<User>(&db).await, 2);
+
+    // The same email on another item is refused, naming the attribute and the holder.
+    let error = db
+        .create(&user("u2", "t2", "ada@example.com", None))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UniqueConflict, "{error}");
+    assert_eq!(error.attribute(), Some("email"));
+    assert_eq!(error.model(), Some("User"));
+    assert_eq!(error.operation(), Some("create"));
+    let holder = error.item().expect("the holder's key");
+    assert_eq!(holder.get("id"), Some(&AttributeValue::S("u1".into())));
+    assert!(db.get::<User>("u2").send().await.unwrap().is_none());
+
+    // A handle is unique per team: the same handle in another team is fine.
+    db.create(&user("u3", "t2", "bob@example.com", Some("ada")))
+        .send()
+        .await
+        .unwrap();
+    let error = db
+        .create(&user("u4", "t2", "eve@example.com", Some("ada")))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_unique_conflict());
+    assert_eq!(error.attribute(), Some("handle"));
+    // A creation over an existing key is still `AlreadyExists`.
+    let error = db
+        .create(&user("u1", "t1", "new@example.com", None))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_already_exists(), "{error}");
+    assert_eq!(check_guards::<User>(&db).await, 4);
+}
+
+#[tokio::test]
+async fn updates_move_guards_only_when_a_value_changes() {
+    let db = common::db_with::<User>("unique_update").await;
+    db.create(&user("u1", "t1", "ada@example.com", Some("ada")))
+        .send()
+        .await
+        .unwrap();
+    db.create(&user("u2", "t1", "bob@example.com", None))
+        .send()
+        .await
+        .unwrap();
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+
+    // Not touching a unique attribute: the update as it is.
+    counted
+        .update::<User>("u1")
+        .set(User::NAME, "Ada")
+        .send()
+        .await
+        .unwrap();
+    requests.assert_counts([("UpdateItem", 1)]);
+    // Setting the value it already holds: one UpdateItem, no guard operation.
+    counted
+        .update::<User>("u1")
+        .set(User::EMAIL, "ada@example.com")
+        .send()
+        .await
+        .unwrap();
+    requests.assert_counts([("UpdateItem", 1)]);
+    // A new value: the guard moves, in one transaction after the first attempt.
+    let updated = counted
+        .update::<User>("u1")
+        .set(User::EMAIL, "ada@lovelace.org")
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(updated.email, "ada@lovelace.org");
+    assert_eq!(requests.count("TransactWriteItems"), 1);
+    requests.clear();
+    assert_eq!(check_guards::<User>(&db).await, 3);
+    // The old value is free again; the new one is taken.
+    db.update::<User>("u2")
+        .set(User::EMAIL, "ada@example.com")
+        .send()
+        .await
+        .unwrap();
+    let error = db
+        .update::<User>("u2")
+        .set(User::EMAIL, "ada@lovelace.org")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_unique_conflict(), "{error}");
+    assert_eq!(
+        db.get::<User>("u2").send().await.unwrap().unwrap().email,
+        "ada@example.com"
+    );
+    // Removing an optional unique value deletes its guard; setting it writes one.
+    db.update::<User>("u1")
+        .remove(User::HANDLE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 2);
+    db.update::<User>("u2")
+        .set(User::HANDLE, "ada")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 3);
+    // An update of a missing item is NotFound, and writes no guard.
+    let error = db
+        .update::<User>("nobody")
+        .set(User::EMAIL, "ghost@example.com")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_not_found(), "{error}");
+    // The caller's condition still decides.
+    let error = db
+        .update::<User>("u1")
+        .set(User::EMAIL, "other@example.com")
+        .condition(User::NAME.eq("nobody"))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ConditionFailed, "{error}");
+    // An upsert creates the item with its guard.
+    db.update::<User>("u9")
+        .set(User::EMAIL, "new@example.com")
+        .set(User::TEAM, "t9")
+        .set(User::NAME, "new")
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 4);
+    // An action other than set or remove on a unique attribute is refused before sending.
+    let error = db
+        .update::<User>("u1")
+        .set_if_not_exists(User::EMAIL, "x@example.com")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation());
+    assert_eq!(error.attribute(), Some("email"));
+}
+
+#[tokio::test]
+async fn puts_and_deletes_keep_the_guards() {
+    let db = common::db_with::<User>("unique_put").await;
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    // A put of a new item: the first attempt finds no item, then one transaction.
+    counted
+        .put(&user("u1", "t1", "ada@example.com", None))
+        .send()
+        .await
+        .unwrap();
+    requests.assert_counts([("PutItem", 1), ("TransactWriteItems", 1)]);
+    // A put that keeps the values: one PutItem.
+    let mut ada = user("u1", "t1", "ada@example.com", None);
+    ada.name = "Ada".into();
+    counted.put(&ada).send().await.unwrap();
+    requests.assert_counts([("PutItem", 1)]);
+    // A put that changes them moves the guards, and returns the replaced item.
+    ada.email = "ada@lovelace.org".into();
+    ada.handle = Some("ada".into());
+    let old = db.put(&ada).send_returning_old().await.unwrap().unwrap();
+    assert_eq!(old.email, "ada@example.com");
+    assert_eq!(check_guards::<User>(&db).await, 2);
+    let error = db
+        .put(&user("u2", "t1", "ada@lovelace.org", None))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_unique_conflict());
+    assert!(db.get::<User>("u2").send().await.unwrap().is_none());
+
+    // A delete reads the item, then deletes it with its guards.
+    counted.delete::<User>("u1").send().await.unwrap();
+    requests.assert_counts([("GetItem", 1), ("TransactWriteItems", 1)]);
+    assert_eq!(check_guards::<User>(&db).await, 0);
+    // The values are free again; deleting a missing item is fine, or NotFound when required.
+    db.create(&user("u2", "t1", "ada@lovelace.org", Some("ada")))
+        .send()
+        .await
+        .unwrap();
+    db.delete::<User>("u1").send().await.unwrap();
+    let error = db
+        .delete::<User>("u1")
+        .require_exists(true)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_not_found(), "{error}");
+    // Raw keys take the same path.
+    let key = Item::from([("id".to_owned(), AttributeValue::S("u2".into()))]);
+    db.update_raw::<User>(key.clone())
+        .set(User::EMAIL, "two@example.com")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 2);
+    db.delete_raw::<User>(key).send().await.unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 0);
+}
+
+#[tokio::test]
+async fn transactions_and_inserts_keep_the_guards() {
+    let db = common::db_with::<User>("unique_transactions").await;
+    db.create(&user("u1", "t1", "ada@example.com", None))
+        .send()
+        .await
+        .unwrap();
+    db.transact_write()
+        .write(db.create(&user("u2", "t1", "bob@example.com", Some("bob"))))
+        .write(db.update::<User>("u1").set(User::EMAIL, "ada@lovelace.org"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 3);
+    // A taken value cancels the whole transaction with the typed conflict.
+    let error = db
+        .transact_write()
+        .write(db.create(&user("u3", "t1", "eve@example.com", None)))
+        .write(db.update::<User>("u2").set(User::EMAIL, "ada@lovelace.org"))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_unique_conflict(), "{error}");
+    assert!(db.get::<User>("u3").send().await.unwrap().is_none());
+    // Two operations claiming one value are refused before sending.
+    let error = db
+        .transact_write()
+        .write(db.create(&user("u4", "t1", "same@example.com", None)))
+        .write(db.create(&user("u5", "t1", "same@example.com", None)))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    // A delete in a transaction frees its values, for another operation of it to take.
+    db.transact_write()
+        .write(db.delete::<User>("u1"))
+        .write(db.create(&user("u6", "t1", "ada@lovelace.org", None)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 3);
+    // insert_many keeps each row's guards, in transactions of up to 100 items.
+    let rows: Vec<NewUser> = (0..60)
+        .map(|i| NewUser {
+            id: format!("n{i}"),
+            team: "t2".into(),
+            email: format!("n{i}@example.com"),
+            handle: Some(format!("n{i}")),
+            name: "n".into(),
+        })
+        .collect();
+    db.insert_many(rows).send().await.unwrap();
+    assert_eq!(check_guards::<User>(&db).await, 3 + 120);
+}
+
+#[tokio::test]
+async fn lookups_read_the_guard_then_the_item() {
+    let db = common::db_with::<User>("unique_lookup").await;
+    db.create(&user("u1", "t1", "ada@example.com", Some("ada")))
+        .send()
+        .await
+        .unwrap();
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    let found = counted
+        .get_unique::<User>()
+        .value(User::EMAIL, "ada@example.com")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(found.map(|u| u.id), Some("u1".to_owned()));
+    requests.assert_counts([("GetItem", 2)]);
+    let key = counted
+        .get_unique::<User>()
+        .value(User::TEAM, "t1")
+        .value(User::HANDLE, "ada")
+        .send_key()
+        .await
+        .unwrap();
+    assert_eq!(key, Some(UserKey { id: "u1".into() }));
+    requests.assert_counts([("GetItem", 1)]);
+    let none = db
+        .get_unique::<User>()
+        .value(User::EMAIL, "nobody@example.com")
+        .send()
+        .await
+        .unwrap();
+    assert!(none.is_none());
+    // The values must name one declared constraint, scope included.
+    let error = db
+        .get_unique::<User>()
+        .value(User::HANDLE, "ada")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation());
+    assert!(error.message().contains("[team, handle]"), "{error}");
+}
+
+#[tokio::test]
+async fn reads_never_see_guards() {
+    let db = common::db_with::<User>("unique_reads").await;
+    for i in 0..5 {
+        db.create(&user(
+            &format!("u{i}"),
+            "t1",
+            &format!("{i}@x.org"),
+            Some(&format!("h{i}")),
+        ))
+        .send()
+        .await
+        .unwrap();
+    }
+    let scanned: Vec<User> = db.scan::<User>().all().await.unwrap();
+    assert_eq!(scanned.len(), 5);
+    assert_eq!(db.scan::<User>().count().await.unwrap(), 5);
+
+    // A single-table entity with a range key and a tuple constraint scoped by its org.
+    let db = common::db_with::<Account>("unique_entity").await;
+    let account = |id: &str, first: &str, last: &str| Account {
+        org: "o1".into(),
+        id: id.into(),
+        first: first.into(),
+        last: last.into(),
+    };
+    db.create(&account("a1", "Ada", "Lovelace"))
+        .send()
+        .await
+        .unwrap();
+    db.create(&account("a2", "Ada", "Byron"))
+        .send()
+        .await
+        .unwrap();
+    let error = db
+        .create(&account("a3", "Ada", "Lovelace"))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_unique_conflict());
+    assert_eq!(error.attribute(), Some("first"));
+    assert_eq!(check_guards::<Account>(&db).await, 2);
+    let guards = scan_all(&db, &db.table_name::<Account>()).await;
+    assert!(guards
+        .iter()
+        .filter(|i| i.contains_key("__dynorm_unique__"))
+        .all(|g| g.get("__entity") == Some(&AttributeValue::S("dynorm.unique".into()))));
+    let scanned: Vec<Account> = db.scan::<Account>().all().await.unwrap();
+    assert_eq!(scanned.len(), 2);
+    let found = db
+        .get_unique::<Account>()
+        .value(Account::ORG, "o1")
+        .value(Account::FIRST, "Ada")
+        .value(Account::LAST, "Byron")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(found.map(|a| a.id), Some("a2".to_owned()));
+}
+
+#[tokio::test]
+async fn racing_writers_get_one_winner_and_no_orphan() {
+    let db = common::db_with::<User>("unique_race").await;
+    // 16 tasks create users with the same email: one wins.
+    let tasks: Vec<_> = (0..16)
+        .map(|i| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                db.create(&user(&format!("c{i}"), "t1", "race@example.com", None))
+                    .send()
+                    .await
+            })
+        })
+        .collect();
+    let mut wins = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(()) => wins += 1,
+            Err(e) => assert!(e.is_unique_conflict(), "a loser gets the conflict: {e}"),
+        }
+    }
+    assert_eq!(wins, 1);
+    check_guards::<User>(&db).await;
+
+    // 16 users, each renamed to the same email at once: one wins.
+    for i in 0..16 {
+        db.create(&user(
+            &format!("r{i}"),
+            "t2",
+            &format!("r{i}@example.com"),
+            None,
+        ))
+        .send()
+        .await
+        .unwrap();
+    }
+    let db = Arc::new(db);
+    let tasks: Vec<_> = (0..16)
+        .map(|i| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                db.update::<User>(format!("r{i}"))
+                    .set(User::EMAIL, "taken@example.com")
+                    .send()
+                    .await
+            })
+        })
+        .collect();
+    let mut wins = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(()) => wins += 1,
+            Err(e) => assert!(e.is_unique_conflict(), "a loser gets the conflict: {e}"),
+        }
+    }
+    assert_eq!(wins, 1);
+    check_guards::<User>(&db).await;
+}
