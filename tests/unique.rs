@@ -3,11 +3,12 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use common::guards::{check_guards, scan_all};
+
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynorm::{Client, ErrorKind, Item, Model};
+use dynorm::{ErrorKind, Item, Model};
 
 /// A user: the email is unique in the whole table, the handle within each team.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -43,78 +44,6 @@ struct Account {
     id: String,
     first: String,
     last: String,
-}
-
-/// Every item and guard of the table, raw.
-async fn scan_all(db: &Client, table: &str) -> Vec<Item> {
-    let mut items = Vec::new();
-    let mut start = None;
-    loop {
-        let page = db
-            .sdk()
-            .scan()
-            .table_name(table)
-            .consistent_read(true)
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .expect("the scan succeeds");
-        items.extend(page.items.unwrap_or_default());
-        start = page.last_evaluated_key;
-        if start.is_none() {
-            return items;
-        }
-    }
-}
-
-/// The guards' invariant: each unique value held by an item has exactly one guard, whose
-/// owner is that item, and every guard is such a guard. Returns the number of guards.
-async fn check_guards<M: Model>(db: &Client) -> usize {
-    let schema = &M::SCHEMA;
-    let table = db.table_name::<M>();
-    let all = scan_all(db, &table).await;
-    let (guards, items): (Vec<Item>, Vec<Item>) = all
-        .into_iter()
-        .partition(|item| item.contains_key("__dynorm_unique__"));
-    let key_of = |item: &Item| -> String {
-        let values: Vec<&AttributeValue> = schema.keys.iter().map(|k| &item[k.name]).collect();
-        format!("{values:?}")
-    };
-    let mut expected: HashMap<String, String> = HashMap::new();
-    for item in &items {
-        for constraint in schema.uniques {
-            let Some(values) = constraint.values(item) else {
-                continue;
-            };
-            let guard = constraint.guard_key(schema, &values).unwrap();
-            let previous = expected.insert(key_of(&guard), key_of(item));
-            assert!(
-                previous.is_none(),
-                "two items hold {}",
-                constraint.describe(&values)
-            );
-        }
-    }
-    assert_eq!(
-        guards.len(),
-        expected.len(),
-        "one guard per held value, no stray guard"
-    );
-    for guard in &guards {
-        let owner = expected
-            .get(&key_of(guard))
-            .unwrap_or_else(|| panic!("the guard {guard:?} guards no held value"));
-        let mut named = vec![&guard["__dynorm_owner_hash__"]];
-        if schema.range_key.is_some() {
-            named.push(&guard["__dynorm_owner_range__"]);
-        }
-        assert_eq!(
-            &format!("{named:?}"),
-            owner,
-            "the guard names the item that holds the value"
-        );
-    }
-    guards.len()
 }
 
 #[tokio::test]

@@ -3,6 +3,7 @@
 
 #![allow(dead_code, unused_imports)]
 
+pub mod guards;
 pub mod observe;
 
 pub use dynorm::testing::*;

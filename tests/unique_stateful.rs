@@ -1,0 +1,513 @@
+//! A stateful, model-based property test of unique attributes: random sequences of every
+//! write path of a model with a unique email and a handle unique per team (`create`,
+//! `put`, updates that set, move or remove unique values or change the scope, `upsert`,
+//! `update_raw`, `delete`, `delete_raw`, `insert_many`, and write transactions mixing
+//! creates, updates and deletes), checked after each step against an in-memory oracle.
+//!
+//! After every step:
+//! 1. the table's items, decoded, are exactly the oracle's;
+//! 2. each unique value held by an item has exactly one guard, which names that item,
+//!    and no guard guards nothing (`common::guards::check_guards`);
+//! 3. every read path sees the items and never a guard: `get_unique` by each held value
+//!    gives its holder, and a scan gives the oracle's items.
+//!
+//! Few ids and values, so that steps collide. A fixed seed and number of cases;
+//! `PROPTEST_RNG_SEED` and `PROPTEST_CASES` explore others.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use dynorm::types::AttributeValue;
+use dynorm::{Client, Error, ErrorKind, Item, Model};
+use proptest::prelude::*;
+use proptest::sample::select;
+use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
+
+const CASES: u32 = 24;
+const MAX_STEPS: usize = 20;
+const SEED: u64 = 0x5EED_0026;
+
+const IDS: [&str; 4] = ["u1", "u2", "u3", "u4"];
+const EMAILS: [&str; 3] = ["a@x", "b@x", "c#x"];
+const TEAMS: [&str; 2] = ["t1", "t2"];
+const HANDLES: [&str; 2] = ["h1", "h2"];
+
+/// A member: the email is unique in the table, the handle within each team.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "UniqueMembers")]
+struct Member {
+    #[hash_key]
+    id: String,
+    team: String,
+    #[unique]
+    email: String,
+    #[unique(scope = team)]
+    handle: Option<String>,
+    name: String,
+}
+
+#[derive(Clone, Debug)]
+struct Fields {
+    team: &'static str,
+    email: &'static str,
+    handle: Option<&'static str>,
+}
+
+impl Fields {
+    fn member(&self, id: &str, name: &str) -> Member {
+        Member {
+            id: id.into(),
+            team: self.team.into(),
+            email: self.email.into(),
+            handle: self.handle.map(Into::into),
+            name: name.into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Action {
+    Email(&'static str),
+    Handle(Option<&'static str>),
+    Team(&'static str),
+    Name(&'static str),
+}
+
+#[derive(Clone, Debug)]
+enum TxOp {
+    Create(&'static str, Fields),
+    Email(&'static str, &'static str),
+    Delete(&'static str),
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Create(&'static str, Fields),
+    Put(&'static str, Fields),
+    Update(&'static str, Vec<Action>),
+    UpdateRaw(&'static str, &'static str),
+    Upsert(&'static str, Fields),
+    Delete(&'static str),
+    DeleteRaw(&'static str),
+    InsertMany(Vec<(&'static str, Fields)>),
+    Transaction(Vec<TxOp>),
+}
+
+fn id() -> impl Strategy<Value = &'static str> {
+    select(&IDS[..])
+}
+
+fn fields() -> impl Strategy<Value = Fields> {
+    (
+        select(&TEAMS[..]),
+        select(&EMAILS[..]),
+        proptest::option::of(select(&HANDLES[..])),
+    )
+        .prop_map(|(team, email, handle)| Fields {
+            team,
+            email,
+            handle,
+        })
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        select(&EMAILS[..]).prop_map(Action::Email),
+        proptest::option::of(select(&HANDLES[..])).prop_map(Action::Handle),
+        select(&TEAMS[..]).prop_map(Action::Team),
+        Just(Action::Name("renamed")),
+    ]
+}
+
+fn tx_op() -> impl Strategy<Value = TxOp> {
+    prop_oneof![
+        (id(), fields()).prop_map(|(id, f)| TxOp::Create(id, f)),
+        (id(), select(&EMAILS[..])).prop_map(|(id, e)| TxOp::Email(id, e)),
+        id().prop_map(TxOp::Delete),
+    ]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (id(), fields()).prop_map(|(id, f)| Op::Create(id, f)),
+        2 => (id(), fields()).prop_map(|(id, f)| Op::Put(id, f)),
+        3 => (id(), proptest::collection::vec(action(), 1..=2)).prop_map(|(id, a)| Op::Update(id, a)),
+        1 => (id(), select(&EMAILS[..])).prop_map(|(id, e)| Op::UpdateRaw(id, e)),
+        1 => (id(), fields()).prop_map(|(id, f)| Op::Upsert(id, f)),
+        2 => id().prop_map(Op::Delete),
+        1 => id().prop_map(Op::DeleteRaw),
+        1 => proptest::collection::vec((id(), fields()), 1..=3).prop_map(Op::InsertMany),
+        2 => proptest::collection::vec(tx_op(), 1..=3).prop_map(Op::Transaction),
+    ]
+}
+
+/// The oracle: the members by id.
+type World = BTreeMap<String, Member>;
+
+/// Whether two members hold a unique value in common.
+fn clash(a: &Member, b: &Member) -> bool {
+    a.email == b.email || (a.team == b.team && a.handle.is_some() && a.handle == b.handle)
+}
+
+/// Whether `member`, written over `world`, clashes with another member.
+fn clashes(world: &World, member: &Member) -> bool {
+    world
+        .values()
+        .any(|m| m.id != member.id && clash(m, member))
+}
+
+/// What the oracle expects of a write: the world after it, or the kinds it may fail with.
+enum Expect {
+    Ok(World),
+    Err(Vec<ErrorKind>),
+}
+
+fn expect(world: &World, op: &Op) -> Expect {
+    let ok_unless_clash = |member: Member| {
+        if clashes(world, &member) {
+            Expect::Err(vec![ErrorKind::UniqueConflict])
+        } else {
+            let mut next = world.clone();
+            next.insert(member.id.clone(), member);
+            Expect::Ok(next)
+        }
+    };
+    match op {
+        Op::Create(id, fields) => {
+            if world.contains_key(*id) {
+                // Either check may fail first.
+                let member = fields.member(id, "created");
+                let mut kinds = vec![ErrorKind::AlreadyExists];
+                if clashes(world, &member) {
+                    kinds.push(ErrorKind::UniqueConflict);
+                }
+                Expect::Err(kinds)
+            } else {
+                ok_unless_clash(fields.member(id, "created"))
+            }
+        }
+        Op::Put(id, fields) => ok_unless_clash(fields.member(id, "put")),
+        Op::Upsert(id, fields) => {
+            // A new item has only what the upsert sets: no handle.
+            let mut member = world.get(*id).cloned().unwrap_or_else(|| {
+                Fields {
+                    handle: None,
+                    ..fields.clone()
+                }
+                .member(id, "upserted")
+            });
+            member.email = fields.email.into();
+            member.team = fields.team.into();
+            member.name = "upserted".into();
+            ok_unless_clash(member)
+        }
+        Op::Update(id, actions) => {
+            let slot = |a: &Action| std::mem::discriminant(a);
+            if actions.len() == 2 && slot(&actions[0]) == slot(&actions[1]) {
+                // An attribute updated twice: refused before sending.
+                return Expect::Err(vec![ErrorKind::Validation]);
+            }
+            let Some(mut member) = world.get(*id).cloned() else {
+                return Expect::Err(vec![ErrorKind::NotFound]);
+            };
+            for action in actions {
+                match action {
+                    Action::Email(email) => member.email = (*email).into(),
+                    Action::Handle(handle) => member.handle = handle.map(Into::into),
+                    Action::Team(team) => member.team = (*team).into(),
+                    Action::Name(name) => member.name = (*name).into(),
+                }
+            }
+            ok_unless_clash(member)
+        }
+        Op::UpdateRaw(id, email) => {
+            let Some(mut member) = world.get(*id).cloned() else {
+                return Expect::Err(vec![ErrorKind::NotFound]);
+            };
+            member.email = (*email).into();
+            ok_unless_clash(member)
+        }
+        Op::Delete(id) | Op::DeleteRaw(id) => {
+            let mut next = world.clone();
+            next.remove(*id);
+            Expect::Ok(next)
+        }
+        Op::InsertMany(rows) => {
+            let ops = rows
+                .iter()
+                .map(|(id, fields)| TxOp::Create(id, fields.clone()))
+                .collect::<Vec<_>>();
+            expect_all(world, &ops, "inserted")
+        }
+        Op::Transaction(ops) => expect_all(world, ops, "created"),
+    }
+}
+
+/// A transaction (or one chunk of `insert_many`): all or nothing.
+fn expect_all(world: &World, ops: &[TxOp], name: &str) -> Expect {
+    let id_of = |op: &TxOp| match op {
+        TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Delete(id) => *id,
+    };
+    let ids: Vec<&str> = ops.iter().map(id_of).collect();
+    if (1..ids.len()).any(|i| ids[..i].contains(&ids[i])) {
+        // The same item twice: refused before sending.
+        return Expect::Err(vec![ErrorKind::Validation]);
+    }
+    let mut next = world.clone();
+    let mut failed = false;
+    let mut claims: Vec<Member> = Vec::new();
+    for op in ops {
+        match op {
+            TxOp::Create(id, fields) => {
+                failed |= world.contains_key(*id);
+                let member = fields.member(id, name);
+                claims.push(member.clone());
+                next.insert((*id).into(), member);
+            }
+            TxOp::Email(id, email) => match world.get(*id) {
+                Some(member) => {
+                    let mut member = member.clone();
+                    member.email = (*email).into();
+                    if member.email != world[*id].email {
+                        claims.push(member.clone());
+                    }
+                    next.insert((*id).into(), member);
+                }
+                None => {
+                    // Refused by DynamoDB, but its guard is planned all the same.
+                    failed = true;
+                    claims.push(
+                        Fields {
+                            team: "",
+                            email,
+                            handle: None,
+                        }
+                        .member(id, name),
+                    );
+                }
+            },
+            TxOp::Delete(id) => {
+                next.remove(*id);
+            }
+        }
+    }
+    let two_claims = (1..claims.len()).any(|i| claims[..i].iter().any(|c| clash(c, &claims[i])));
+    let clash_after = next
+        .values()
+        .any(|m| next.values().any(|o| o.id != m.id && clash(m, o)));
+    let mut kinds = Vec::new();
+    if failed {
+        kinds.push(ErrorKind::TransactionCanceled);
+    }
+    if two_claims {
+        kinds.push(ErrorKind::Validation);
+    }
+    if clash_after {
+        kinds.push(ErrorKind::UniqueConflict);
+    }
+    if kinds.is_empty() {
+        Expect::Ok(next)
+    } else {
+        // When two things fail, DynamoDB may report either.
+        kinds.extend([ErrorKind::UniqueConflict, ErrorKind::TransactionCanceled]);
+        Expect::Err(kinds)
+    }
+}
+
+fn raw_key(id: &str) -> Item {
+    Item::from([("id".to_owned(), AttributeValue::S(id.into()))])
+}
+
+async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
+    match op {
+        Op::Create(id, fields) => db.create(&fields.member(id, "created")).send().await,
+        Op::Put(id, fields) => db.put(&fields.member(id, "put")).send().await,
+        Op::Upsert(id, fields) => {
+            db.update::<Member>(*id)
+                .set(Member::EMAIL, fields.email)
+                .set(Member::TEAM, fields.team)
+                .set(Member::NAME, "upserted")
+                .upsert()
+                .send()
+                .await
+        }
+        Op::Update(id, actions) => {
+            let mut update = db.update::<Member>(*id);
+            for action in actions {
+                update = match action {
+                    Action::Email(email) => update.set(Member::EMAIL, *email),
+                    Action::Handle(Some(handle)) => update.set(Member::HANDLE, *handle),
+                    Action::Handle(None) => update.remove(Member::HANDLE),
+                    Action::Team(team) => update.set(Member::TEAM, *team),
+                    Action::Name(name) => update.set(Member::NAME, *name),
+                };
+            }
+            update.send().await
+        }
+        Op::UpdateRaw(id, email) => {
+            db.update_raw::<Member>(raw_key(id))
+                .set(Member::EMAIL, *email)
+                .send()
+                .await
+        }
+        Op::Delete(id) => db.delete::<Member>(*id).send().await,
+        Op::DeleteRaw(id) => db.delete_raw::<Member>(raw_key(id)).send().await,
+        Op::InsertMany(rows) => {
+            let rows = rows.iter().map(|(id, f)| NewMember {
+                id: (*id).into(),
+                team: f.team.into(),
+                email: f.email.into(),
+                handle: f.handle.map(Into::into),
+                name: "inserted".into(),
+            });
+            db.insert_many(rows.collect::<Vec<_>>()).send().await
+        }
+        Op::Transaction(ops) => {
+            let _ = world;
+            let members: Vec<(usize, Member)> = ops
+                .iter()
+                .enumerate()
+                .filter_map(|(i, op)| match op {
+                    TxOp::Create(id, fields) => Some((i, fields.member(id, "created"))),
+                    _ => None,
+                })
+                .collect();
+            let mut tx = db.transact_write();
+            for (i, op) in ops.iter().enumerate() {
+                tx = match op {
+                    TxOp::Create(..) => {
+                        let member = &members.iter().find(|(j, _)| *j == i).expect("made").1;
+                        tx.write(db.create(member))
+                    }
+                    TxOp::Email(id, email) => {
+                        tx.write(db.update::<Member>(*id).set(Member::EMAIL, *email))
+                    }
+                    TxOp::Delete(id) => tx.write(db.delete::<Member>(*id)),
+                };
+            }
+            tx.send().await
+        }
+    }
+}
+
+/// The items of the table as members (guards left out), and the guard invariant.
+async fn check(db: &Client, world: &World) -> Result<(), String> {
+    let raw = common::guards::scan_all(db, &db.table_name::<Member>()).await;
+    let mut stored = World::new();
+    for item in raw
+        .into_iter()
+        .filter(|i| !i.contains_key("__dynorm_unique__"))
+    {
+        let member =
+            Member::from_item(item).map_err(|e| format!("an item does not decode: {e}"))?;
+        stored.insert(member.id.clone(), member);
+    }
+    if &stored != world {
+        return Err(format!(
+            "the table holds {stored:#?}\nthe oracle holds {world:#?}"
+        ));
+    }
+    common::guards::check_guards::<Member>(db).await;
+    for member in world.values() {
+        let found = db
+            .get_unique::<Member>()
+            .value(Member::EMAIL, &member.email)
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| format!("get_unique failed: {e}"))?;
+        if found.as_ref() != Some(member) {
+            return Err(format!("get_unique({}) gave {found:?}", member.email));
+        }
+    }
+    let scanned: Vec<Member> = db
+        .scan::<Member>()
+        .consistent_read(true)
+        .all()
+        .await
+        .map_err(|e| format!("the scan failed: {e}"))?;
+    if scanned.len() != world.len() {
+        return Err(format!(
+            "the scan gave {} members, not {}",
+            scanned.len(),
+            world.len()
+        ));
+    }
+    Ok(())
+}
+
+async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
+    for item in common::guards::scan_all(db, &db.table_name::<Member>()).await {
+        db.sdk()
+            .delete_item()
+            .table_name(db.table_name::<Member>())
+            .key("id", item["id"].clone())
+            .send()
+            .await
+            .map_err(|e| format!("clearing the table failed: {e:?}"))?;
+    }
+    let mut world = World::new();
+    for (i, op) in ops.iter().enumerate() {
+        let expected = expect(&world, op);
+        let result = write(db, &world, op).await;
+        world = match (expected, result) {
+            (Expect::Ok(next), Ok(())) => next,
+            (Expect::Err(kinds), Err(e)) if kinds.contains(&e.kind()) => world,
+            (Expect::Ok(_), Err(e)) => {
+                return Err(format!(
+                    "step {i} ({op:?}) failed with {e}, but the oracle expected success"
+                ))
+            }
+            (Expect::Err(kinds), Ok(())) => {
+                return Err(format!(
+                    "step {i} ({op:?}) succeeded, but the oracle expected {kinds:?}"
+                ))
+            }
+            (Expect::Err(kinds), Err(e)) => {
+                return Err(format!(
+                    "step {i} ({op:?}) failed with {e}, but the oracle expected {kinds:?}"
+                ))
+            }
+        };
+        check(db, &world)
+            .await
+            .map_err(|e| format!("after step {i} ({op:?}): {e}"))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn every_write_path_keeps_one_guard_per_value() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let db = runtime.block_on(common::db_with::<Member>("unique_stateful"));
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let config = Config {
+        cases: env("PROPTEST_CASES").map_or(CASES, |c| c as u32),
+        rng_seed: RngSeed::Fixed(env("PROPTEST_RNG_SEED").unwrap_or(SEED)),
+        failure_persistence: None,
+        max_shrink_iters: 200,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&proptest::collection::vec(op(), 1..=MAX_STEPS), |ops| {
+        runtime
+            .block_on(run_case(&db, &ops))
+            .map_err(TestCaseError::fail)
+    });
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, ops)) => {
+            let steps: Vec<String> = ops
+                .iter()
+                .enumerate()
+                .map(|(i, op)| format!("  {i}: {op:?}"))
+                .collect();
+            panic!("{reason}\nminimal failing sequence:\n{}", steps.join("\n"));
+        }
+        Err(other) => panic!("{other}"),
+    }
+}
