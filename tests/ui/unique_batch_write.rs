@@ -1,0 +1,17 @@
+use dynorm::Model;
+
+#[derive(Model)]
+struct User {
+    #[hash_key]
+    id: String,
+    #[unique]
+    email: String,
+}
+
+async fn import(db: dynorm::Client, users: Vec<User>) -> Result<usize, dynorm::Error> {
+    db.batch_write().put_many(&users).send().await
+}
+
+fn main() {
+    let _ = import;
+}

@@ -1,0 +1,12 @@
+use dynorm::Model;
+
+#[derive(Model)]
+#[unique(fields = [first, lsat])]
+struct User {
+    #[hash_key]
+    id: String,
+    first: String,
+    last: String,
+}
+
+fn main() {}

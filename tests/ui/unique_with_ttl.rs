@@ -1,0 +1,13 @@
+use dynorm::Model;
+
+#[derive(Model)]
+struct Session {
+    #[hash_key]
+    id: String,
+    #[unique]
+    token: String,
+    #[ttl]
+    expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+fn main() {}
