@@ -125,6 +125,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
                     updated_at: ::core::option::Option::None,
                     stream: ::core::option::Option::None,
                     uniques: &[],
+                    counts: &[],
                 };
                 fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                     ::core::unreachable!()

@@ -31,7 +31,7 @@ use internals::{check, resolve, Ctxt};
 #[proc_macro_derive(
     Model,
     attributes(
-        hash_key, range_key, dynorm, index, version, ttl, combine, key, relation, unique
+        hash_key, range_key, dynorm, index, version, ttl, combine, key, relation, unique, count
     )
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {

@@ -9,6 +9,7 @@ pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
 pub use crate::schema::combine::Combine;
 pub use crate::schema::convention::Convention;
+pub use crate::schema::count::Count;
 pub use crate::schema::entity::{
     check_entity, entity_key, template_hash_values, write_entity_keys, MissingTableKey,
 };
@@ -43,6 +44,13 @@ pub use crate::value::field_codec::{
 };
 pub use crate::value::{AttrError, KeyScalar, ScalarType};
 pub use aws_sdk_dynamodb::types::AttributeValue;
+
+/// The name of the attribute a `#[count]` adds to, which must hold a number.
+pub const fn count_attribute<M, T: crate::expr::Numeric, O, W>(
+    attr: &Attr<M, T, O, W>,
+) -> &'static str {
+    attr.name()
+}
 
 /// What `Index::hash_values` returns.
 pub type HashValues = Result<Vec<(&'static str, AttributeValue)>, Error>;

@@ -84,13 +84,15 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         }
     });
 
-    // A model with unique attributes is checked for guards at compile time, and has no
-    // batch writes; every other model has them.
-    let uniques = if model.uniques.is_empty() {
+    // A model with unique attributes is checked for guards at compile time; it and a
+    // counted model have no batch writes; every other model has them.
+    let uniques = if model.uniques.is_empty() && model.counts.is_empty() {
         quote! {
             #[automatically_derived]
             impl ::dynorm::__private::BatchWritable for #ident {}
         }
+    } else if model.uniques.is_empty() {
+        TokenStream::new()
     } else {
         quote! {
             const _: () = ::dynorm::__private::check_guards(

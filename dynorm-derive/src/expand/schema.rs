@@ -215,6 +215,26 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
         let scope = unique.scope.iter().map(|&p| name_of(p));
         quote!(::dynorm::__private::Unique { name: #name, attributes: &[#(#attributes),*], scope: &[#(#scope),*] })
     });
+    let counts = model.counts.iter().map(|count| {
+        let parent = count.decl.parent.as_ref();
+        let into = count.decl.into.as_ref();
+        let fields = count.fields.iter().map(|&p| name_of(p));
+        let references = count.decl.references.iter().map(|r| {
+            let member = &r.ident;
+            quote_spanned!(member.span()=> <#parent>::__FIELDS.#member.name())
+        });
+        let attribute = into.map(|into| {
+            quote_spanned!(into.span()=> ::dynorm::__private::count_attribute(&<#parent>::__FIELDS.#into))
+        });
+        quote! {
+            ::dynorm::__private::Count {
+                parent: &<#parent as ::dynorm::__private::Model>::SCHEMA,
+                attribute: #attribute,
+                fields: &[#(#fields),*],
+                references: &[#(#references),*],
+            }
+        }
+    });
     let stream = option(model.stream.as_deref().map(|view| {
         let variant = stream_view(view);
         quote!(::dynorm::__private::StreamView::#variant)
@@ -240,6 +260,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 updated_at: #updated_at,
                 stream: #stream,
                 uniques: &[#(#uniques),*],
+                counts: &[#(#counts),*],
             }
         }
     }

@@ -3,7 +3,7 @@
 use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
 
 use crate::internals::attr::{
-    self, ContainerAttrs, FieldAttrs, IndexDecl, KeyDecl, RelationDecl, UniqueDecl,
+    self, ContainerAttrs, CountDecl, FieldAttrs, IndexDecl, KeyDecl, RelationDecl, UniqueDecl,
 };
 use crate::internals::Ctxt;
 
@@ -25,6 +25,8 @@ pub struct Container<'a> {
     pub relations: Vec<RelationDecl>,
     /// Every `#[unique]`, on fields in field order, then on the struct.
     pub uniques: Vec<UniqueDecl>,
+    /// Every `#[count]`.
+    pub counts: Vec<CountDecl>,
 }
 
 /// One named field of the struct, as written.
@@ -93,6 +95,7 @@ impl<'a> Container<'a> {
         uniques.extend(attr::unique(cx, &input.attrs, None));
         let keys = attr::key(cx, &input.attrs);
         let relations = attr::relation(cx, &input.attrs);
+        let counts = attr::count(cx, &input.attrs);
         Some(Container {
             ident: &input.ident,
             vis: &input.vis,
@@ -102,6 +105,7 @@ impl<'a> Container<'a> {
             keys,
             relations,
             uniques,
+            counts,
         })
     }
 

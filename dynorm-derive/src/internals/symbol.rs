@@ -40,6 +40,12 @@ pub const RELATION: Symbol = Symbol("relation");
 pub const UNIQUE: Symbol = Symbol("unique");
 /// `#[unique(scope = ..)]`
 pub const SCOPE: Symbol = Symbol("scope");
+/// `#[count(parent = Team, into = member_count, fields = [..], references = [..])]` on the struct.
+pub const COUNT: Symbol = Symbol("count");
+/// `#[count(parent = Team)]`
+pub const PARENT: Symbol = Symbol("parent");
+/// `#[count(into = member_count)]`
+pub const INTO: Symbol = Symbol("into");
 /// `#[serde(...)]`, whose `rename_all` and `rename` `#[derive(Value)]` honours.
 pub const SERDE: Symbol = Symbol("serde");
 
@@ -148,6 +154,8 @@ pub const CONTAINER_INDEX_KEYS: &[Symbol] = &[NAME, HASH_KEY, RANGE_KEY, PROJECT
 pub const FIELD_UNIQUE_KEYS: &[Symbol] = &[SCOPE];
 /// The keys `#[unique(...)]` accepts on the struct.
 pub const CONTAINER_UNIQUE_KEYS: &[Symbol] = &[FIELDS, SCOPE];
+/// The keys `#[count(...)]` accepts.
+pub const COUNT_KEYS: &[Symbol] = &[PARENT, INTO, FIELDS, REFERENCES];
 /// The keys `#[combine(...)]` accepts.
 pub const COMBINE_KEYS: &[Symbol] = &[FIELDS, SEP];
 

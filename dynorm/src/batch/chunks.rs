@@ -150,6 +150,7 @@ mod tests {
         updated_at: None,
         stream: None,
         uniques: &[],
+        counts: &[],
     };
 
     /// A delete whose key is about `size` bytes.

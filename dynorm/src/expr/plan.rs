@@ -451,6 +451,7 @@ mod tests {
         updated_at: None,
         stream: None,
         uniques: &[],
+        counts: &[],
     };
 
     fn eq(attribute: &'static str) -> Expr {

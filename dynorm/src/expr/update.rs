@@ -647,16 +647,12 @@ impl<M: Model> Update<M> {
         }
     }
 
-    /// What the update does to the attributes of the model's unique constraints: each one
-    /// it sets, with the value, or removes (`None`). Any other action on such an attribute
-    /// is refused, since its new value would not be known before sending.
-    pub(crate) fn unique_touches(&self) -> Result<Vec<(&'static str, Option<AttributeValue>)>> {
-        let unique = |name: &str| {
-            M::SCHEMA
-                .uniques
-                .iter()
-                .any(|u| u.sources().any(|s| s == name))
-        };
+    /// What the update does to the attributes other items depend on (the values of unique
+    /// constraints, the fields that name a counted parent): each one it sets, with the
+    /// value, or removes (`None`). Any other action on such an attribute is refused, since
+    /// its new value would not be known before sending.
+    pub(crate) fn companion_touches(&self) -> Result<Vec<(&'static str, Option<AttributeValue>)>> {
+        let unique = |name: &str| M::SCHEMA.companion_sources().any(|s| s == name);
         let mut out = Vec::new();
         for (name, action) in &self.actions {
             if !unique(name) {
@@ -667,7 +663,7 @@ impl<M: Model> Update<M> {
                 Action::Remove => out.push((*name, None)),
                 _ => {
                     return Err(Error::validation(format!(
-                        "`{name}` is part of a unique constraint, so an update can only set it to a value or remove it"
+                        "`{name}` is part of a unique constraint or names a counted parent, so an update can only set it to a value or remove it"
                     ))
                     .with_attribute(*name))
                 }

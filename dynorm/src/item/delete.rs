@@ -115,7 +115,7 @@ impl<M: Model> DeleteItem<M> {
             placeholders,
             checks: self.checks,
             report: self.report,
-            guarded: (!M::SCHEMA.uniques.is_empty()).then_some(Guarded::Delete),
+            guarded: M::SCHEMA.has_companions().then_some(Guarded::Delete),
         })
     }
 

@@ -1,6 +1,7 @@
 //! Single-item operations: get, create, put, update and delete, each reached from the
 //! client through its own `impl Client` block.
 
+pub(crate) mod companion;
 mod delete;
 mod get;
 mod get_unique;

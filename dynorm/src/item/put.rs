@@ -71,7 +71,7 @@ pub(crate) fn put_spec<M: Model>(
         placeholders,
         checks,
         report,
-        guarded: (!M::SCHEMA.uniques.is_empty()).then_some(Guarded::Put),
+        guarded: M::SCHEMA.has_companions().then_some(Guarded::Put),
     })
 }
 

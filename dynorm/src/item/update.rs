@@ -242,17 +242,19 @@ impl<M: Model> UpdateItem<M> {
             .update
             .render(&mut placeholders, fixed, self.upsert)
             .map_err(fail)?;
-        let guarded = if M::SCHEMA.uniques.is_empty() {
-            None
-        } else {
-            let touches = self.update.unique_touches().map_err(fail)?;
-            (!touches.is_empty()).then(|| {
+        let guarded = if M::SCHEMA.has_companions() {
+            let touches = self.update.companion_touches().map_err(fail)?;
+            // An upsert may create a counted item.
+            let creates = self.upsert && !M::SCHEMA.counts.is_empty();
+            (!touches.is_empty() || creates).then(|| {
                 let mut base = fixed.clone();
                 if let Ok(key) = &self.key {
                     base.extend(key.iter().map(|(k, v)| (k.clone(), v.clone())));
                 }
                 Guarded::Update { base, touches }
             })
+        } else {
+            None
         };
         let key = self.key?;
         let mut checks = Checks {

@@ -9,6 +9,7 @@ pub(crate) mod collection;
 pub(crate) mod combine;
 pub(crate) mod const_text;
 pub(crate) mod convention;
+pub(crate) mod count;
 pub(crate) mod entity;
 pub(crate) mod generated;
 pub(crate) mod index;
@@ -33,6 +34,7 @@ pub use shared_table::SharedTable;
 // only, so that no field of it is a public promise.
 pub(crate) use combine::Combine;
 pub(crate) use convention::Convention;
+pub(crate) use count::Count;
 pub(crate) use entity::{Entity, KeyCasing, TemplatePart};
 pub(crate) use generated::Generated;
 pub(crate) use index::{IndexKind, IndexSchema, Projection};

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::schema::entity::Entity;
 use crate::schema::index::{IndexKind, IndexSchema, Projection};
-use crate::schema::{Combine, Generated, StreamView, Unique};
+use crate::schema::{Combine, Count, Generated, StreamView, Unique};
 use crate::value::{limits, AttrError, Item, ScalarType};
 
 /// One key attribute: its name and type.
@@ -55,9 +55,26 @@ pub struct Schema {
     pub stream: Option<StreamView>,
     /// The unique constraints (`#[unique]`), each kept by guard items in the table.
     pub uniques: &'static [Unique],
+    /// The counts its items are kept in (`#[count]`), each on a parent item.
+    pub counts: &'static [Count],
 }
 
 impl Schema {
+    /// Whether a write of this model writes other items with it: the guards of its unique
+    /// values, or the counts it is kept in.
+    pub(crate) fn has_companions(&self) -> bool {
+        !self.uniques.is_empty() || !self.counts.is_empty()
+    }
+
+    /// The attributes those other items depend on: the unique constraints' values and
+    /// scopes, and the fields that name a counted parent.
+    pub(crate) fn companion_sources(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.uniques
+            .iter()
+            .flat_map(|u| u.sources())
+            .chain(self.counts.iter().flat_map(|c| c.fields.iter().copied()))
+    }
+
     /// The table itself, seen as an index.
     pub fn table_index(&self) -> IndexSchema {
         let (hash_key, range_key) = self.keys.split_at(1.min(self.keys.len()));

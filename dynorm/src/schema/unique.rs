@@ -261,6 +261,7 @@ mod tests {
             updated_at: None,
             stream: None,
             uniques: &[EMAIL],
+            counts: &[],
         }
     }
 

@@ -24,6 +24,7 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_version_and_ttl(cx, model);
     check_combines(cx, model);
     check_uniques(cx, model);
+    check_counts(cx, model);
     check_behaviours(cx, model);
     check_index_declarations(cx, cont);
     check_index_keys(cx, model);
@@ -336,6 +337,22 @@ fn check_uniques(cx: &Ctxt, model: &Model) {
                 ),
             );
         }
+    }
+}
+
+/// `#[count]`: no `#[ttl]` on the model, whose expiry would not count down.
+fn check_counts(cx: &Ctxt, model: &Model) {
+    let Some(ttl) = model.ttl else {
+        return;
+    };
+    for count in &model.counts {
+        cx.error_spanned_by(
+            &count.decl.attr,
+            format!(
+                "this model has a #[ttl] (`{}`): DynamoDB's TTL deletes an item without counting it down; keep such a count from the change stream instead",
+                model.fields[ttl].ast.ident
+            ),
+        );
     }
 }
 

@@ -20,7 +20,8 @@ use syn::{Ident, LitStr, Visibility};
 
 use crate::internals::ast::{self, Container};
 use crate::internals::attr::{
-    ident_from_text, DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind, UniqueDecl,
+    ident_from_text, CountDecl, DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind,
+    UniqueDecl,
 };
 use crate::internals::symbol::did_you_mean;
 use crate::internals::Ctxt;
@@ -119,6 +120,17 @@ pub struct Model<'a> {
     pub relations: Vec<Relation<'a>>,
     /// The `#[unique]` constraints, with their fields resolved.
     pub uniques: Vec<Unique<'a>>,
+    /// The `#[count]`s, with this model's fields resolved; the parent's fields are
+    /// checked by the compiler, through the parent's `Attr` constants.
+    pub counts: Vec<Count<'a>>,
+}
+
+/// A `#[count]`: this model's fields, by position.
+pub struct Count<'a> {
+    /// The declaration.
+    pub decl: &'a CountDecl,
+    /// This model's fields that name the parent.
+    pub fields: Vec<usize>,
 }
 
 /// A `#[unique]` constraint: its fields and its scope, by position.
@@ -318,9 +330,18 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
             })
         })
         .collect();
+    let counts = cont
+        .counts
+        .iter()
+        .filter_map(|decl| {
+            let fields = resolver.fields(&decl.fields);
+            (fields.len() == decl.fields.len()).then_some(Count { decl, fields })
+        })
+        .collect();
     Model {
         relations,
         uniques,
+        counts,
         ident: cont.ident,
         vis: cont.vis,
         table: lit_or(&cont.attrs.table, &name),

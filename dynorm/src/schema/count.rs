@@ -1,0 +1,54 @@
+//! Counts kept by writes (`#[count]`): a model whose items are counted in an attribute of
+//! a parent item, such as the members of a team in `Team::member_count`. Pure: which
+//! parent an item counts in.
+
+use crate::error::{Error, Result};
+use crate::schema::entity::entity_key;
+use crate::schema::Schema;
+use crate::value::Item;
+
+/// One count: each item of the model adds one to `attribute` of the parent item whose key
+/// `references` hold the item's `fields`.
+#[derive(Clone, Copy, Debug)]
+pub struct Count {
+    /// The parent model.
+    pub parent: &'static Schema,
+    /// The parent's attribute that holds the count.
+    pub attribute: &'static str,
+    /// This model's attributes that name the parent.
+    pub fields: &'static [&'static str],
+    /// The parent's attributes they hold, in the same order.
+    pub references: &'static [&'static str],
+}
+
+impl Count {
+    /// The key of the parent a stored item counts in; `None` when the item lacks one of
+    /// the fields, and so counts nowhere.
+    pub fn parent_key(&self, item: &Item) -> Result<Option<Item>> {
+        let mut fields = Item::with_capacity(self.fields.len());
+        for (field, reference) in self.fields.iter().zip(self.references) {
+            match item.get(*field) {
+                Some(value) => fields.insert((*reference).to_owned(), value.clone()),
+                None => return Ok(None),
+            };
+        }
+        if self.parent.entity.is_some() {
+            return entity_key(self.parent, &fields).map(Some);
+        }
+        let mut key = Item::with_capacity(self.parent.keys.len());
+        for attribute in self.parent.keys {
+            let value = fields.remove(attribute.name).ok_or_else(|| {
+                Error::config(format!(
+                    "the count of `{}` names its parent `{}` by [{}], which does not hold its key attribute `{}`",
+                    self.attribute,
+                    self.parent.model,
+                    self.references.join(", "),
+                    attribute.name
+                ))
+                .with_model(self.parent.model)
+            })?;
+            key.insert(attribute.name.to_owned(), value);
+        }
+        Ok(Some(key))
+    }
+}
