@@ -30,6 +30,10 @@ use crate::schema::{Convention, Entity, Model, Schema};
 use crate::value::{AttrValue, Item};
 
 /// A number an update can add to: every integer and float type. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number, so nothing can add to it",
+    label = "an integer or float attribute is needed here"
+)]
 pub trait Numeric: AttrValue + sealed::Sealed {}
 
 /// A set an update can add elements to or delete them from. Sealed.

@@ -88,14 +88,14 @@ pub trait Model: Derived + Sized + Send + Sync + 'static {
     }
 }
 
-/// A model that a batch write can write: one without `#[unique]` attributes. A batch
-/// write is not atomic, so it could not keep the guard items that make a value unique;
-/// such a model is written with `create`, `put`, `delete`, `insert_many` or a
-/// transaction. The derive implements it.
+/// A model that a batch write can write: one without `#[unique]` attributes or
+/// `#[count]`s. A batch write is not atomic, so it could not keep the guard items that
+/// make a value unique, nor the counts of parents; such a model is written with `create`,
+/// `put`, `delete`, `insert_many` or a transaction. The derive implements it.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` has unique attributes, which a batch write cannot keep",
-    label = "a batch write is not atomic, so it cannot write the guard items of `{Self}`'s unique values",
-    note = "write it with `create`, `put`, `delete`, `insert_many` or a transaction, which keep the guards"
+    message = "`{Self}` has unique attributes or counts, which a batch write cannot keep",
+    label = "a batch write is not atomic, so it cannot write the guard items or the counts that go with `{Self}`",
+    note = "write it with `create`, `put`, `delete`, `insert_many` or a transaction, which keep them"
 )]
 pub trait BatchWritable: Model {}
 

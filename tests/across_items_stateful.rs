@@ -1,5 +1,6 @@
-//! A stateful, model-based property test of unique attributes: random sequences of every
-//! write path of a model with a unique email and a handle unique per team (`create`,
+//! A stateful, model-based property test of the invariants across items, unique
+//! attributes and counts: random sequences of every write path of a model with a unique
+//! email, a handle unique per team, and a count of members on each team (`create`,
 //! `put`, updates that set, move or remove unique values or change the scope, `upsert`,
 //! `update_raw`, `delete`, `delete_raw`, `insert_many`, and write transactions mixing
 //! creates, updates and deletes), checked after each step against an in-memory oracle.
@@ -8,7 +9,8 @@
 //! 1. the table's items, decoded, are exactly the oracle's;
 //! 2. each unique value held by an item has exactly one guard, which names that item,
 //!    and no guard guards nothing (`common::guards::check_guards`);
-//! 3. every read path sees the items and never a guard: `get_unique` by each held value
+//! 3. each team's `member_count` equals the number of its members;
+//! 4. every read path sees the items and never a guard: `get_unique` by each held value
 //!    gives its holder, and a scan gives the oracle's items.
 //!
 //! Few ids and values, so that steps collide. A fixed seed and number of cases;
@@ -33,9 +35,20 @@ const EMAILS: [&str; 3] = ["a@x", "b@x", "c#x"];
 const TEAMS: [&str; 2] = ["t1", "t2"];
 const HANDLES: [&str; 2] = ["h1", "h2"];
 
-/// A member: the email is unique in the table, the handle within each team.
+/// A team, whose members count themselves in `member_count`.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "CountedTeams")]
+struct Team {
+    #[hash_key]
+    id: String,
+    member_count: u64,
+}
+
+/// A member: the email is unique in the table, the handle within each team; each member
+/// counts in its team.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "UniqueMembers")]
+#[count(parent = Team, into = member_count, fields = [team], references = [id])]
 struct Member {
     #[hash_key]
     id: String,
@@ -409,6 +422,21 @@ async fn check(db: &Client, world: &World) -> Result<(), String> {
         ));
     }
     common::guards::check_guards::<Member>(db).await;
+    for team in TEAMS {
+        let stored = db
+            .get::<Team>(team)
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| format!("reading team {team} failed: {e}"))?
+            .map_or(0, |t| t.member_count);
+        let members = world.values().filter(|m| m.team == team).count() as u64;
+        if stored != members {
+            return Err(format!(
+                "team {team} counts {stored} members, and has {members}"
+            ));
+        }
+    }
     for member in world.values() {
         let found = db
             .get_unique::<Member>()
@@ -447,6 +475,15 @@ async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
             .await
             .map_err(|e| format!("clearing the table failed: {e:?}"))?;
     }
+    for team in TEAMS {
+        db.put(&Team {
+            id: team.into(),
+            member_count: 0,
+        })
+        .send()
+        .await
+        .map_err(|e| format!("resetting team {team} failed: {e}"))?;
+    }
     let mut world = World::new();
     for (i, op) in ops.iter().enumerate() {
         let expected = expect(&world, op);
@@ -478,12 +515,18 @@ async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
 }
 
 #[test]
-fn every_write_path_keeps_one_guard_per_value() {
+fn every_write_path_keeps_guards_and_counts() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a runtime");
-    let db = runtime.block_on(common::db_with::<Member>("unique_stateful"));
+    let db = runtime.block_on(async {
+        let db = common::db_with::<Member>("across_items_stateful").await;
+        db.create_table::<Team>()
+            .await
+            .expect("the teams' table is created");
+        db
+    });
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
     let config = Config {
         cases: env("PROPTEST_CASES").map_or(CASES, |c| c as u32),

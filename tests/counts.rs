@@ -1,0 +1,245 @@
+//! Counts kept by writes: every write path that creates or deletes a counted item moves
+//! its parent's count in the same transaction, and the count never goes below zero.
+
+mod common;
+
+use dynorm::testing::{Fault, Script};
+use dynorm::{Client, ErrorKind, Model};
+
+/// A project, whose `task_count` the tasks keep.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "CountProjects")]
+struct Project {
+    #[hash_key]
+    id: String,
+    name: String,
+    task_count: u64,
+}
+
+/// A task, counted in its project; it can move to another project.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "CountTasks")]
+#[count(parent = Project, into = task_count, fields = [project], references = [id])]
+struct Task {
+    #[hash_key]
+    id: String,
+    project: String,
+    title: String,
+}
+
+fn task(id: &str, project: &str) -> Task {
+    Task {
+        id: id.into(),
+        project: project.into(),
+        title: format!("task {id}"),
+    }
+}
+
+async fn db() -> Client {
+    let db = common::db("counts").await;
+    db.create_table::<Project>().await.unwrap();
+    db.create_table::<Task>().await.unwrap();
+    for id in ["p1", "p2"] {
+        let project = Project {
+            id: id.into(),
+            name: id.into(),
+            task_count: 0,
+        };
+        db.create(&project).send().await.unwrap();
+    }
+    db
+}
+
+async fn count(db: &Client, project: &str) -> u64 {
+    db.get::<Project>(project)
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap()
+        .expect("the project exists")
+        .task_count
+}
+
+#[tokio::test]
+async fn every_write_path_moves_the_count() {
+    let db = db().await;
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+
+    // A create counts one, in one transaction.
+    counted.create(&task("t1", "p1")).send().await.unwrap();
+    requests.assert_counts([("TransactWriteItems", 1)]);
+    db.insert(NewTask {
+        id: "t2".into(),
+        project: "p1".into(),
+        title: "two".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(count(&db, "p1").await, 2);
+
+    // A put over the same item in the same project changes no count: one PutItem.
+    let mut t1 = task("t1", "p1");
+    t1.title = "renamed".into();
+    counted.put(&t1).send().await.unwrap();
+    requests.assert_counts([("PutItem", 1)]);
+    assert_eq!(count(&db, "p1").await, 2);
+    // A put of a new item counts it; a put that moves it moves the count.
+    db.put(&task("t3", "p2")).send().await.unwrap();
+    db.put(&task("t1", "p2")).send().await.unwrap();
+    assert_eq!((count(&db, "p1").await, count(&db, "p2").await), (1, 2));
+
+    // Updates: one that does not move the item is one UpdateItem; one that moves it moves
+    // the count; an upsert that creates counts one.
+    counted
+        .update::<Task>("t1")
+        .set(Task::TITLE, "again")
+        .send()
+        .await
+        .unwrap();
+    requests.assert_counts([("UpdateItem", 1)]);
+    db.update::<Task>("t1")
+        .set(Task::PROJECT, "p1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((count(&db, "p1").await, count(&db, "p2").await), (2, 1));
+    db.update::<Task>("t9")
+        .set(Task::PROJECT, "p2")
+        .set(Task::TITLE, "new")
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    db.update::<Task>("t9")
+        .set(Task::PROJECT, "p2")
+        .set(Task::TITLE, "newer")
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(count(&db, "p2").await, 2);
+
+    // A delete counts one less; deleting a missing item changes nothing.
+    counted.delete::<Task>("t9").send().await.unwrap();
+    requests.assert_counts([("GetItem", 1), ("TransactWriteItems", 1)]);
+    db.delete::<Task>("t9").send().await.unwrap();
+    assert_eq!(count(&db, "p2").await, 1);
+
+    // Transactions: two tasks of one project add up in one update of it.
+    db.transact_write()
+        .write(db.create(&task("t4", "p1")))
+        .write(db.create(&task("t5", "p1")))
+        .write(db.delete::<Task>("t3"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((count(&db, "p1").await, count(&db, "p2").await), (4, 0));
+    // A transaction that also writes the parent is refused before sending.
+    let error = db
+        .transact_write()
+        .write(db.create(&task("t6", "p1")))
+        .write(db.update::<Project>("p1").set(Project::NAME, "renamed"))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    // insert_many counts each row.
+    let rows = (10..15).map(|i| NewTask {
+        id: format!("t{i}"),
+        project: "p2".into(),
+        title: "many".into(),
+    });
+    db.insert_many(rows.collect::<Vec<_>>())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(count(&db, "p2").await, 5);
+}
+
+#[tokio::test]
+async fn a_missing_parent_or_a_count_at_zero_refuses_the_write() {
+    let db = db().await;
+    let error = db.create(&task("t1", "nowhere")).send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotFound, "{error}");
+    assert_eq!(error.model(), Some("Task"));
+    assert_eq!(error.attribute(), Some("project"));
+    assert!(error.message().contains("Project"), "{error}");
+    assert!(db.get::<Task>("t1").send().await.unwrap().is_none());
+
+    // A task written around dynorm is not counted: deleting it would take the count
+    // below zero, which is refused.
+    db.sdk()
+        .put_item()
+        .table_name(db.table_name::<Task>())
+        .set_item(Some(task("t2", "p1").to_item().unwrap()))
+        .send()
+        .await
+        .unwrap();
+    let error = db.delete::<Task>("t2").send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ConditionFailed, "{error}");
+    assert!(error.message().contains("below"), "{error}");
+    assert_eq!(count(&db, "p1").await, 0);
+}
+
+/// A small deterministic generator for the racing tasks.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[tokio::test]
+async fn racing_creates_and_deletes_keep_every_count_exact() {
+    let db = db().await;
+    const TASKS: u64 = 64;
+    const STEPS: u64 = 100;
+    let workers: Vec<_> = (0..TASKS)
+        .map(|worker| {
+            // A third of the workers get injected faults: transactions cancelled, lost
+            // answers after the write was applied, and conflicts.
+            let fault = match worker % 6 {
+                0 => Some(Fault::Coded("TransactionCanceledException")),
+                1 => Some(Fault::ServerErrorAfterApplying),
+                2 => Some(Fault::Coded("TransactionConflictException")),
+                _ => None,
+            };
+            let client = match fault {
+                Some(fault) => Script::new("TransactWriteItems", fault)
+                    .skip((worker % 5) as usize)
+                    .times(3)
+                    .client(&db, 3),
+                None => db.clone(),
+            };
+            tokio::spawn(async move {
+                let mut random = Lcg(worker + 1);
+                for _ in 0..STEPS {
+                    let id = format!("t{}", random.below(40));
+                    let project = if random.below(2) == 0 { "p1" } else { "p2" };
+                    // Failures are part of the race (taken keys, injected faults); what
+                    // matters is the counts at the end.
+                    let _ = match random.below(3) {
+                        0 => client.delete::<Task>(id.as_str()).send().await,
+                        1 => client.put(&task(&id, project)).send().await,
+                        _ => client.create(&task(&id, project)).send().await,
+                    };
+                }
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.await.unwrap();
+    }
+    for project in ["p1", "p2"] {
+        let tasks: Vec<Task> = db.scan::<Task>().consistent_read(true).all().await.unwrap();
+        let held = tasks.iter().filter(|t| t.project == project).count() as u64;
+        assert_eq!(count(&db, project).await, held, "the count of {project}");
+    }
+}
