@@ -481,3 +481,73 @@ async fn racing_writers_get_one_winner_and_no_orphan() {
     assert_eq!(wins, 1);
     check_guards::<User>(&db).await;
 }
+
+/// A user whose table has a stream, with both images, and one with keys only.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "UniqueStreamed", stream = "new_and_old_images")]
+struct Streamed {
+    #[hash_key]
+    id: String,
+    #[unique]
+    email: String,
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "UniqueKeysOnly", stream = "keys_only")]
+struct KeysOnly {
+    #[hash_key]
+    id: String,
+    #[unique]
+    email: String,
+}
+
+#[tokio::test]
+async fn change_streams_skip_the_guards() {
+    use dynorm::stream::ChangeKind;
+    use futures::StreamExt;
+    use std::time::Duration;
+
+    let db = common::db_with::<Streamed>("unique_stream").await;
+    let streamed = |id: &str, email: &str| Streamed {
+        id: id.into(),
+        email: email.into(),
+    };
+    db.create(&streamed("s1", "a@x")).send().await.unwrap();
+    db.update::<Streamed>("s1")
+        .set(Streamed::EMAIL, "b@x")
+        .send()
+        .await
+        .unwrap();
+    db.delete::<Streamed>("s1").send().await.unwrap();
+    let changes = db.changes::<Streamed>().poll_interval(Duration::from_millis(50));
+    let changes: Vec<_> = changes
+        .stop_when_idle(Duration::from_millis(700))
+        .stream()
+        .collect()
+        .await;
+    let changes: Vec<_> = changes.into_iter().map(Result::unwrap).collect();
+    // The item's three changes, and none of the four guard writes.
+    assert_eq!(changes.len(), 3, "{changes:?}");
+    assert!(matches!(&changes[0].kind, ChangeKind::Insert { new } if new.email == "a@x"));
+    assert!(matches!(&changes[1].kind, ChangeKind::Modify { new, .. } if new.email == "b@x"));
+    assert!(matches!(&changes[2].kind, ChangeKind::Remove { .. }));
+
+    // Without images, a guard is known by its key.
+    let db = common::db_with::<KeysOnly>("unique_keys_stream").await;
+    db.create(&KeysOnly {
+        id: "k1".into(),
+        email: "a@x".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+    let changes: Vec<_> = db
+        .changes::<KeysOnly>()
+        .poll_interval(Duration::from_millis(50))
+        .stop_when_idle(Duration::from_millis(700))
+        .stream()
+        .collect()
+        .await;
+    let keys: Vec<_> = changes.into_iter().map(|c| c.unwrap().key).collect();
+    assert_eq!(keys, vec![KeysOnlyKey { id: "k1".into() }]);
+}
