@@ -519,7 +519,9 @@ async fn change_streams_skip_the_guards() {
         .await
         .unwrap();
     db.delete::<Streamed>("s1").send().await.unwrap();
-    let changes = db.changes::<Streamed>().poll_interval(Duration::from_millis(50));
+    let changes = db
+        .changes::<Streamed>()
+        .poll_interval(Duration::from_millis(50));
     let changes: Vec<_> = changes
         .stop_when_idle(Duration::from_millis(700))
         .stream()

@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
+use crate::schema::const_text::ConstText;
 use crate::schema::Schema;
 use crate::value::{Item, ScalarType};
 
@@ -214,22 +215,22 @@ pub const fn check_guards(schema: &Schema) {
     let mut i = 0;
     while i < schema.keys.len() {
         if !matches!(schema.keys[i].scalar, ScalarType::S) {
-            let text = crate::schema::const_text::ConstText::new()
+            ConstText::new()
                 .push("model `")
                 .push(schema.model)
                 .push("` has unique attributes, so its table keys must be strings: each unique value is kept in a guard item whose key is text, and `")
                 .push(schema.keys[i].name)
-                .push("` is not a string");
-            panic!("{}", text.as_str());
+                .push("` is not a string")
+                .fail();
         }
         i += 1;
     }
     if schema.ttl.is_some() {
-        let text = crate::schema::const_text::ConstText::new()
+        ConstText::new()
             .push("model `")
             .push(schema.model)
-            .push("` has unique attributes and a #[ttl]: DynamoDB's TTL deletes an item without its guard items, which would keep its values taken");
-        panic!("{}", text.as_str());
+            .push("` has unique attributes and a #[ttl]: DynamoDB's TTL deletes an item without its guard items, which would keep its values taken")
+            .fail();
     }
 }
 
