@@ -126,6 +126,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
                     stream: ::core::option::Option::None,
                     uniques: &[],
                     counts: &[],
+                    shape: ::core::option::Option::None,
                 };
                 fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                     ::core::unreachable!()

@@ -19,6 +19,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         ),
         None => (TokenStream::new(), TokenStream::new()),
     };
+    let upcast = upcast(model);
     let count = model.fields.len();
     let inserts = model
         .fields
@@ -129,6 +130,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 mut __item: ::dynorm::__private::Item,
             ) -> ::dynorm::__private::Result<Self> {
                 #check_entity
+                #upcast
                 ::core::result::Result::Ok(Self {
                     #(#reads,)*
                 })
@@ -140,6 +142,35 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             }
 
             #key_signature
+        }
+    }
+}
+
+/// For a model with a shape: an item of an earlier shape is decoded as that shape's type
+/// and converted, shape after shape, into the model; one of a newer shape is an error.
+fn upcast(model: &Model) -> TokenStream {
+    let Some(shape) = &model.shape else {
+        return TokenStream::new();
+    };
+    let model_name = &model.name;
+    let arms = shape.upcasts.iter().enumerate().map(|(index, ty)| {
+        let number = index as u32 + 1;
+        let later = shape.upcasts[index + 1..].iter();
+        quote! {
+            #number => {
+                let __shaped: #ty = ::dynorm::__private::decode_shape(__item, #model_name, #number)?;
+                #(let __shaped: #later = ::core::convert::From::from(__shaped);)*
+                return ::core::result::Result::Ok(::core::convert::From::from(__shaped));
+            }
+        }
+    });
+    quote! {
+        match <Self as ::dynorm::__private::Model>::SCHEMA.shape {
+            ::core::option::Option::Some(__shape) => match __shape.of(#model_name, &__item)? {
+                #(#arms)*
+                _ => {}
+            },
+            ::core::option::Option::None => {}
         }
     }
 }

@@ -235,6 +235,11 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
             }
         }
     });
+    let shape = option(model.shape.as_ref().map(|shape| {
+        let attribute = &shape.attribute;
+        let current = shape.current;
+        quote!(::dynorm::__private::Shape { attribute: #attribute, current: #current })
+    }));
     let stream = option(model.stream.as_deref().map(|view| {
         let variant = stream_view(view);
         quote!(::dynorm::__private::StreamView::#variant)
@@ -261,6 +266,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 stream: #stream,
                 uniques: &[#(#uniques),*],
                 counts: &[#(#counts),*],
+                shape: #shape,
             }
         }
     }

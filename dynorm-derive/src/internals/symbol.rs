@@ -67,6 +67,12 @@ pub const RENAME_ALL: Symbol = Symbol("rename_all");
 pub const STREAM: Symbol = Symbol("stream");
 /// `#[dynorm(convention = "dynorm" | "electrodb" | "dynamodb-toolbox")]`
 pub const CONVENTION: Symbol = Symbol("convention");
+/// `#[dynorm(shape = 3)]`
+pub const SHAPE: Symbol = Symbol("shape");
+/// `#[dynorm(upcasts = [..])]`
+pub const UPCASTS: Symbol = Symbol("upcasts");
+/// `#[dynorm(shape_attribute = "...")]`
+pub const SHAPE_ATTRIBUTE: Symbol = Symbol("shape_attribute");
 /// `#[dynorm(service = "...")]`: ElectroDB's service name.
 pub const SERVICE: Symbol = Symbol("service");
 /// `#[dynorm(entity_version = "...")]`: ElectroDB's entity version.
@@ -137,6 +143,9 @@ pub const CONTAINER_KEYS: &[Symbol] = &[
     ENTITY_VERSION,
     TIMESTAMPS,
     CASING,
+    SHAPE,
+    UPCASTS,
+    SHAPE_ATTRIBUTE,
 ];
 /// The values `#[dynorm(convention = ...)]` accepts.
 pub const CONVENTIONS: &[&str] = &["dynorm", "electrodb", "dynamodb-toolbox"];

@@ -151,6 +151,7 @@ mod tests {
         stream: None,
         uniques: &[],
         counts: &[],
+        shape: None,
     };
 
     /// A delete whose key is about `size` bytes.

@@ -452,6 +452,7 @@ mod tests {
         stream: None,
         uniques: &[],
         counts: &[],
+        shape: None,
     };
 
     fn eq(attribute: &'static str) -> Expr {

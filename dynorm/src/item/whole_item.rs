@@ -38,6 +38,9 @@ pub(crate) fn prepare_item<M: Model>(
         M::SCHEMA.apply_defaults(&mut item);
     }
     M::SCHEMA.touch_updated_at(&mut item);
+    if let Some(shape) = M::SCHEMA.shape {
+        shape.write(&mut item);
+    }
     if M::SCHEMA.entity.is_some() {
         entity::write_entity_keys(&M::SCHEMA, &mut item, entity::MissingTableKey::Refuse)
             .map_err(|e| e.with_operation(operation))?;

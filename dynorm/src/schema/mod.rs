@@ -16,6 +16,7 @@ pub(crate) mod index;
 mod insert;
 pub(crate) mod key_signature;
 mod model;
+pub(crate) mod shape;
 pub(crate) mod shared_table;
 pub(crate) mod stream_view;
 pub(crate) mod table_definition;

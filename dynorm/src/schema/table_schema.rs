@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::schema::entity::Entity;
 use crate::schema::index::{IndexKind, IndexSchema, Projection};
+use crate::schema::shape::Shape;
 use crate::schema::{Combine, Count, Generated, StreamView, Unique};
 use crate::value::{limits, AttrError, Item, ScalarType};
 
@@ -57,6 +58,8 @@ pub struct Schema {
     pub uniques: &'static [Unique],
     /// The counts its items are kept in (`#[count]`), each on a parent item.
     pub counts: &'static [Count],
+    /// The shape its items have (`#[dynorm(shape = ..)]`), when it declares one.
+    pub shape: Option<Shape>,
 }
 
 impl Schema {

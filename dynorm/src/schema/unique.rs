@@ -263,6 +263,7 @@ mod tests {
             stream: None,
             uniques: &[EMAIL],
             counts: &[],
+            shape: None,
         }
     }
 

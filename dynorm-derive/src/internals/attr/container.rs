@@ -1,5 +1,6 @@
 //! `#[dynorm(...)]` on the struct.
 
+use syn::parse::Parse;
 use syn::{Attribute, LitStr};
 
 use super::{non_empty_string, one_of, set_once, unknown_key};
@@ -35,6 +36,12 @@ pub struct ContainerAttrs {
     pub timestamps: Option<(syn::Path, bool)>,
     /// `#[dynorm(casing = "none")]`: the casing of every key that does not give its own.
     pub casing: Option<LitStr>,
+    /// `#[dynorm(shape = 3)]`: the shape of the items the model reads and writes.
+    pub shape: Option<syn::LitInt>,
+    /// `#[dynorm(upcasts = [UserV1, UserV2])]`: the types of the earlier shapes, in order.
+    pub upcasts: Option<(syn::Path, Vec<syn::Type>)>,
+    /// `#[dynorm(shape_attribute = "__shape")]`: where items store their shape.
+    pub shape_attribute: Option<LitStr>,
     /// The keys that unknown keys were reported as likely misspellings of: no error says
     /// such a key is missing too.
     pub misspelled: Vec<Symbol>,
@@ -104,6 +111,22 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 if let Some(value) = one_of(cx, &meta, CASINGS)? {
                     set_once(cx, &mut out.casing, value, &meta, CASING);
                 }
+            } else if meta.path == SHAPE {
+                // #[dynorm(shape = 3)]
+                let value: syn::LitInt = meta.value()?.parse()?;
+                set_once(cx, &mut out.shape, value, &meta, SHAPE);
+            } else if meta.path == UPCASTS {
+                // #[dynorm(upcasts = [UserV1, UserV2])]
+                let input = meta.value()?;
+                let content;
+                syn::bracketed!(content in input);
+                let types = content.parse_terminated(syn::Type::parse, syn::Token![,])?;
+                let value = (meta.path.clone(), types.into_iter().collect());
+                set_once(cx, &mut out.upcasts, value, &meta, UPCASTS);
+            } else if meta.path == SHAPE_ATTRIBUTE {
+                // #[dynorm(shape_attribute = "__shape")]
+                let value = non_empty_string(cx, &meta, "the shape attribute name")?;
+                set_once(cx, &mut out.shape_attribute, value, &meta, SHAPE_ATTRIBUTE);
             } else if meta.path == TIMESTAMPS {
                 // #[dynorm(timestamps)] or #[dynorm(timestamps = false)]
                 let on = if meta.input.peek(syn::Token![=]) {

@@ -25,6 +25,7 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_combines(cx, model);
     check_uniques(cx, model);
     check_counts(cx, model);
+    check_shape(cx, cont, model);
     check_behaviours(cx, model);
     check_index_declarations(cx, cont);
     check_index_keys(cx, model);
@@ -337,6 +338,26 @@ fn check_uniques(cx: &Ctxt, model: &Model) {
                 ),
             );
         }
+    }
+}
+
+/// The shape attribute is not one of the model's own attributes.
+fn check_shape(cx: &Ctxt, cont: &Container, model: &Model) {
+    let Some(shape) = &model.shape else {
+        return;
+    };
+    if let Some(field) = model.fields.iter().find(|f| f.name == shape.attribute) {
+        let at: &dyn quote::ToTokens = match &cont.attrs.shape_attribute {
+            Some(literal) => literal,
+            None => field.ast.ident,
+        };
+        cx.error_spanned_by(
+            at,
+            format!(
+                "`{}` stores the item's shape, so no field can have that attribute name; rename the field or set `shape_attribute`",
+                shape.attribute
+            ),
+        );
     }
 }
 

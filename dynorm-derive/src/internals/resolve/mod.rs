@@ -123,6 +123,19 @@ pub struct Model<'a> {
     /// The `#[count]`s, with this model's fields resolved; the parent's fields are
     /// checked by the compiler, through the parent's `Attr` constants.
     pub counts: Vec<Count<'a>>,
+    /// `#[dynorm(shape = ..)]`: the current shape, where it is stored, and the types of
+    /// the earlier shapes.
+    pub shape: Option<Shape<'a>>,
+}
+
+/// A model's versioned shape.
+pub struct Shape<'a> {
+    /// The current shape, from 1.
+    pub current: u32,
+    /// The attribute that stores an item's shape.
+    pub attribute: String,
+    /// The types of shapes 1 to `current - 1`, in order.
+    pub upcasts: Vec<&'a syn::Type>,
 }
 
 /// A `#[count]`: this model's fields, by position.
@@ -338,10 +351,12 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
             (fields.len() == decl.fields.len()).then_some(Count { decl, fields })
         })
         .collect();
+    let shape = resolver.shape();
     Model {
         relations,
         uniques,
         counts,
+        shape,
         ident: cont.ident,
         vis: cont.vis,
         table: lit_or(&cont.attrs.table, &name),
@@ -438,6 +453,53 @@ impl<'a> Resolver<'_, 'a> {
         Some(Ref {
             field: self.field(reference)?,
             written: &reference.ident,
+        })
+    }
+
+    /// The shape, when the container declares one: `shape = N` from 1, and exactly
+    /// `N - 1` upcasts.
+    fn shape(&self) -> Option<Shape<'a>> {
+        let attrs = &self.cont.attrs;
+        let Some(literal) = &attrs.shape else {
+            if let Some((path, _)) = &attrs.upcasts {
+                self.cx
+                    .error_spanned_by(path, "`upcasts` needs the current `shape = N`");
+            }
+            return None;
+        };
+        let current = match literal.base10_parse::<u32>() {
+            Ok(current) if current >= 1 => current,
+            _ => {
+                self.cx
+                    .error_spanned_by(literal, "a shape is a whole number from 1");
+                return None;
+            }
+        };
+        let upcasts: Vec<&syn::Type> = attrs
+            .upcasts
+            .as_ref()
+            .map(|(_, types)| types.iter().collect())
+            .unwrap_or_default();
+        if upcasts.len() as u64 != u64::from(current) - 1 {
+            let at: &dyn quote::ToTokens = match &attrs.upcasts {
+                Some((path, _)) => path,
+                None => literal,
+            };
+            self.cx.error_spanned_by(
+                at,
+                format!(
+                    "shape {current} needs the types of the {} earlier shape(s), oldest first: `upcasts = [..]` has {}",
+                    current - 1,
+                    upcasts.len()
+                ),
+            );
+            return None;
+        }
+        let attribute = lit_or(&attrs.shape_attribute, "__shape");
+        Some(Shape {
+            current,
+            attribute,
+            upcasts,
         })
     }
 
