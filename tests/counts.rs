@@ -35,11 +35,14 @@ fn task(id: &str, project: &str) -> Task {
     }
 }
 
+/// The projects, p1 to p8.
+const PROJECTS: [&str; 8] = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"];
+
 async fn db() -> Client {
     let db = common::db("counts").await;
     db.create_table::<Project>().await.unwrap();
     db.create_table::<Task>().await.unwrap();
-    for id in ["p1", "p2"] {
+    for id in PROJECTS {
         let project = Project {
             id: id.into(),
             name: id.into(),
@@ -221,8 +224,8 @@ async fn racing_creates_and_deletes_keep_every_count_exact() {
             tokio::spawn(async move {
                 let mut random = Lcg(worker + 1);
                 for _ in 0..STEPS {
-                    let id = format!("t{}", random.below(40));
-                    let project = if random.below(2) == 0 { "p1" } else { "p2" };
+                    let id = format!("t{}", random.below(400));
+                    let project = PROJECTS[random.below(8) as usize];
                     // Failures are part of the race (taken keys, injected faults); what
                     // matters is the counts at the end.
                     let _ = match random.below(3) {
@@ -237,8 +240,9 @@ async fn racing_creates_and_deletes_keep_every_count_exact() {
     for worker in workers {
         worker.await.unwrap();
     }
-    for project in ["p1", "p2"] {
-        let tasks: Vec<Task> = db.scan::<Task>().consistent_read(true).all().await.unwrap();
+    let tasks: Vec<Task> = db.scan::<Task>().consistent_read(true).all().await.unwrap();
+    assert!(!tasks.is_empty());
+    for project in PROJECTS {
         let held = tasks.iter().filter(|t| t.project == project).count() as u64;
         assert_eq!(count(&db, project).await, held, "the count of {project}");
     }
