@@ -9,7 +9,8 @@
 //! The models are the blog of `tests/blog` (the seed's table keys, one table). dynorm runs
 //! `find::<User>().with(User::posts().with(Post::comments()))`: wave 1 is one Query of
 //! the partition `USER#<id>`, which holds the user and the posts; wave 2 is one Query of
-//! `POST#<id>` per post, 8 in flight. The hand-written side sends the same two waves with
+//! `POST#<id>` per post, all 20 in one round (dynorm's default concurrency, 100, set
+//! explicitly on both sides). The hand-written side sends the same two waves with
 //! the same requests: the same key conditions (for comments, with the `COMMENT#` prefix of
 //! the sort key) and filter (the entity name), at the same
 //! concurrency, and decodes with hand-written `AttributeValue` code.
@@ -37,8 +38,9 @@ use blog::{BlogTable, Comment, NewComment, NewPost, NewUser, Post, User};
 const POSTS: usize = 20;
 /// Comments of each post.
 const COMMENTS: usize = 5;
-/// Requests of one wave in flight at once, as dynorm's relation loads send them.
-const IN_FLIGHT: usize = 8;
+/// Requests of one wave in flight at once, on both sides: dynorm's default concurrency,
+/// so that the 20 Queries of wave 2 go in one round.
+const IN_FLIGHT: usize = 100;
 
 /// A user with posts, each with its comments.
 type Tree = (User, Vec<(Post, Vec<Comment>)>);
@@ -109,6 +111,7 @@ impl Fixture {
             .find::<User>()
             .matching(User::ID.eq(self.user))
             .with(User::posts().with(Post::comments()))
+            .concurrency(IN_FLIGHT)
             .first()
             .await
             .expect("dynorm loads the tree")

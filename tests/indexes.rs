@@ -547,6 +547,51 @@ async fn a_parallel_scan_returns_every_item_exactly_once() {
     assert!(error.to_string().contains("segment 0 of 0"), "{error}");
 }
 
+/// A parallel scan of many segments keeps at most its concurrency of segments, each one
+/// request, in flight; counted by an interceptor, not timed.
+#[tokio::test]
+async fn a_parallel_scan_reads_at_most_its_concurrency_of_segments_at_once() {
+    let db = common::db_with::<Order>("idx_parallel_at_once").await;
+    let all: Vec<Order> = (0..200).map(order).collect();
+    db.batch_write().put_many(&all).send().await.unwrap();
+    let mut every: Vec<String> = ids(&all);
+    every.sort();
+    let in_flight = common::in_flight::InFlight::new();
+    let requests = common::Requests::new();
+    let db = in_flight.client(&requests.client(&db));
+
+    for (concurrency, most) in [(Some(4), 4), (None, 16)] {
+        in_flight.reset();
+        let mut scan = db.scan::<Order>();
+        if let Some(concurrency) = concurrency {
+            scan = scan.concurrency(concurrency);
+        }
+        let items: Vec<Order> = scan.parallel(64).try_collect().await.unwrap();
+        let mut found = ids(&items);
+        found.sort();
+        assert_eq!(found, every, "every item, each once");
+        // One page per segment, and never more segments at once than the concurrency.
+        requests.assert_counts([("Scan", 64)]);
+        assert_eq!(in_flight.most(), most, "{concurrency:?}");
+        assert_eq!(in_flight.started(), 64);
+    }
+
+    // 0 segments at once would scan nothing: refused before sending.
+    in_flight.reset();
+    let refused: Result<Vec<Order>, _> = db
+        .scan::<Order>()
+        .concurrency(0)
+        .parallel(4)
+        .try_collect()
+        .await;
+    let error = refused.unwrap_err();
+    assert!(error.is_validation(), "{error}");
+    assert_eq!(error.model(), Some("Order"));
+    assert_eq!(error.operation(), Some("scan"));
+    assert!(error.to_string().contains("concurrency 0"), "{error}");
+    assert_eq!(in_flight.started(), 0);
+}
+
 #[tokio::test]
 async fn auto_selection_follows_the_four_rules() {
     let db = common::db("idx_rules").await;

@@ -4,6 +4,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod guards;
+pub mod in_flight;
 pub mod observe;
 
 pub use dynorm::testing::*;

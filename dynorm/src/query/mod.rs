@@ -3,6 +3,7 @@
 
 mod collection;
 mod cursor;
+mod in_flight;
 mod page;
 mod partition;
 mod scan;
@@ -13,6 +14,8 @@ pub(crate) use cursor::CursorKey;
 pub use page::{ItemStream, Page};
 pub(crate) use partition::Partition;
 pub use scan::Scan;
+
+pub(crate) use in_flight::checked_concurrency;
 
 use std::collections::HashMap;
 use std::marker::PhantomData;

@@ -1,6 +1,7 @@
 //! Scans of a table or an index, with filters and parallel segments.
 
 use std::collections::HashMap;
+use std::num::NonZeroUsize;
 
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::operation::scan::ScanInput;
@@ -13,11 +14,16 @@ use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
 use crate::observe::{report_setters, Reporting, Tally};
+use crate::query::checked_concurrency;
 use crate::query::page::{self, Fetched, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
 use crate::value::Item;
 
 const OPERATION: &str = "scan";
+
+/// The segments a parallel scan reads at once unless [`Scan::concurrency`] says otherwise.
+// `NonZeroUsize::new(16)` needs an `unwrap` in a constant; 1 + 15 does not.
+const DEFAULT_CONCURRENCY: NonZeroUsize = NonZeroUsize::MIN.saturating_add(15);
 
 impl Client {
     /// A scan of `M`'s table, returning `M`s.
@@ -42,6 +48,7 @@ pub struct Scan<I: Index> {
     limit: Option<i32>,
     read: ReadOptions,
     segment: Option<(i32, i32)>,
+    concurrency: NonZeroUsize,
     report: Reporting,
     index: std::marker::PhantomData<fn() -> I>,
 }
@@ -55,6 +62,7 @@ impl<I: Index> Clone for Scan<I> {
             limit: self.limit,
             read: self.read,
             segment: self.segment,
+            concurrency: self.concurrency,
             report: self.report.clone(),
             index: std::marker::PhantomData,
         }
@@ -70,6 +78,7 @@ impl<I: Index> Scan<I> {
             limit: None,
             read: ReadOptions::default(),
             segment: None,
+            concurrency: DEFAULT_CONCURRENCY,
             report: Reporting::default(),
             index: std::marker::PhantomData,
         }
@@ -137,6 +146,19 @@ impl<I: Index> Scan<I> {
         self
     }
 
+    /// Sets the segments a [`parallel`](Self::parallel) scan reads at once, each with one
+    /// request in flight (at least 1; 16 by default). The other segments wait for a free
+    /// place, so a scan of many segments keeps to the capacity of `concurrency` requests
+    /// at a time. 0 is refused before anything is sent. Other reads send one request at a
+    /// time whatever it is.
+    pub fn concurrency(mut self, concurrency: usize) -> Self {
+        match checked_concurrency(concurrency) {
+            Ok(concurrency) => self.concurrency = concurrency,
+            Err(e) => self.errors.push(e),
+        }
+        self
+    }
+
     fn prepare(mut self) -> Result<Prepared> {
         let schema = &<I::Model as Model>::SCHEMA;
         let fail = |e: Error| Err(e.with_model(schema.model).with_operation(OPERATION));
@@ -192,8 +214,8 @@ impl<I: Index> Scan<I> {
         })
     }
 
-    /// Every matching item, as a stream. With [`parallel`](Self::parallel) segments, the
-    /// segments run at once and their items interleave.
+    /// Every matching item, as a stream, page after page. [`parallel`](Self::parallel)
+    /// reads several segments at once.
     pub fn stream(self) -> ItemStream<I::Item> {
         let prepared = self.prepare();
         stream::once(async move { prepared })
@@ -207,26 +229,28 @@ impl<I: Index> Scan<I> {
             .boxed()
     }
 
-    /// Scans `total` segments at once and merges their items into one stream. Every item
+    /// Scans `total` segments, at most [`concurrency`](Self::concurrency) at once (16
+    /// unless set), and merges their items into one stream as they come. Every item
     /// appears exactly once. `total` is 1 to 1,000,000, as DynamoDB allows; any other is
-    /// an error the stream yields before anything is sent.
+    /// an error the stream yields before anything is sent. A segment starts when one
+    /// before it has read its last page, in segment order.
     pub fn parallel(self, total: u32) -> ItemStream<I::Item> {
-        let prepared = self.segment(0, total).prepare();
-        let streams = match prepared {
-            Ok(prepared) => (0..prepared.segment.map_or(1, |(_, total)| total))
-                .map(|segment| {
-                    let mut part = prepared.clone();
-                    part.segment = part.segment.map(|(_, total)| (segment, total));
-                    page::stream_items::<I::Item, _, _>(
-                        move |start| part.fetch(start, None),
-                        OPERATION,
-                    )
-                    .boxed()
-                })
-                .collect::<Vec<_>>(),
-            Err(e) => vec![stream::once(async move { Err(e) }).boxed()],
+        let at_once = self.concurrency.get();
+        let prepared = match self.segment(0, total).prepare() {
+            Ok(prepared) => prepared,
+            Err(e) => return stream::once(async move { Err(e) }).boxed(),
         };
-        stream::select_all(streams).boxed()
+        let total = prepared.segment.map_or(1, |(_, total)| total);
+        // Each segment's stream is made when a place is free, not all up front.
+        stream::iter(0..total)
+            .map(move |segment| {
+                let mut part = prepared.clone();
+                part.segment = Some((segment, total));
+                page::stream_items::<I::Item, _, _>(move |start| part.fetch(start, None), OPERATION)
+                    .boxed()
+            })
+            .flatten_unordered(at_once)
+            .boxed()
     }
 
     /// Every matching item, collected.

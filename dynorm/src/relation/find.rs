@@ -1,17 +1,19 @@
 //! `find`: the roots of a tree, their access path, and the waves.
 
-use std::fmt;
 use std::marker::PhantomData;
+use std::num::NonZeroUsize;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::TryStreamExt;
 
 use super::load::Load;
+use super::plan::{LoadPlan, Waves};
+use super::rounds::{Rounds, DEFAULT_CONCURRENCY};
 use super::{access, shared};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr};
-use crate::query::Query;
+use crate::query::{checked_concurrency, Query};
 use crate::schema::{IndexKind, IndexSchema, Model};
 use crate::value::Item;
 
@@ -26,6 +28,7 @@ impl Client {
             client: self.clone(),
             conditions: Conjunction::default(),
             loader: (),
+            concurrency: DEFAULT_CONCURRENCY.get(),
             model: PhantomData,
         }
     }
@@ -37,28 +40,9 @@ pub struct Find<M: Model, L = ()> {
     client: Client,
     conditions: Conjunction,
     loader: L,
+    /// Checked when the find is planned or sent.
+    concurrency: usize,
     model: PhantomData<fn() -> M>,
-}
-
-/// The requests a find sends, wave by wave, before anything is sent. Requests of one wave
-/// go out together; a wave starts when the one before it has ended.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct LoadPlan {
-    /// Each wave's requests, in words.
-    pub waves: Vec<Vec<String>>,
-}
-
-impl fmt::Display for LoadPlan {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, wave) in self.waves.iter().enumerate() {
-            writeln!(f, "wave {}:", i + 1)?;
-            for request in wave {
-                writeln!(f, "  {request}")?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Where the roots are read from.
@@ -97,8 +81,34 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             client: self.client,
             conditions: self.conditions,
             loader,
+            concurrency: self.concurrency,
             model: PhantomData,
         }
+    }
+
+    /// Sets the requests of one relation in flight at once (at least 1; 100 by default).
+    ///
+    /// Each relation sends its per-parent requests in rounds of at most `concurrency`, a
+    /// round starting when the one before it has ended, so that a wave of `n` distinct
+    /// parents takes `ceil(n / concurrency)` rounds; [`plan`](Self::plan) counts them.
+    /// Relations of one level run side by side, each in rounds of its own.
+    ///
+    /// The default, 100, sends a wave of up to 100 distinct parents in one round, as one
+    /// `BatchGetItem` reads 100 keys. Each request reads its own partition, so a round
+    /// spreads over partitions rather than loading one; a Query that reads up to 4 KB
+    /// costs half a read unit (eventually consistent), so a round of 100 such Queries
+    /// costs 50, within an on-demand table's limits and a provisioned table's burst
+    /// capacity. Lower it for a table provisioned for fewer read units per second than a
+    /// round costs; parents with many related items cost more (up to 128 units per 1 MB
+    /// page). 0 is refused before anything is sent.
+    pub fn concurrency(mut self, concurrency: usize) -> Self {
+        self.concurrency = concurrency;
+        self
+    }
+
+    /// The concurrency, checked.
+    fn checked_concurrency(&self) -> Result<NonZeroUsize> {
+        checked_concurrency(self.concurrency).map_err(Self::fail)
     }
 
     fn fail(e: Error) -> Error {
@@ -212,10 +222,11 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         slots.contains(&true).then_some(slots)
     }
 
-    /// The waves and requests, without sending anything.
+    /// The waves and requests, and the rounds each takes with the find's
+    /// [`concurrency`](Self::concurrency), without sending anything.
     pub fn plan(&self) -> Result<LoadPlan> {
+        let mut waves = Waves::new(self.checked_concurrency()?);
         let root = self.root()?;
-        let mut waves: Vec<Vec<String>> = vec![Vec::new()];
         let shared = self.shared(&root);
         let line = match (&root, &shared) {
             (Root::Templated { index, hash, .. }, Some(slots)) => {
@@ -255,17 +266,17 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                 format!("`{}`: Query on `{}`", M::SCHEMA.model, plan.index.label())
             }
         };
-        waves[0].push(line);
+        waves.push(0, line, Rounds::One);
         let slots = shared.unwrap_or_else(|| vec![false; self.loader.candidates().len()]);
         self.loader.plan(1, &mut waves, &slots)?;
-        waves.retain(|wave| !wave.is_empty());
-        Ok(LoadPlan { waves })
+        Ok(waves.finish())
     }
 
     /// Sends the requests, wave by wave, and returns every root with its relations. A
     /// mistake [`plan`](Self::plan) finds is an error before anything is sent.
     pub async fn all(self) -> Result<Vec<L::Joined>> {
         self.plan()?;
+        let concurrency = self.checked_concurrency()?;
         let root = self.root()?;
         let (roots, prefetched) = match (self.shared(&root), root) {
             (
@@ -285,6 +296,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                     vec![hash],
                     &candidates,
                     &slots,
+                    concurrency,
                 )
                 .await
                 .map_err(Self::fail)?
@@ -318,7 +330,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         };
         let outputs = self
             .loader
-            .load_with(&self.client, &roots, prefetched)
+            .load_with(&self.client, &roots, prefetched, concurrency)
             .await?;
         Ok(roots
             .into_iter()

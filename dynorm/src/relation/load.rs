@@ -1,8 +1,11 @@
 //! The `Load` trait of every relation loader, and the loaders of no relation and of
 //! several relations at one level.
 
+use std::num::NonZeroUsize;
+
 use futures_util::future::BoxFuture;
 
+use super::plan::Waves;
 use super::shared::{Prefetched, Shared};
 use crate::client::Client;
 use crate::error::Result;
@@ -33,37 +36,25 @@ pub(crate) mod sealed {
         /// Puts a parent and its output together.
         fn join(parent: P, output: Self::Output) -> Self::Joined;
 
-        /// Loads the output of every parent, in order.
-        fn load<'a>(
-            &'a self,
-            db: &'a Client,
-            parents: &'a [P],
-        ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
-            self.load_with(db, parents, vec![None; self.candidates().len()])
-        }
-
         /// One entry per relation of this loader (a tuple has several, `()` none): the
         /// relation, when its items could come in the same Query as the parents.
         fn candidates(&self) -> Vec<Option<Shared>>;
 
         /// Loads the output of every parent, with the items of the relations that came with
-        /// the parents already read (`prefetched`, one entry per candidate).
+        /// the parents already read (`prefetched`, one entry per candidate), each relation
+        /// sending its requests in rounds of at most `concurrency`.
         fn load_with<'a>(
             &'a self,
             db: &'a Client,
             parents: &'a [P],
             prefetched: Prefetched,
+            concurrency: NonZeroUsize,
         ) -> BoxFuture<'a, Result<Vec<Self::Output>>>;
 
-        /// Describes the requests this loader sends, in `waves[wave]` and after. A relation
+        /// Describes the requests this loader sends, in wave `wave` and after. A relation
         /// whose items come with the parents (`prefetched`, one entry per candidate) sends
-        /// nothing itself, and its own relations start in `waves[wave]`.
-        fn plan(
-            &self,
-            wave: usize,
-            waves: &mut Vec<Vec<String>>,
-            prefetched: &[bool],
-        ) -> Result<()>;
+        /// nothing itself, and its own relations start in wave `wave`.
+        fn plan(&self, wave: usize, waves: &mut Waves, prefetched: &[bool]) -> Result<()>;
     }
 }
 
@@ -84,12 +75,13 @@ impl<P: Model + Clone> sealed::Loader<P> for () {
         _: &'a Client,
         parents: &'a [P],
         _: Prefetched,
+        _: NonZeroUsize,
     ) -> BoxFuture<'a, Result<Vec<()>>> {
         let count = parents.len();
         Box::pin(async move { Ok(vec![(); count]) })
     }
 
-    fn plan(&self, _: usize, _: &mut Vec<Vec<String>>, _: &[bool]) -> Result<()> {
+    fn plan(&self, _: usize, _: &mut Waves, _: &[bool]) -> Result<()> {
         Ok(())
     }
 }
@@ -115,6 +107,7 @@ macro_rules! tuples {
                 db: &'a Client,
                 parents: &'a [P],
                 prefetched: Prefetched,
+                concurrency: NonZeroUsize,
             ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
                 Box::pin(async move {
                     let mut rest = prefetched.into_iter();
@@ -125,7 +118,7 @@ macro_rules! tuples {
                     )+);
                     // Independent branches of the tree, concurrently.
                     let outputs =
-                        futures_util::try_join!($(self.$index.load_with(db, parents, parts.$index)),+)?;
+                        futures_util::try_join!($(self.$index.load_with(db, parents, parts.$index, concurrency)),+)?;
                     let mut iters = ($(outputs.$index.into_iter(),)+);
                     Ok((0..parents.len())
                         .filter_map(|_| Some(($(iters.$index.next()?,)+)))
@@ -136,7 +129,7 @@ macro_rules! tuples {
             fn plan(
                 &self,
                 wave: usize,
-                waves: &mut Vec<Vec<String>>,
+                waves: &mut Waves,
                 prefetched: &[bool],
             ) -> Result<()> {
                 let mut rest = prefetched.iter().copied();

@@ -29,8 +29,14 @@
 //! the number of parents. A `one` relation of many parents is one `BatchGetItem` per 100
 //! distinct keys (through the batch reader's retries); a `many` relation, or a `one`
 //! relation reached through an index, is one `Query` per distinct parent, planned once and
-//! sent with each parent's values, at most 8 in flight; relations of one level run
-//! concurrently. Related items in the partition their parents are read from (on the table
+//! sent with each parent's values; relations of one level run concurrently.
+//!
+//! Rounds: each relation sends its requests in rounds of at most
+//! [`concurrency`](Find::concurrency) (100 unless set), all of a round at once, a round
+//! starting when the one before it has ended. A wave of `n` distinct parents is
+//! `ceil(n / concurrency)` rounds of per-parent Queries, or `ceil(ceil(n / 100) /
+//! concurrency)` rounds of `BatchGetItem`s; [`LoadPlan`] says which, per request
+//! ([`Rounds`]). Related items in the partition their parents are read from (on the table
 //! or an index) come in the same `Query`: the roots with those of their relations that
 //! share the roots' partition, and a relation's items, one `Query` per partition, with
 //! those of their own relations that share it. A relation with a per-parent limit, order or
@@ -44,16 +50,17 @@ mod grouping;
 mod load;
 mod many;
 mod one;
+mod plan;
 mod related;
+mod rounds;
 mod shared;
 
-pub use find::{Find, LoadPlan};
+pub use find::Find;
 pub use load::Load;
 pub use many::Many;
 pub use one::One;
-
-/// How many `Query` requests of one `many` relation are in flight at once.
-pub(crate) const CONCURRENCY: usize = 8;
+pub use plan::LoadPlan;
+pub use rounds::Rounds;
 
 /// What the derive records about one relation. Not a public API: generated code builds
 /// it through `__private`.

@@ -2,9 +2,12 @@
 
 use std::marker::PhantomData;
 
+use std::num::NonZeroUsize;
+
 use futures_util::future::BoxFuture;
 
 use super::grouping::{distinct, spread};
+use super::plan::Waves;
 use super::related::{fail, Declared};
 use super::shared::{Prefetched, Shared};
 use super::{Load, RelationSchema};
@@ -72,6 +75,7 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
         db: &'a Client,
         parents: &'a [P],
         prefetched: Prefetched,
+        concurrency: NonZeroUsize,
     ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
         Box::pin(async move {
             let fail = fail::<P>(&self.relation);
@@ -79,7 +83,7 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
             let declared = self.declared();
             let items = prefetched.into_iter().next().flatten();
             let joined = declared
-                .load::<C, N>(db, &self.nested, &values, items)
+                .load::<C, N>(db, &self.nested, &values, items, concurrency)
                 .await
                 .map_err(&fail)?;
             let firsts: Vec<Option<N::Joined>> =
@@ -88,7 +92,7 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
         })
     }
 
-    fn plan(&self, wave: usize, waves: &mut Vec<Vec<String>>, prefetched: &[bool]) -> Result<()> {
+    fn plan(&self, wave: usize, waves: &mut Waves, prefetched: &[bool]) -> Result<()> {
         self.declared()
             .plan::<P, C, N>(&self.nested, wave, waves, prefetched)
     }

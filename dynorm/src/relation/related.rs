@@ -2,13 +2,17 @@
 //! Query per partition that also holds the relation's own relations, or by its own
 //! requests (BatchGetItem, Query, or Scan); and its lines of the plan.
 
+use std::num::NonZeroUsize;
+
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::access::{self, Access};
 use super::grouping::{decode_groups, group};
+use super::plan::Waves;
+use super::rounds::{in_rounds, Rounds};
 use super::shared::{self, Prefetched, Shared};
-use super::{Load, RelationSchema, CONCURRENCY};
+use super::{Load, RelationSchema};
+use crate::batch::BatchOptions;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Conjunction, Expr};
@@ -34,10 +38,11 @@ async fn nest<C: Model, N: Load<C>>(
     nested: &N,
     groups: Vec<Vec<C>>,
     prefetched: Prefetched,
+    concurrency: NonZeroUsize,
 ) -> Result<Vec<Vec<N::Joined>>> {
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
     let flat: Vec<C> = groups.into_iter().flatten().collect();
-    let outputs = nested.load_with(db, &flat, prefetched).await?;
+    let outputs = nested.load_with(db, &flat, prefetched, concurrency).await?;
     let mut joined = flat.into_iter().zip(outputs).map(|(c, o)| N::join(c, o));
     Ok(sizes
         .into_iter()
@@ -100,13 +105,15 @@ impl Declared<'_> {
 
     /// The related items of each distinct value, with their own relations: from the items
     /// read with the parents, or one Query per partition that holds them and their own
-    /// carried relations, or the relation's own requests.
+    /// carried relations, or the relation's own requests; in rounds of at most
+    /// `concurrency`.
     pub(super) async fn load<C, N>(
         &self,
         db: &Client,
         nested: &N,
         values: &[Item],
         prefetched: Option<Vec<Item>>,
+        concurrency: NonZeroUsize,
     ) -> Result<Vec<Vec<N::Joined>>>
     where
         C: Model + Clone + Index<Model = C, Item = C>,
@@ -116,7 +123,7 @@ impl Declared<'_> {
         let none: Prefetched = vec![None; candidates.len()];
         if let Some(items) = prefetched {
             let groups = decode_groups::<C>(items, values, self.relation)?;
-            return nest(db, nested, self.first(groups), none).await;
+            return nest(db, nested, self.first(groups), none, concurrency).await;
         }
         if values.is_empty() {
             return Ok(Vec::new());
@@ -127,9 +134,16 @@ impl Declared<'_> {
                 .iter()
                 .map(|value| access::hash_values(&C::SCHEMA, &index, value))
                 .collect::<Result<Vec<_>>>()?;
-            let splits =
-                shared::read_partitions(db, &C::SCHEMA, &index, hashes, &candidates, &slots)
-                    .await?;
+            let splits = shared::read_partitions(
+                db,
+                &C::SCHEMA,
+                &index,
+                hashes,
+                &candidates,
+                &slots,
+                concurrency,
+            )
+            .await?;
             let mut own = Vec::new();
             let mut carried: Prefetched = slots.iter().map(|&s| s.then(Vec::new)).collect();
             for split in splits {
@@ -141,11 +155,13 @@ impl Declared<'_> {
                 }
             }
             let groups = decode_groups::<C>(own, values, self.relation)?;
-            return nest(db, nested, self.first(groups), carried).await;
+            return nest(db, nested, self.first(groups), carried, concurrency).await;
         }
         let groups = match access {
             Access::Key => {
-                let mut batch = db.batch_get();
+                // One BatchGetItem per 100 keys, as many at once as the relation's Queries.
+                let options = BatchOptions::default().concurrency(concurrency.get());
+                let mut batch = db.batch_get().options(options);
                 for value in values {
                     batch = batch.get_key::<C>(access::table_key(&C::SCHEMA, value)?);
                 }
@@ -155,18 +171,18 @@ impl Declared<'_> {
             other => {
                 let plain = Options::default();
                 let options = self.options.unwrap_or(&plain);
-                many_groups::<C>(db, &other, values, self.relation, options).await?
+                many_groups::<C>(db, &other, values, self.relation, options, concurrency).await?
             }
         };
-        nest(db, nested, self.first(groups), none).await
+        nest(db, nested, self.first(groups), none, concurrency).await
     }
 
-    /// The requests of this relation, in `waves[wave]`, and those of its own relations.
+    /// The requests of this relation, in wave `wave`, and those of its own relations.
     pub(super) fn plan<P: Model, C: Model, N: Load<C>>(
         &self,
         nested: &N,
         wave: usize,
-        waves: &mut Vec<Vec<String>>,
+        waves: &mut Waves,
         prefetched: &[bool],
     ) -> Result<()> {
         let candidates = nested.candidates();
@@ -197,21 +213,32 @@ impl Declared<'_> {
                     )
                 })
                 .collect();
-            push(
-                waves,
-                wave,
-                format!(
-                    "{name} with {}: one Query on `{}` per distinct parent, one partition each, {CONCURRENCY} in flight",
-                    with.join(" and "),
-                    index.label()
-                ),
+            let in_flight = waves.concurrency();
+            let text = format!(
+                "{name} with {}: one Query on `{}` per distinct parent, one partition each, {in_flight} in flight",
+                with.join(" and "),
+                index.label()
             );
+            let rounds = waves.per_parent();
+            waves.push(wave, text, rounds);
             return nested.plan(wave + 1, waves, &slots);
         }
-        let how = match access {
-            Access::Key => "one BatchGetItem per 100 distinct keys".to_owned(),
-            Access::Scan => "one Scan with a filter (allow_scan)".to_owned(),
-            other => format!("one {other} per distinct parent, {CONCURRENCY} in flight"),
+        let in_flight = waves.concurrency();
+        let (how, rounds) = match access {
+            Access::Key => (
+                format!("one BatchGetItem per 100 distinct keys, {in_flight} in flight"),
+                Rounds::PerHundredParents {
+                    concurrency: in_flight.get(),
+                },
+            ),
+            Access::Scan => (
+                "one Scan with a filter (allow_scan)".to_owned(),
+                Rounds::One,
+            ),
+            other => (
+                format!("one {other} per distinct parent, {in_flight} in flight"),
+                waves.per_parent(),
+            ),
         };
         let mut described = String::new();
         if let Some(options) = self.options {
@@ -225,17 +252,9 @@ impl Declared<'_> {
                 described.push_str(", filtered");
             }
         }
-        push(waves, wave, format!("{name}: {how}{described}"));
+        waves.push(wave, format!("{name}: {how}{described}"), rounds);
         nested.plan(wave + 1, waves, &vec![false; candidates.len()])
     }
-}
-
-/// Adds a line to a wave.
-fn push(waves: &mut Vec<Vec<String>>, wave: usize, line: String) {
-    while waves.len() <= wave {
-        waves.push(Vec::new());
-    }
-    waves[wave].push(line);
 }
 
 /// The per-parent options of a `many` relation.
@@ -276,13 +295,15 @@ fn parent_values(
     Ok(own)
 }
 
-/// The related items of each distinct value, through `access`.
+/// The related items of each distinct value, through `access`: one request per value, in
+/// rounds of at most `concurrency`, or one Scan.
 async fn many_groups<C: Model + Index<Model = C, Item = C>>(
     db: &Client,
     access: &Access,
     values: &[Item],
     relation: &RelationSchema,
     options: &Options,
+    concurrency: NonZeroUsize,
 ) -> Result<Vec<Vec<C>>> {
     match access {
         Access::Query(_) | Access::Key => {
@@ -330,14 +351,11 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
                 .map(|value| {
                     let own = parent_values(&C::SCHEMA, &index, value, &others);
                     let repeated = &repeated;
-                    // Boxed: a request's future is large, and the buffer moves it.
+                    // Boxed: a request's future is large, and the round moves it.
                     Box::pin(async move { repeated.collect(&own?, options.limit).await })
                 })
                 .collect();
-            stream::iter(requests)
-                .buffered(CONCURRENCY)
-                .try_collect()
-                .await
+            in_rounds(requests, concurrency).await
         }
         Access::Scan => {
             // One scan for every parent, matched by value here.

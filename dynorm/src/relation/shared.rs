@@ -1,10 +1,12 @@
 //! Relations whose items share a partition with their parents: which ones do, for any
 //! values, and reading the partitions that hold both, split by entity.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::stream::{self, StreamExt, TryStreamExt};
+use std::num::NonZeroUsize;
 
-use super::{access, RelationSchema, CONCURRENCY};
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::rounds::in_rounds;
+use super::{access, RelationSchema};
 use crate::client::Client;
 use crate::error::Result;
 use crate::query::Partition;
@@ -121,7 +123,7 @@ pub(crate) struct Split {
 }
 
 /// Reads whole partitions of `index` of `schema`'s table, one Query each (more only if a
-/// partition spans pages), at most [`CONCURRENCY`] at once, and splits each one's items.
+/// partition spans pages), in rounds of at most `concurrency`, and splits each one's items.
 pub(crate) async fn read_partitions(
     db: &Client,
     schema: &'static Schema,
@@ -129,6 +131,7 @@ pub(crate) async fn read_partitions(
     hashes: Vec<Vec<(&'static str, AttributeValue)>>,
     candidates: &[Option<Shared>],
     slots: &[bool],
+    concurrency: NonZeroUsize,
 ) -> Result<Vec<Split>> {
     let table = db.table_name_of(schema);
     let carried: Vec<Option<&'static Schema>> = candidates
@@ -141,7 +144,7 @@ pub(crate) async fn read_partitions(
         .into_iter()
         .map(|hash| {
             let (db, table, carried) = (db.clone(), table.clone(), carried.clone());
-            // Boxed: a request's future is large, and the buffer moves it.
+            // Boxed: a request's future is large, and the round moves it.
             Box::pin(async move {
                 let partition = Partition {
                     model: schema.model,
@@ -164,10 +167,7 @@ pub(crate) async fn read_partitions(
             })
         })
         .collect();
-    stream::iter(reads)
-        .buffered(CONCURRENCY)
-        .try_collect()
-        .await
+    in_rounds(reads, concurrency).await
 }
 
 /// Puts an item with those of its entity, unless it is expired or of no entity wanted.

@@ -1,0 +1,125 @@
+//! Rounds: how a relation sends its per-parent requests, at most `concurrency` at once, a
+//! round starting when the one before it has ended; and how many rounds a plan's line
+//! takes for a number of parents.
+
+use std::fmt;
+use std::future::Future;
+use std::num::NonZeroUsize;
+
+use futures_util::future::try_join_all;
+
+use crate::batch::MAX_BATCH_KEYS;
+use crate::error::Result;
+
+/// The requests of one relation in flight at once unless [`Find::concurrency`] says
+/// otherwise: 100, so that a wave of up to 100 distinct parents is one round (the reasons
+/// are on [`Find::concurrency`]).
+///
+/// [`Find::concurrency`]: super::Find::concurrency
+// `NonZeroUsize::new(100)` needs an `unwrap` in a constant; 1 + 99 does not.
+pub(crate) const DEFAULT_CONCURRENCY: NonZeroUsize = NonZeroUsize::MIN.saturating_add(99);
+
+/// Sends `requests` in rounds of at most `concurrency`: every request of a round at once,
+/// each round when the one before it has ended, so that a wave of `n` requests takes
+/// `ceil(n / concurrency)` rounds, as [`Rounds::PerParent`] plans. The outputs are in the
+/// order of `requests`; the first error ends the load.
+pub(crate) async fn in_rounds<T, F>(requests: Vec<F>, concurrency: NonZeroUsize) -> Result<Vec<T>>
+where
+    F: Future<Output = Result<T>>,
+{
+    let mut outputs = Vec::with_capacity(requests.len());
+    let mut requests = requests.into_iter().peekable();
+    while requests.peek().is_some() {
+        let round: Vec<F> = requests.by_ref().take(concurrency.get()).collect();
+        outputs.extend(try_join_all(round).await?);
+    }
+    Ok(outputs)
+}
+
+/// How many sequential rounds one request of a [`LoadPlan`](super::LoadPlan) takes, as a
+/// function of the number of distinct parents its relation has: requests of one round are
+/// in flight together, and a round starts when the one before it has ended. A read of more
+/// than one page (more than 1 MB, or a partition larger than that) takes one more round
+/// for each further page, and a `BatchGetItem` whose keys come back unprocessed one more
+/// for each retry; the counts here are for reads of one page that are answered whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rounds {
+    /// One request, whatever the number of parents: the roots' Query, or the one Scan of
+    /// an `allow_scan` relation. One round (none for a relation of no parents).
+    One,
+    /// One request per distinct parent, `concurrency` at a time:
+    /// `ceil(parents / concurrency)` rounds.
+    PerParent {
+        /// The requests in flight at once.
+        concurrency: usize,
+    },
+    /// One `BatchGetItem` per 100 distinct parents, `concurrency` at a time:
+    /// `ceil(ceil(parents / 100) / concurrency)` rounds. The batch reader starts a request
+    /// as soon as another ends rather than in rounds, so beyond one round (more than
+    /// `100 * concurrency` parents) this is the fewest the load can take.
+    PerHundredParents {
+        /// The requests in flight at once.
+        concurrency: usize,
+    },
+}
+
+impl Rounds {
+    /// The rounds this request takes for `parents` distinct parents. A relation of no
+    /// parents sends nothing: 0 rounds.
+    pub fn for_parents(self, parents: usize) -> usize {
+        match self {
+            Rounds::One => usize::from(parents > 0),
+            Rounds::PerParent { concurrency } => parents.div_ceil(concurrency.max(1)),
+            Rounds::PerHundredParents { concurrency } => parents
+                .div_ceil(MAX_BATCH_KEYS)
+                .div_ceil(concurrency.max(1)),
+        }
+    }
+}
+
+impl fmt::Display for Rounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let per = |f: &mut fmt::Formatter<'_>, parents: usize| match parents {
+            1 => write!(f, "one round per distinct parent"),
+            n => write!(f, "one round per {n} distinct parents"),
+        };
+        match *self {
+            Rounds::One => write!(f, "one round"),
+            Rounds::PerParent { concurrency } => per(f, concurrency),
+            Rounds::PerHundredParents { concurrency } => {
+                per(f, concurrency.saturating_mul(MAX_BATCH_KEYS))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_are_the_ceiling_of_parents_over_concurrency() {
+        let eight = Rounds::PerParent { concurrency: 8 };
+        assert_eq!(eight.for_parents(0), 0);
+        assert_eq!(eight.for_parents(1), 1);
+        assert_eq!(eight.for_parents(8), 1);
+        assert_eq!(eight.for_parents(20), 3);
+        let default = Rounds::PerParent {
+            concurrency: DEFAULT_CONCURRENCY.get(),
+        };
+        assert_eq!(
+            default.for_parents(100),
+            1,
+            "a wave of 100 parents is one round"
+        );
+        assert_eq!(default.for_parents(101), 2);
+        let batch = Rounds::PerHundredParents { concurrency: 2 };
+        assert_eq!(batch.for_parents(200), 1);
+        assert_eq!(batch.for_parents(201), 2);
+        assert_eq!(Rounds::One.for_parents(5000), 1);
+        assert_eq!(Rounds::One.for_parents(0), 0);
+        assert_eq!(eight.to_string(), "one round per 8 distinct parents");
+        assert_eq!(batch.to_string(), "one round per 200 distinct parents");
+    }
+}
