@@ -26,6 +26,7 @@ RANKS = {
     "item": 4,
     "query": 4,
     "batch": 4,
+    "backfill": 4,
     "transaction": 4,
     "stream": 4,
     "relation": 4,
@@ -35,7 +36,7 @@ RANKS = {
     "lib": 6,
     "testing": 7,
 }
-OPERATIONS = {"item", "query", "batch", "transaction", "stream", "relation"}
+OPERATIONS = {"item", "query", "batch", "backfill", "transaction", "stream", "relation"}
 # Names at the crate root that re-export a module's items: `crate::Error` is the error
 # layer, `crate::Model` the schema, and so on.
 ROOT_NAMES = {

@@ -111,6 +111,7 @@ pub mod expr;
 // Spans and consumed capacity, used by every operation (see README, "Observability").
 pub mod observe;
 
+pub mod backfill;
 pub mod batch;
 pub mod item;
 pub mod query;

@@ -17,7 +17,7 @@
 //! - With the `lambda` feature, the `lambda` module decodes the events a Lambda function receives.
 
 mod change;
-mod checkpoint;
+pub(crate) mod checkpoint;
 mod consumer;
 mod dead_letter;
 #[cfg(feature = "lambda")]

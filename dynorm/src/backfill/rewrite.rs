@@ -1,0 +1,229 @@
+//! One item of a backfill: whether it is current, the item it should be, and the
+//! conditional write that makes it so without losing a concurrent write.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::schema::entity::{self, MissingTableKey};
+use crate::schema::{Model, Schema};
+use crate::value::Item;
+
+/// What a stored item needs.
+pub(crate) enum Needed {
+    /// Nothing: it is the item its model writes today.
+    Nothing,
+    /// A rewrite in place, or a move when its table key renders differently now.
+    Rewrite { new: Item, moved: bool },
+}
+
+/// The attributes dynorm renders itself: table and index keys, the entity's identity,
+/// the shape. One that the item as written today lacks is removed by a rewrite.
+fn managed(schema: &Schema, name: &str) -> bool {
+    schema.keys.iter().any(|k| k.name == name)
+        || schema
+            .indexes
+            .iter()
+            .flat_map(|i| i.hash_key.iter().chain(i.range_key))
+            .any(|k| k.name == name)
+        || schema.entity.is_some_and(|e| {
+            e.attribute == name
+                || e.keys.iter().any(|k| k.attribute == name)
+                || e.convention.version().is_some_and(|(a, _)| a == name)
+        })
+        || schema.shape.is_some_and(|s| s.attribute == name)
+}
+
+/// The item a stored item should be: read as the model (earlier shapes upcast), then
+/// written as the model writes it today, with its keys and identity rendered again. It
+/// keeps attributes the model does not know (another service's), unless its shape
+/// changed, which drops what the old shape held.
+pub(crate) fn needed<M: Model>(old: &Item) -> Result<Needed> {
+    let schema = &M::SCHEMA;
+    let upgraded = match schema.shape {
+        Some(shape) => shape.of(schema.model, old)? < shape.current,
+        None => false,
+    };
+    let model = M::from_item(old.clone())?;
+    let mut new = model.to_item()?;
+    if schema.entity.is_some() {
+        entity::write_entity_keys(schema, &mut new, MissingTableKey::Refuse)?;
+    }
+    if let Some(shape) = schema.shape {
+        shape.write(&mut new);
+    }
+    if !upgraded {
+        for (name, value) in old {
+            let known = schema.attributes.contains(&name.as_str()) || managed(schema, name);
+            if !known && !new.contains_key(name) {
+                new.insert(name.clone(), value.clone());
+            }
+        }
+    }
+    if &new == old {
+        return Ok(Needed::Nothing);
+    }
+    schema.check_item(&new, "backfill")?;
+    let moved = schema.key_of(&new) != schema.key_of(old);
+    Ok(Needed::Rewrite { new, moved })
+}
+
+/// A condition, with its own placeholders, that the stored item is still `old`: with a
+/// `#[version]`, that the version is the one read; otherwise, that every attribute read
+/// holds the value read and no other attribute of the model has appeared.
+pub(crate) struct Unchanged {
+    pub expression: String,
+    pub names: HashMap<String, String>,
+    pub values: HashMap<String, AttributeValue>,
+}
+
+impl Unchanged {
+    pub(crate) fn of(schema: &Schema, old: &Item) -> Self {
+        let mut out = Unchanged {
+            expression: String::new(),
+            names: HashMap::new(),
+            values: HashMap::new(),
+        };
+        out.push_exists(schema.hash_key.name, true);
+        match schema.version {
+            Some(version) => match old.get(version) {
+                Some(value) => out.push_equal(version, value),
+                None => out.push_exists(version, false),
+            },
+            None => {
+                for (name, value) in old {
+                    out.push_equal(name, value);
+                }
+                for name in schema.attributes.iter().filter(|a| !old.contains_key(**a)) {
+                    out.push_exists(name, false);
+                }
+            }
+        }
+        out
+    }
+
+    fn name(&mut self, name: &str) -> String {
+        let placeholder = format!("#b{}", self.names.len());
+        self.names.insert(placeholder.clone(), name.to_owned());
+        placeholder
+    }
+
+    fn join(&mut self, part: String) {
+        if !self.expression.is_empty() {
+            self.expression.push_str(" AND ");
+        }
+        self.expression.push_str(&part);
+    }
+
+    fn push_exists(&mut self, name: &str, exists: bool) {
+        let name = self.name(name);
+        let function = if exists {
+            "attribute_exists"
+        } else {
+            "attribute_not_exists"
+        };
+        self.join(format!("{function}({name})"));
+    }
+
+    fn push_equal(&mut self, name: &str, value: &AttributeValue) {
+        let name = self.name(name);
+        let placeholder = format!(":b{}", self.values.len());
+        self.values.insert(placeholder.clone(), value.clone());
+        self.join(format!("{name} = {placeholder}"));
+    }
+}
+
+/// How a rewrite ended.
+pub(crate) enum Written {
+    /// Written, with the capacity it consumed.
+    Done(f64),
+    /// The item changed since it was read: read it again.
+    Changed,
+}
+
+/// Writes `new` over `old`, on condition that `old` is unchanged: a put in place, or,
+/// when the key moved, a transaction that deletes the old key and creates the new one.
+pub(crate) async fn write(
+    client: &Client,
+    schema: &'static Schema,
+    table: &str,
+    old: &Item,
+    new: Item,
+    moved: bool,
+) -> Result<Written> {
+    let unchanged = Unchanged::of(schema, old);
+    let failed = |error: &Error| error.is_condition_failed() || error.is_transaction_canceled();
+    if !moved {
+        let result = client
+            .sdk()
+            .put_item()
+            .table_name(table)
+            .set_item(Some(new))
+            .condition_expression(unchanged.expression)
+            .set_expression_attribute_names(Some(unchanged.names))
+            .set_expression_attribute_values(Some(unchanged.values))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        return match result {
+            Ok(output) => Ok(Written::Done(units(output.consumed_capacity.as_slice()))),
+            Err(e) => {
+                let error = crate::error::sdk_error(e, schema.model, "backfill", table);
+                if failed(&error) {
+                    Ok(Written::Changed)
+                } else {
+                    Err(error)
+                }
+            }
+        };
+    }
+    use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
+    let built = |e: aws_sdk_dynamodb::error::BuildError| {
+        Error::validation(e.to_string())
+            .with_model(schema.model)
+            .with_operation("backfill")
+    };
+    let delete = Delete::builder()
+        .table_name(table)
+        .set_key(Some(schema.key_of(old)))
+        .condition_expression(unchanged.expression)
+        .set_expression_attribute_names(Some(unchanged.names))
+        .set_expression_attribute_values(Some(unchanged.values))
+        .build()
+        .map_err(built)?;
+    let put = Put::builder()
+        .table_name(table)
+        .set_item(Some(new))
+        .condition_expression("attribute_not_exists(#h)")
+        .expression_attribute_names("#h", schema.hash_key.name)
+        .build()
+        .map_err(built)?;
+    let result = client
+        .sdk()
+        .transact_write_items()
+        .transact_items(TransactWriteItem::builder().delete(delete).build())
+        .transact_items(TransactWriteItem::builder().put(put).build())
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .await;
+    match result {
+        Ok(output) => Ok(Written::Done(units(
+            output.consumed_capacity.as_deref().unwrap_or_default(),
+        ))),
+        Err(e) => {
+            let error = crate::error::sdk_error(e, schema.model, "backfill", table);
+            if failed(&error) && !error.is_retryable() {
+                Ok(Written::Changed)
+            } else {
+                Err(error)
+            }
+        }
+    }
+}
+
+/// The capacity units a response consumed.
+pub(crate) fn units(consumed: &[aws_sdk_dynamodb::types::ConsumedCapacity]) -> f64 {
+    consumed.iter().filter_map(|c| c.capacity_units).sum()
+}
