@@ -1,7 +1,7 @@
 //! The `Model` impl: the schema, item conversion in both directions, and the key.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 use crate::expand::{codec, schema};
 use crate::internals::resolve::{Model, PrimaryKey};
@@ -155,12 +155,23 @@ fn upcast(model: &Model) -> TokenStream {
     let model_name = &model.name;
     let arms = shape.upcasts.iter().enumerate().map(|(index, ty)| {
         let number = index as u32 + 1;
-        let later = shape.upcasts[index + 1..].iter();
+        // Each conversion is spanned at the type it converts from, so that a missing
+        // `From` points at it in `upcasts = [..]`.
+        let steps = shape.upcasts[index..].windows(2).map(|pair| {
+            let (from, to) = (pair[0], pair[1]);
+            quote_spanned!(syn::spanned::Spanned::span(from)=>
+                let __shaped: #to = <#to as ::core::convert::From<#from>>::from(__shaped);
+            )
+        });
+        let last = shape.upcasts[shape.upcasts.len() - 1];
+        let into_model = quote_spanned!(syn::spanned::Spanned::span(last)=>
+            <Self as ::core::convert::From<#last>>::from(__shaped)
+        );
         quote! {
             #number => {
                 let __shaped: #ty = ::dynorm::__private::decode_shape(__item, #model_name, #number)?;
-                #(let __shaped: #later = ::core::convert::From::from(__shaped);)*
-                return ::core::result::Result::Ok(::core::convert::From::from(__shaped));
+                #(#steps)*
+                return ::core::result::Result::Ok(#into_model);
             }
         }
     });
