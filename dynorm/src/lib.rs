@@ -96,6 +96,12 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// On docs.rs (`--cfg docsrs`, all features): each item says which feature enables it.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// Items that exist without the `streams` feature (dead letters, stream errors, Lambda
+// events) link to the consumer it adds; CI and docs.rs document all features, where every
+// link resolves.
+#![cfg_attr(not(feature = "streams"), allow(rustdoc::broken_intra_doc_links))]
 
 // Layers, from the bottom up; an arrow may only point down (see ARCHITECTURE.md):
 // value -> error -> schema -> expr -> operations (item, query, batch, transaction, stream)
@@ -123,8 +129,10 @@ pub mod client;
 
 mod codegen;
 #[cfg(feature = "local")]
+#[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
 #[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 
 pub use client::Client;
@@ -156,7 +164,8 @@ pub mod __private {
     pub use crate::codegen::*;
 }
 
-/// The README's examples, compiled as doctests so that it stays true.
-#[cfg(all(doctest, feature = "testing"))]
+/// The README's examples, compiled as doctests so that it stays true (its change streams
+/// and test kit examples need the `streams` and `testing` features).
+#[cfg(all(doctest, feature = "testing", feature = "streams"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

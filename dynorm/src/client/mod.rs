@@ -2,12 +2,14 @@
 //! only: every operation adds its own `impl Client` block in its own module.
 
 mod admin;
+#[cfg(feature = "streams")]
 mod streams;
 
 use std::sync::Arc;
 
 use crate::schema::{Model, Schema};
 
+#[cfg(feature = "streams")]
 use self::streams::{Streams, StreamsProbe};
 use crate::query::CursorKey;
 
@@ -30,6 +32,7 @@ pub struct Client {
     naming: Arc<Naming>,
     /// The DynamoDB Streams client: given to the builder, or made once from `sdk`'s
     /// configuration by the first stream read.
+    #[cfg(feature = "streams")]
     streams: Streams,
 }
 
@@ -47,6 +50,7 @@ struct Naming {
 pub struct ClientBuilder {
     sdk: aws_sdk_dynamodb::Client,
     naming: Naming,
+    #[cfg(feature = "streams")]
     streams: Streams,
 }
 
@@ -87,6 +91,8 @@ impl ClientBuilder {
     /// unless it is one of AWS's own DynamoDB endpoints (`*.amazonaws.com`, `*.api.aws`,
     /// ...), which do not serve DynamoDB Streams: then AWS's streams endpoint for the
     /// region is used. A custom endpoint (DynamoDB Local, an emulator) serves both.
+    #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams_client(mut self, streams: aws_sdk_dynamodbstreams::Client) -> Self {
         self.streams = Streams::Given(streams);
         self
@@ -97,6 +103,7 @@ impl ClientBuilder {
         Client {
             sdk: self.sdk,
             naming: Arc::new(self.naming),
+            #[cfg(feature = "streams")]
             streams: self.streams,
         }
     }
@@ -113,21 +120,24 @@ impl Client {
         ClientBuilder {
             sdk,
             naming: Naming::default(),
+            #[cfg(feature = "streams")]
             streams: Streams::derived(),
         }
     }
 
-    #[cfg(feature = "aws-config")]
     /// Builds the SDK client from the environment, the standard aws-config way
-    /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...), and the DynamoDB
-    /// Streams client from the same loaded configuration (so that
-    /// `AWS_ENDPOINT_URL_DYNAMODBSTREAMS` applies to it). The only place dynorm reads the
-    /// environment.
+    /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...), and, with the
+    /// `streams` feature, the DynamoDB Streams client from the same loaded configuration
+    /// (so that `AWS_ENDPOINT_URL_DYNAMODBSTREAMS` applies to it). The only place dynorm
+    /// reads the environment.
+    #[cfg(feature = "aws-config")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "aws-config")))]
     pub async fn from_env() -> Self {
         let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-        Self::builder(aws_sdk_dynamodb::Client::new(&config))
-            .streams_client(aws_sdk_dynamodbstreams::Client::new(&config))
-            .build()
+        let builder = Self::builder(aws_sdk_dynamodb::Client::new(&config));
+        #[cfg(feature = "streams")]
+        let builder = builder.streams_client(aws_sdk_dynamodbstreams::Client::new(&config));
+        builder.build()
     }
 
     /// The SDK client, for anything dynorm does not cover.
@@ -143,6 +153,8 @@ impl Client {
     /// none was given: the credentials provider is reachable only from a request the
     /// DynamoDB client sends, and the client makes it from the `DescribeTable` request a
     /// stream read starts with.
+    #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams_sdk(&self) -> Option<&aws_sdk_dynamodbstreams::Client> {
         self.streams.get()
     }
@@ -150,6 +162,7 @@ impl Client {
     /// While no streams client is made, the interceptor that makes it from the DynamoDB
     /// client's configuration: put it on a request of that client (stream reads put it on
     /// their `DescribeTable`).
+    #[cfg(feature = "streams")]
     pub(crate) fn streams_probe(&self) -> Option<StreamsProbe> {
         self.streams.probe(&self.sdk)
     }
@@ -165,12 +178,13 @@ impl Client {
     }
 
     /// A client with another SDK client (other settings, interceptors, ...) and this
-    /// client's table naming. A streams client given to the builder is kept; otherwise the
-    /// new client makes its own from `sdk`'s configuration.
+    /// client's table naming. With the `streams` feature, a streams client given to the
+    /// builder is kept; otherwise the new client makes its own from `sdk`'s configuration.
     pub fn with_sdk(&self, sdk: aws_sdk_dynamodb::Client) -> Self {
         Self {
             sdk,
             naming: self.naming.clone(),
+            #[cfg(feature = "streams")]
             streams: self.streams.for_other_sdk(),
         }
     }
@@ -182,9 +196,8 @@ impl Client {
             ..(*self.naming).clone()
         };
         Self {
-            sdk: self.sdk.clone(),
             naming: Arc::new(naming),
-            streams: self.streams.clone(),
+            ..self.clone()
         }
     }
 
@@ -195,9 +208,8 @@ impl Client {
             ..(*self.naming).clone()
         };
         Self {
-            sdk: self.sdk.clone(),
             naming: Arc::new(naming),
-            streams: self.streams.clone(),
+            ..self.clone()
         }
     }
 
@@ -209,9 +221,8 @@ impl Client {
             ..(*self.naming).clone()
         };
         Self {
-            sdk: self.sdk.clone(),
             naming: Arc::new(naming),
-            streams: self.streams.clone(),
+            ..self.clone()
         }
     }
 

@@ -345,6 +345,8 @@ impl Error {
     }
 
     /// Sets where in a change stream the error happened, unless that is already known.
+    /// Only the stream's readers call it (features `streams` and `lambda`).
+    #[cfg_attr(not(any(feature = "streams", feature = "lambda")), allow(dead_code))]
     pub(crate) fn with_stream_record(mut self, at: StreamRecordRef) -> Self {
         self.inner.stream_record.get_or_insert_with(|| Box::new(at));
         self

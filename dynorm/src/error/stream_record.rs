@@ -23,7 +23,9 @@ pub struct StreamRecordRef {
 }
 
 impl StreamRecordRef {
-    /// A record of a shard.
+    /// A record of a shard. Only the stream's readers make one (features `streams` and
+    /// `lambda`).
+    #[cfg_attr(not(any(feature = "streams", feature = "lambda")), allow(dead_code))]
     pub(crate) fn record(
         stream_arn: &str,
         shard_id: Option<&str>,
@@ -39,7 +41,9 @@ impl StreamRecordRef {
         }
     }
 
-    /// A shard, where no record is concerned.
+    /// A shard, where no record is concerned. Only the consumer makes one (feature
+    /// `streams`).
+    #[cfg_attr(not(feature = "streams"), allow(dead_code))]
     pub(crate) fn shard(stream_arn: &str, shard_id: &str) -> Self {
         Self::record(stream_arn, Some(shard_id), "", "")
     }

@@ -9,6 +9,7 @@ use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
 use crate::observe::span::request_span;
 use crate::stream::checkpoint::{ensure_keyed_table, sortable};
+#[cfg(feature = "streams")]
 use crate::stream::record::Record;
 use crate::value::Item;
 use tracing::Instrument;
@@ -47,6 +48,7 @@ pub struct DeadLetter {
 
 impl DeadLetter {
     /// A letter of a record read by a consumer; its `error` is filled in once it failed.
+    #[cfg(feature = "streams")]
     pub(crate) fn of(record: Record, consumer: &str, table: &str, stream_arn: &str) -> Self {
         Self {
             consumer: consumer.to_owned(),

@@ -7,10 +7,13 @@
 //! - A [`Change`] is a record decoded as the model: [`ChangeKind::Insert`], `Modify`,
 //!   `Remove`, or `Expire` for a deletion by time to live, with the images the view type
 //!   carries and [`NoImage`] where it carries none.
-//! - [`Client::changes`](crate::Client::changes) follows every shard of the stream as a
-//!   [`Stream`](futures_util::Stream), checkpointing through a [`CheckpointStore`];
+//! - With the `streams` feature, [`Client::changes`](crate::Client::changes) follows every
+//!   shard of the stream as a [`Stream`](futures_util::Stream), checkpointing through a
+//!   [`CheckpointStore`];
 //!   [`Client::collection_changes`](crate::Client::collection_changes) decodes a shared
-//!   table into a `#[derive(Collection)]` enum.
+//!   table into a `#[derive(Collection)]` enum. The feature adds the DynamoDB Streams SDK
+//!   (`aws-sdk-dynamodbstreams`); decoding a record as a [`Change`], the checkpoint and
+//!   dead-letter stores, and the `lambda` module do not need it.
 //! - A record that does not decode stops the consumer with an error naming its shard,
 //!   sequence number and event id ([`Error::stream_record`](crate::Error::stream_record)),
 //!   or, with a [`DeadLetters`] sink, is sent there and passed.
@@ -18,10 +21,13 @@
 
 mod change;
 pub(crate) mod checkpoint;
+#[cfg(feature = "streams")]
 mod consumer;
 mod dead_letter;
 #[cfg(feature = "lambda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
 pub mod lambda;
+#[cfg(feature = "streams")]
 mod lineage;
 mod record;
 
@@ -30,9 +36,13 @@ pub use crate::schema::stream_view::{
 };
 pub use change::{Change, ChangeKind, Decoder};
 pub use checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints, TableCheckpoints};
+#[cfg(feature = "streams")]
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub use consumer::{Changes, ChangesBuilder, StartAt};
 pub use dead_letter::{DeadLetter, DeadLetters, MemoryDeadLetters, TableDeadLetters};
 pub use record::TTL_PRINCIPAL;
 
 /// The change type of a model under its table's view type.
-pub type ModelChange<M> = Change<M, <M as Streamed>::View>;
+// `Streamed` is named through `crate::schema`, whose crate-wide import of it has no other
+// user without the `streams` and `lambda` features.
+pub type ModelChange<M> = Change<M, <M as crate::schema::Streamed>::View>;

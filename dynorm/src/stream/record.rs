@@ -1,8 +1,15 @@
-//! One stream record, whatever its source: read with `aws-sdk-dynamodbstreams` or received
-//! in a Lambda event.
+//! One stream record, whatever its source: read with `aws-sdk-dynamodbstreams` (feature
+//! `streams`) or received in a Lambda event (feature `lambda`).
 
+// Records come from the consumer (feature `streams`) or from Lambda events (feature
+// `lambda`); with neither, nothing here is called, and it stays compiled as it is.
+#![cfg_attr(not(any(feature = "streams", feature = "lambda")), allow(dead_code))]
+
+#[cfg(feature = "streams")]
 use aws_sdk_dynamodb::primitives::Blob;
+#[cfg(feature = "streams")]
 use aws_sdk_dynamodb::types::AttributeValue;
+#[cfg(feature = "streams")]
 use aws_sdk_dynamodbstreams::types as streams;
 use std::time::SystemTime;
 
@@ -58,6 +65,7 @@ pub(crate) fn is_ttl_identity(kind: Option<&str>, principal: Option<&str>) -> bo
     principal == Some(TTL_PRINCIPAL) && kind.is_none_or(|k| k == "Service")
 }
 
+#[cfg(feature = "streams")]
 impl Record {
     /// A record read with `aws-sdk-dynamodbstreams`, or `None` for one with no change
     /// (an event name this version of dynorm does not know).
@@ -84,6 +92,7 @@ impl Record {
 }
 
 /// An item of the streams SDK as an item of the DynamoDB SDK.
+#[cfg(feature = "streams")]
 pub(crate) fn convert_item(
     item: std::collections::HashMap<String, streams::AttributeValue>,
 ) -> Item {
@@ -91,6 +100,7 @@ pub(crate) fn convert_item(
 }
 
 /// A value of the streams SDK as a value of the DynamoDB SDK: the same data, another crate.
+#[cfg(feature = "streams")]
 fn convert(value: streams::AttributeValue) -> AttributeValue {
     use streams::AttributeValue as S;
     match value {

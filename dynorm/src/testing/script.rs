@@ -91,6 +91,8 @@ impl Script {
     /// Faults every attempt of the DynamoDB Streams operation `operation` (`GetRecords`,
     /// `GetShardIterator`, `DescribeStream`); put them in the path with
     /// [`streams_client`](Self::streams_client).
+    #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams(operation: &str, fault: Fault) -> Self {
         Self::on_target(format!("DynamoDBStreams_20120810.{operation}"), fault)
     }
@@ -166,6 +168,8 @@ impl Script {
     /// [`ATTEMPT_TIMEOUT`]. When `db` makes its own streams client (from its DynamoDB
     /// client's configuration), the faults, retries and timeout go on a copy of that
     /// configuration, and only the streams operations this script names get faults.
+    #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams_client(&self, db: &Client) -> Client {
         use aws_sdk_dynamodbstreams::config::retry::RetryConfig;
         use aws_sdk_dynamodbstreams::config::timeout::TimeoutConfig;
