@@ -164,6 +164,12 @@ pub mod __private {
     pub use crate::codegen::*;
 }
 
+/// The crate's own README (what crates.io shows), compiled as a doctest so that it stays
+/// true.
+#[cfg(all(doctest, feature = "aws-config"))]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
+
 /// The README's examples, compiled as doctests so that it stays true (its change streams
 /// and test kit examples need the `streams` and `testing` features).
 #[cfg(all(doctest, feature = "testing", feature = "streams"))]
