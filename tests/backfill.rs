@@ -310,3 +310,58 @@ async fn a_backfill_refuses_settings_that_cannot_work() {
         .unwrap_err();
     assert!(error.is_validation());
 }
+
+/// A model whose items hold lists and maps, which the rewrite's condition compares whole.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Notes", shape = 2, upcasts = [NoteV1])]
+struct Note {
+    #[hash_key]
+    id: String,
+    tags: Vec<String>,
+    meta: std::collections::BTreeMap<String, String>,
+    pinned: bool,
+}
+
+#[derive(Deserialize)]
+struct NoteV1 {
+    id: String,
+    tags: Vec<String>,
+    meta: std::collections::BTreeMap<String, String>,
+}
+
+impl From<NoteV1> for Note {
+    fn from(v1: NoteV1) -> Self {
+        Note {
+            id: v1.id,
+            tags: v1.tags,
+            meta: v1.meta,
+            pinned: false,
+        }
+    }
+}
+
+#[tokio::test]
+async fn items_with_lists_and_maps_are_rewritten_on_condition() {
+    let db = common::db_with::<Note>("backfill_documents").await;
+    let item = Item::from([
+        ("id".into(), s("n1")),
+        ("tags".into(), AttributeValue::L(vec![s("a"), s("b")])),
+        (
+            "meta".into(),
+            AttributeValue::M(Item::from([("k".into(), s("v"))])),
+        ),
+    ]);
+    db.sdk()
+        .put_item()
+        .table_name(db.table_name::<Note>())
+        .set_item(Some(item))
+        .send()
+        .await
+        .unwrap();
+    let table = format!("{}_progress", db.table_name::<Note>());
+    let report = db.backfill::<Note>("notes-v2", table).send().await.unwrap();
+    assert_eq!(report.rewritten, 1);
+    let note = db.get::<Note>("n1").send().await.unwrap().unwrap();
+    assert_eq!(note.tags, vec!["a".to_owned(), "b".to_owned()]);
+    assert!(!note.pinned);
+}
