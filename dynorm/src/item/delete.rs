@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::client::Client;
@@ -135,18 +135,7 @@ impl<M: Model> DeleteItem<M> {
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.client.clone();
         let spec = self.spec()?;
-        if spec.guarded.is_some() {
-            return item::guarded::send(&client, spec.into_any(), return_values).await;
-        }
-        let (Delete(key), mut spec) = spec.replace_kind(());
-        write_request::send_write!(
-            client,
-            "DeleteItem",
-            &mut spec,
-            DeleteItemInput::builder().set_key(Some(key)),
-            return_values,
-            DeleteItemError
-        )
+        item::guarded::send(&client, spec.into_any(), return_values).await
     }
 
     /// Sends the request.

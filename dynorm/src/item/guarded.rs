@@ -57,8 +57,8 @@ fn is_condition(error: &Error) -> bool {
     )
 }
 
-/// Sends a write with its companions. Gives what `return_values` asks for, as a single
-/// write would.
+/// Sends a single write (`create`, `put`, `update`, `delete`, `insert`): as its own
+/// request, or with its companions when it has any. Gives what `return_values` asks for.
 pub(crate) async fn send(
     client: &Client,
     spec: WriteSpec,

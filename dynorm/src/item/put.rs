@@ -1,6 +1,6 @@
 //! `PutItem`: `create` (conditional on the key being new) and `put`.
 
-use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
+use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::types::ReturnValue;
 
 use crate::client::Client;
@@ -81,18 +81,7 @@ pub(crate) async fn send_put(
     spec: WriteSpec<Put>,
     return_values: ReturnValue,
 ) -> Result<Option<Item>> {
-    if spec.guarded.is_some() {
-        return guarded::send(client, spec.into_any(), return_values).await;
-    }
-    let (Put(item), mut spec) = spec.replace_kind(());
-    write_request::send_write!(
-        client,
-        "PutItem",
-        &mut spec,
-        PutItemInput::builder().set_item(Some(item)),
-        return_values,
-        PutItemError
-    )
+    guarded::send(client, spec.into_any(), return_values).await
 }
 
 /// The `PutItem` input of a put spec.

@@ -6,7 +6,7 @@
 
 use std::marker::PhantomData;
 
-use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput};
+use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::client::Client;
@@ -341,20 +341,7 @@ impl<M: Model> UpdateItem<M> {
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.client.clone();
         let spec = self.spec()?;
-        if spec.guarded.is_some() {
-            return item::guarded::send(&client, spec.into_any(), return_values).await;
-        }
-        let (write_request::Update { key, expression }, mut spec) = spec.replace_kind(());
-        write_request::send_write!(
-            client,
-            "UpdateItem",
-            &mut spec,
-            UpdateItemInput::builder()
-                .set_key(Some(key))
-                .update_expression(expression),
-            return_values,
-            UpdateItemError
-        )
+        item::guarded::send(&client, spec.into_any(), return_values).await
     }
 
     /// Sends the request.
