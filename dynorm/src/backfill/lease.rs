@@ -9,8 +9,11 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use tracing::Instrument as _;
+
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
+use crate::observe::span::request_span;
 use crate::value::Item;
 
 /// The progress table's hash key: the run.
@@ -93,6 +96,7 @@ impl Progress<'_> {
                 .condition_expression("attribute_not_exists(#r)")
                 .expression_attribute_names("#r", RUN)
                 .send()
+                .instrument(request_span!("PutItem", tracing::field::Empty, self.table))
                 .await;
             if let Err(e) = result {
                 let error = from_sdk(e);
@@ -120,6 +124,7 @@ impl Progress<'_> {
                 .consistent_read(true)
                 .set_exclusive_start_key(start)
                 .send()
+                .instrument(request_span!("Query", tracing::field::Empty, self.table))
                 .await
                 .map_err(|e| self.fail(from_sdk(e)))?;
             for item in page.items.unwrap_or_default() {
@@ -204,6 +209,11 @@ impl Progress<'_> {
             .set_expression_attribute_names(Some(names))
             .set_expression_attribute_values(Some(values))
             .send()
+            .instrument(request_span!(
+                "UpdateItem",
+                tracing::field::Empty,
+                self.table
+            ))
             .await;
         match result {
             Ok(_) => Ok(true),

@@ -18,9 +18,12 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
+use tracing::Instrument as _;
+
 use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::expr::{filters, Placeholders};
+use crate::observe::span::request_span;
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -293,6 +296,7 @@ impl<'a, M: Model> Worker<'a, M> {
                 .set_exclusive_start_key(cursor.clone())
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
+                .instrument(request_span!("Scan", M::SCHEMA.model, self.table.as_str()))
                 .await
                 .map_err(|e| sdk_error(e, M::SCHEMA.model, "backfill", &self.table))?;
             self.budget
@@ -358,6 +362,11 @@ impl<'a, M: Model> Worker<'a, M> {
                         .set_key(Some(key))
                         .consistent_read(true)
                         .send()
+                        .instrument(request_span!(
+                            "GetItem",
+                            M::SCHEMA.model,
+                            self.table.as_str()
+                        ))
                         .await
                         .map_err(|e| sdk_error(e, M::SCHEMA.model, "backfill", &self.table))?;
                     match again.item {
@@ -407,7 +416,13 @@ impl<'a, M: Model> Worker<'a, M> {
 
 /// The table's approximate item count, for the time left; `None` when unknown.
 async fn item_count(client: &Client, table: &str) -> Option<u64> {
-    let described = client.sdk().describe_table().table_name(table).send().await;
+    let described = client
+        .sdk()
+        .describe_table()
+        .table_name(table)
+        .send()
+        .instrument(request_span!("DescribeTable", tracing::field::Empty, table))
+        .await;
     let count = described.ok()?.table?.item_count?;
     u64::try_from(count).ok()
 }

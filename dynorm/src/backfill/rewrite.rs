@@ -5,8 +5,11 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 
+use tracing::Instrument as _;
+
 use crate::client::Client;
 use crate::error::{Error, Result};
+use crate::observe::span::request_span;
 use crate::schema::entity::{self, MissingTableKey};
 use crate::schema::{Model, Schema};
 use crate::value::Item;
@@ -166,6 +169,7 @@ pub(crate) async fn write(
             .set_expression_attribute_values(Some(unchanged.values))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
+            .instrument(request_span!("PutItem", schema.model, table))
             .await;
         return match result {
             Ok(output) => Ok(Written::Done(units(output.consumed_capacity.as_slice()))),
@@ -207,6 +211,7 @@ pub(crate) async fn write(
         .transact_items(TransactWriteItem::builder().put(put).build())
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send()
+        .instrument(request_span!("TransactWriteItems", schema.model, table))
         .await;
     match result {
         Ok(output) => Ok(Written::Done(units(
