@@ -104,7 +104,8 @@
 #![cfg_attr(not(feature = "streams"), allow(rustdoc::broken_intra_doc_links))]
 
 // Layers, from the bottom up; an arrow may only point down (see ARCHITECTURE.md):
-// value -> error -> schema -> expr -> operations (item, query, batch, transaction, stream)
+// value -> error -> schema -> expr -> operations (item, query, batch, transaction, stream,
+// relation, backfill)
 // -> client.
 pub mod value;
 
