@@ -89,8 +89,10 @@ async fn consume(
     db: &dynorm::Client,
     checkpoints: MemoryCheckpoints,
 ) -> Result<(usize, usize), Box<dyn std::error::Error>> {
+    let tally = dynorm::observe::Tally::default();
     let mut changes = db
         .changes::<Membership>()
+        .tally(&tally)
         .consumer("team-counts")
         .checkpoints(checkpoints)
         .poll_interval(Duration::from_millis(200))
@@ -119,7 +121,7 @@ async fn consume(
     }
     println!(
         "  ({} team items on the same table skipped)",
-        changes.skipped()
+        tally.skipped()
     );
     Ok((applied, replayed))
 }

@@ -2897,8 +2897,10 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
     let poll = std::time::Duration::from_millis(50);
     // `Task` alone reads the same task changes and skips the orgs', alongside.
     let task_only = async {
+        let tally = dynorm::observe::Tally::default();
         let mut tasks = db
             .changes::<Task>()
+            .tally(&tally)
             .poll_interval(poll)
             .stop_when_idle(idle)
             .stream();
@@ -2907,7 +2909,7 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
             change.map_err(|e| format!("task change {seen}: {e}"))?;
             seen += 1;
         }
-        Ok::<_, String>((seen, tasks.skipped()))
+        Ok::<_, String>((seen, tally.skipped()))
     };
     let mut replayed: BTreeMap<ReplayKey, String> = BTreeMap::new();
     let mut changes = db
@@ -2983,6 +2985,6 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
     same(
         "the org changes Task skipped",
         skipped,
-        (count - task_changes) as u64,
+        count - task_changes,
     )
 }

@@ -5,7 +5,9 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::stream::{ChangeKind, Checkpoint, CheckpointStore, ModelChange, TableCheckpoints};
+use dynorm::stream::{
+    ChangeKind, Checkpoint, CheckpointKey, CheckpointStore, ModelChange, TableCheckpoints,
+};
 use dynorm::{Client, Model};
 use futures::StreamExt;
 
@@ -103,49 +105,67 @@ async fn concurrent_writers_never_move_a_checkpoint_back() {
     let saves = (1..=40u64).map(|i| {
         let n = (i * 17) % 40 + 1;
         let writer = if i % 2 == 0 { one.clone() } else { two.clone() };
-        async move { writer.save("c", "arn:stream", "shard-1", after(n)).await }
+        async move {
+            writer
+                .save(CheckpointKey::new("c", "arn:stream", "shard-1"), after(n))
+                .await
+        }
     });
     for saved in futures::future::join_all(saves).await {
         saved.unwrap();
     }
     assert_eq!(
-        one.load("c", "arn:stream", "shard-1").await.unwrap(),
+        one.load(CheckpointKey::new("c", "arn:stream", "shard-1"))
+            .await
+            .unwrap(),
         Some(after(40))
     );
     // A late writer with an older checkpoint changes nothing, and is not an error.
-    two.save("c", "arn:stream", "shard-1", after(3))
+    two.save(CheckpointKey::new("c", "arn:stream", "shard-1"), after(3))
         .await
         .unwrap();
     assert_eq!(
-        one.load("c", "arn:stream", "shard-1").await.unwrap(),
+        one.load(CheckpointKey::new("c", "arn:stream", "shard-1"))
+            .await
+            .unwrap(),
         Some(after(40))
     );
     // Sequence numbers of different lengths compare as numbers, not as text.
     for sequence in ["900", "1000", "950"] {
         two.save(
-            "c",
-            "arn:stream",
-            "shard-2",
+            CheckpointKey::new("c", "arn:stream", "shard-2"),
             Checkpoint::After(sequence.into()),
         )
         .await
         .unwrap();
     }
     assert_eq!(
-        one.load("c", "arn:stream", "shard-2").await.unwrap(),
+        one.load(CheckpointKey::new("c", "arn:stream", "shard-2"))
+            .await
+            .unwrap(),
         Some(Checkpoint::After("1000".into()))
     );
     // Nothing is further than a shard's end.
-    one.save("c", "arn:stream", "shard-2", Checkpoint::ShardEnd)
-        .await
-        .unwrap();
-    two.save("c", "arn:stream", "shard-2", after(99))
+    one.save(
+        CheckpointKey::new("c", "arn:stream", "shard-2"),
+        Checkpoint::ShardEnd,
+    )
+    .await
+    .unwrap();
+    two.save(CheckpointKey::new("c", "arn:stream", "shard-2"), after(99))
         .await
         .unwrap();
     assert_eq!(
-        one.load("c", "arn:stream", "shard-2").await.unwrap(),
+        one.load(CheckpointKey::new("c", "arn:stream", "shard-2"))
+            .await
+            .unwrap(),
         Some(Checkpoint::ShardEnd)
     );
     // Checkpoints are per consumer: another one starts afresh.
-    assert_eq!(one.load("d", "arn:stream", "shard-1").await.unwrap(), None);
+    assert_eq!(
+        one.load(CheckpointKey::new("d", "arn:stream", "shard-1"))
+            .await
+            .unwrap(),
+        None
+    );
 }

@@ -7,7 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::{Fault, Script};
-use dynorm::stream::{ChangeKind, Checkpoint, CheckpointStore, MemoryCheckpoints, ModelChange};
+use dynorm::stream::{
+    ChangeKind, Checkpoint, CheckpointKey, CheckpointStore, MemoryCheckpoints, ModelChange,
+};
 use dynorm::{Client, ErrorKind, Model};
 use futures::StreamExt;
 
@@ -173,7 +175,10 @@ async fn records_trimmed_before_they_were_read_are_reported_not_skipped() {
     assert!(error.to_string().contains(shard.as_str()), "{error}");
     // The checkpoint stays where it was: nothing is marked handled.
     assert_eq!(
-        store.load("trimmed", stream, shard).await.unwrap(),
+        store
+            .load(CheckpointKey::new("trimmed", stream, shard))
+            .await
+            .unwrap(),
         Some(Checkpoint::After(sequence.clone()))
     );
 }

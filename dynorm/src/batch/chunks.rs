@@ -133,25 +133,9 @@ mod tests {
     };
 
     static SCHEMA: crate::schema::Schema = crate::schema::Schema {
-        model: "T",
-        table: "T",
-        table_prefix: None,
-        table_suffix: None,
-        hash_key: K,
-        range_key: None,
         keys: &[K],
         attributes: &["k"],
-        indexes: &[],
-        version: None,
-        ttl: None,
-        combines: &[],
-        entity: None,
-        defaults: &[],
-        updated_at: None,
-        stream: None,
-        uniques: &[],
-        counts: &[],
-        shape: None,
+        ..crate::schema::Schema::blank("T", K)
     };
 
     /// A delete whose key is about `size` bytes.

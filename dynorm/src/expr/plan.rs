@@ -415,10 +415,6 @@ mod tests {
 
     /// The seed's "Which index a query uses" model.
     const ORDER: Schema = Schema {
-        model: "Order",
-        table: "Order",
-        table_prefix: None,
-        table_suffix: None,
         hash_key: key("customerId"),
         range_key: Some(key("orderId")),
         keys: &[key("customerId"), key("orderId")],
@@ -443,16 +439,7 @@ mod tests {
                 range_prefix: None,
             },
         ],
-        version: None,
-        ttl: None,
-        combines: &[],
-        entity: None,
-        defaults: &[],
-        updated_at: None,
-        stream: None,
-        uniques: &[],
-        counts: &[],
-        shape: None,
+        ..Schema::blank("Order", key("customerId"))
     };
 
     fn eq(attribute: &'static str) -> Expr {

@@ -332,11 +332,7 @@ impl<M: Model> Update<M> {
         attr: Attr<M, T, O, W>,
         elements: T,
     ) -> Self {
-        let action = attr.value_or_omitted(&elements).and_then(|value| {
-            value
-                .map(Action::Add)
-                .ok_or_else(|| Error::validation("`add_to_set` needs at least one element"))
-        });
+        let action = set_elements(&attr, &elements, "add_to_set").map(Action::Add);
         self.push(attr.name(), action)
     }
 
@@ -347,11 +343,7 @@ impl<M: Model> Update<M> {
         attr: Attr<M, T, O, W>,
         elements: T,
     ) -> Self {
-        let action = attr.value_or_omitted(&elements).and_then(|value| {
-            value
-                .map(Action::DeleteFromSet)
-                .ok_or_else(|| Error::validation("`delete_from_set` needs at least one element"))
-        });
+        let action = set_elements(&attr, &elements, "delete_from_set").map(Action::DeleteFromSet);
         self.push(attr.name(), action)
     }
 
@@ -718,6 +710,16 @@ impl<M: Model> Update<M> {
         }
         Ok(expression)
     }
+}
+
+/// The elements of a set to add or delete: DynamoDB has no empty set, so none is refused.
+fn set_elements<M, T: SetLike, O, W>(
+    attr: &Attr<M, T, O, W>,
+    elements: &T,
+    method: &str,
+) -> Result<AttributeValue> {
+    attr.value_or_omitted(elements)?
+        .ok_or_else(|| Error::validation(format!("`{method}` needs at least one element")))
 }
 
 /// What an update sets to keep the item's identity, as the convention's own library does:

@@ -57,6 +57,15 @@ fn is_condition(error: &Error) -> bool {
     )
 }
 
+/// Sends the write of a builder: `spec` is what its `spec()` made of it.
+pub(crate) async fn send_spec<K: Into<WriteKind>>(
+    client: Client,
+    spec: Result<WriteSpec<K>>,
+    return_values: ReturnValue,
+) -> Result<Option<Item>> {
+    send(&client, spec?.into_any(), return_values).await
+}
+
 /// Sends a single write (`create`, `put`, `update`, `delete`, `insert`): as its own
 /// request, or with its companions when it has any. Gives what `return_values` asks for.
 pub(crate) async fn send(

@@ -257,7 +257,7 @@ impl<'a, M: Model> PutItem<'a, M> {
         preview_put(&self.clone().spec()?)
     }
 
-    /// Sends the request.
+    /// Sends the `PutItem` request.
     pub async fn send(self) -> Result<()> {
         self.send_with(ReturnValue::None).await.map(drop)
     }
@@ -269,7 +269,6 @@ impl<'a, M: Model> PutItem<'a, M> {
     }
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
-        let client = self.write.client.clone();
-        send_put(&client, self.spec()?, return_values).await
+        super::guarded::send_spec(self.write.client.clone(), self.spec(), return_values).await
     }
 }

@@ -339,12 +339,10 @@ impl<M: Model> UpdateItem<M> {
     }
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
-        let client = self.client.clone();
-        let spec = self.spec()?;
-        item::guarded::send(&client, spec.into_any(), return_values).await
+        item::guarded::send_spec(self.client.clone(), self.spec(), return_values).await
     }
 
-    /// Sends the request.
+    /// Sends the `UpdateItem` request.
     pub async fn send(self) -> Result<()> {
         self.send_with(ReturnValue::None).await.map(drop)
     }

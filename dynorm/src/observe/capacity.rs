@@ -144,6 +144,7 @@ struct Totals {
     count: usize,
     scanned_count: usize,
     skipped: usize,
+    dead_lettered: usize,
     capacity: Option<Capacity>,
 }
 
@@ -174,6 +175,16 @@ impl Tally {
         });
     }
 
+    /// Adds requests that report no capacity: those of a change stream.
+    pub(crate) fn add_requests(&self, requests: usize) {
+        self.write(|totals| totals.requests += requests);
+    }
+
+    /// Adds change records handed to a dead-letter sink.
+    pub(crate) fn add_dead_lettered(&self, records: usize) {
+        self.write(|totals| totals.dead_lettered += records);
+    }
+
     /// Adds items that were read but skipped, as items of entities a collection or a
     /// stream does not list.
     pub(crate) fn add_skipped(&self, skipped: usize) {
@@ -181,7 +192,8 @@ impl Tally {
     }
 
     /// The requests sent so far: one per page of a query or scan, one per chunk attempt of
-    /// a batch, retries included, and one per single-item operation or transaction.
+    /// a batch, retries included, one per single-item operation or transaction, and one
+    /// per attempt of a change consumer's DynamoDB Streams requests.
     pub fn requests(&self) -> usize {
         self.read(|t| t.requests)
     }
@@ -198,9 +210,15 @@ impl Tally {
     }
 
     /// Items read but skipped because they belong to an entity the read does not list
-    /// (a collection's other entities); they are never failed.
+    /// (a collection's or a change consumer's other entities); they are never failed.
     pub fn skipped(&self) -> usize {
         self.read(|t| t.skipped)
+    }
+
+    /// Change records that did not decode and went to the consumer's dead-letter sink
+    /// ([`ChangesBuilder::dead_letters`](crate::stream::ChangesBuilder::dead_letters)).
+    pub fn dead_lettered(&self) -> usize {
+        self.read(|t| t.dead_lettered)
     }
 
     /// The capacity consumed so far; `None` when DynamoDB reported none (capacity is

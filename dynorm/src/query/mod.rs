@@ -186,10 +186,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// The most items DynamoDB reads per request (`Limit`): the page size.
     pub fn limit(mut self, limit: u32) -> Self {
-        match page::page_limit(limit) {
-            Ok(limit) => self.limit = Some(limit),
-            Err(e) => self.errors.push(e),
-        }
+        page::set_limit(&mut self.limit, limit, &mut self.errors);
         self
     }
 

@@ -189,6 +189,14 @@ pub(crate) fn page_limit(limit: u32) -> Result<i32> {
     }
 }
 
+/// Sets a builder's page size, or records why it cannot be one.
+pub(crate) fn set_limit(slot: &mut Option<i32>, limit: u32, errors: &mut Vec<Error>) {
+    match page_limit(limit) {
+        Ok(limit) => *slot = Some(limit),
+        Err(e) => errors.push(e),
+    }
+}
+
 /// The key a page starts after, from the cursor of the previous page.
 pub(crate) fn start_key(
     cursor: Option<&str>,

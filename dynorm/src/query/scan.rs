@@ -98,10 +98,7 @@ impl<I: Index> Scan<I> {
 
     /// The most items DynamoDB reads per request (`Limit`).
     pub fn limit(mut self, limit: u32) -> Self {
-        match page::page_limit(limit) {
-            Ok(limit) => self.limit = Some(limit),
-            Err(e) => self.errors.push(e),
-        }
+        page::set_limit(&mut self.limit, limit, &mut self.errors);
         self
     }
 

@@ -6,6 +6,7 @@ use std::num::NonZeroUsize;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::TryStreamExt;
 
+use super::load::sealed::LoadInput;
 use super::load::Load;
 use super::plan::{LoadPlan, Waves};
 use super::rounds::{Rounds, DEFAULT_CONCURRENCY};
@@ -330,7 +331,12 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         };
         let outputs = self
             .loader
-            .load_with(&self.client, &roots, prefetched, concurrency)
+            .load_with(LoadInput {
+                db: &self.client,
+                parents: &roots,
+                prefetched,
+                concurrency,
+            })
             .await?;
         Ok(roots
             .into_iter()

@@ -72,13 +72,9 @@ fn signature(values: &Item, relation: &RelationSchema) -> String {
 }
 
 /// Each parent's output, from the outputs of the distinct values at `positions` (`None`:
-/// the parent has no values, and gets `missing`): moved to the last parent that uses it,
+/// the parent has no values, and gets an empty output): moved to the last parent that uses it,
 /// cloned for the others.
-pub(super) fn spread<T: Clone>(
-    outputs: Vec<T>,
-    positions: Vec<Option<usize>>,
-    missing: fn() -> T,
-) -> Vec<T> {
+pub(super) fn spread<T: Clone + Default>(outputs: Vec<T>, positions: Vec<Option<usize>>) -> Vec<T> {
     let mut last = vec![usize::MAX; outputs.len()];
     for (parent, position) in positions.iter().enumerate() {
         if let Some(slot) = position.and_then(|p| last.get_mut(p)) {
@@ -91,14 +87,14 @@ pub(super) fn spread<T: Clone>(
         .enumerate()
         .map(|(parent, position)| {
             let Some(p) = position else {
-                return missing();
+                return T::default();
             };
             let output = if last.get(p) == Some(&parent) {
                 outputs.get_mut(p).and_then(Option::take)
             } else {
                 outputs.get(p).cloned().flatten()
             };
-            output.unwrap_or_else(missing)
+            output.unwrap_or_default()
         })
         .collect()
 }
@@ -215,7 +211,7 @@ mod tests {
         let outputs = vec![vec!["a"], vec!["b"]];
         let positions = vec![Some(0), None, Some(0), Some(1)];
         assert_eq!(
-            spread(outputs, positions, Vec::new),
+            spread(outputs, positions),
             vec![vec!["a"], vec![], vec!["a"], vec!["b"]]
         );
     }

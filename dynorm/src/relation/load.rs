@@ -24,6 +24,19 @@ impl<P: Model, L: sealed::Loader<P>> Load<P> for L {}
 pub(crate) mod sealed {
     use super::*;
 
+    /// What a loader is given: the client, the parents, the items of its relations that
+    /// came with the parents (one entry per candidate), and how many requests it may have
+    /// in flight.
+    pub struct LoadInput<'a, P> {
+        pub(crate) db: &'a Client,
+        pub(crate) parents: &'a [P],
+        pub(crate) prefetched: Prefetched,
+        pub(crate) concurrency: NonZeroUsize,
+    }
+
+    /// A loader's answer: one output per parent, in the parents' order.
+    pub type Loading<'a, O> = BoxFuture<'a, Result<Vec<O>>>;
+
     /// What a loader does; a public trait in a private module, so that no one outside
     /// dynorm can name or implement it.
     pub trait Loader<P: Model>: Send + Sync {
@@ -43,13 +56,7 @@ pub(crate) mod sealed {
         /// Loads the output of every parent, with the items of the relations that came with
         /// the parents already read (`prefetched`, one entry per candidate), each relation
         /// sending its requests in rounds of at most `concurrency`.
-        fn load_with<'a>(
-            &'a self,
-            db: &'a Client,
-            parents: &'a [P],
-            prefetched: Prefetched,
-            concurrency: NonZeroUsize,
-        ) -> BoxFuture<'a, Result<Vec<Self::Output>>>;
+        fn load_with<'a>(&'a self, input: LoadInput<'a, P>) -> Loading<'a, Self::Output>;
 
         /// Describes the requests this loader sends, in wave `wave` and after. A relation
         /// whose items come with the parents (`prefetched`, one entry per candidate) sends
@@ -57,6 +64,8 @@ pub(crate) mod sealed {
         fn plan(&self, wave: usize, waves: &mut Waves, prefetched: &[bool]) -> Result<()>;
     }
 }
+
+use sealed::{LoadInput, Loading};
 
 impl<P: Model + Clone> sealed::Loader<P> for () {
     type Output = ();
@@ -70,14 +79,8 @@ impl<P: Model + Clone> sealed::Loader<P> for () {
         Vec::new()
     }
 
-    fn load_with<'a>(
-        &'a self,
-        _: &'a Client,
-        parents: &'a [P],
-        _: Prefetched,
-        _: NonZeroUsize,
-    ) -> BoxFuture<'a, Result<Vec<()>>> {
-        let count = parents.len();
+    fn load_with<'a>(&'a self, input: LoadInput<'a, P>) -> Loading<'a, ()> {
+        let count = input.parents.len();
         Box::pin(async move { Ok(vec![(); count]) })
     }
 
@@ -102,13 +105,8 @@ macro_rules! tuples {
                 out
             }
 
-            fn load_with<'a>(
-                &'a self,
-                db: &'a Client,
-                parents: &'a [P],
-                prefetched: Prefetched,
-                concurrency: NonZeroUsize,
-            ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
+            fn load_with<'a>(&'a self, input: LoadInput<'a, P>) -> Loading<'a, Self::Output> {
+                let LoadInput { db, parents, prefetched, concurrency } = input;
                 Box::pin(async move {
                     let mut rest = prefetched.into_iter();
                     let parts = ($(
@@ -118,7 +116,12 @@ macro_rules! tuples {
                     )+);
                     // Independent branches of the tree, concurrently.
                     let outputs =
-                        futures_util::try_join!($(self.$index.load_with(db, parents, parts.$index, concurrency)),+)?;
+                        futures_util::try_join!($(self.$index.load_with(LoadInput {
+                            db,
+                            parents,
+                            prefetched: parts.$index,
+                            concurrency,
+                        })),+)?;
                     let mut iters = ($(outputs.$index.into_iter(),)+);
                     Ok((0..parents.len())
                         .filter_map(|_| Some(($(iters.$index.next()?,)+)))

@@ -3,16 +3,11 @@
 
 use std::marker::PhantomData;
 
-use std::num::NonZeroUsize;
-
-use futures_util::future::BoxFuture;
-
-use super::grouping::{distinct, spread};
+use super::load::sealed::{LoadInput, Loading};
 use super::plan::Waves;
 use super::related::{fail, Declared, Options};
-use super::shared::{Prefetched, Shared};
+use super::shared::Shared;
 use super::{Load, RelationSchema};
-use crate::client::Client;
 use crate::error::Result;
 use crate::expr::Condition;
 use crate::schema::{Index, Model};
@@ -68,12 +63,6 @@ impl<P: Model, C: Model, N> Many<P, C, N> {
         self.options.filter.push(condition);
         self
     }
-
-    /// The relation's declaration.
-    #[doc(hidden)]
-    pub fn schema(&self) -> &RelationSchema {
-        &self.relation
-    }
 }
 
 impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>>
@@ -93,26 +82,14 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
         })]
     }
 
-    fn load_with<'a>(
-        &'a self,
-        db: &'a Client,
-        parents: &'a [P],
-        prefetched: Prefetched,
-        concurrency: NonZeroUsize,
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
+    fn load_with<'a>(&'a self, input: LoadInput<'a, P>) -> Loading<'a, Self::Output> {
         Box::pin(async move {
-            let fail = fail::<P>(&self.relation);
             if let Some(error) = self.options.filter.first_error() {
-                return Err(fail(error.clone()));
+                return Err(fail::<P>(&self.relation)(error.clone()));
             }
-            let (values, positions) = distinct(parents, &self.relation).map_err(&fail)?;
-            let items = prefetched.into_iter().next().flatten();
-            let joined = self
-                .declared()
-                .load::<C, N>(db, &self.nested, &values, items, concurrency)
+            self.declared()
+                .for_parents::<P, C, N>(&self.nested, input)
                 .await
-                .map_err(&fail)?;
-            Ok(spread(joined, positions, Vec::new))
         })
     }
 

@@ -2,16 +2,11 @@
 
 use std::marker::PhantomData;
 
-use std::num::NonZeroUsize;
-
-use futures_util::future::BoxFuture;
-
-use super::grouping::{distinct, spread};
+use super::load::sealed::{LoadInput, Loading};
 use super::plan::Waves;
-use super::related::{fail, Declared};
-use super::shared::{Prefetched, Shared};
+use super::related::Declared;
+use super::shared::Shared;
 use super::{Load, RelationSchema};
-use crate::client::Client;
 use crate::error::Result;
 use crate::schema::{Index, Model};
 
@@ -45,12 +40,6 @@ impl<P: Model, C: Model, N> One<P, C, N> {
             types: PhantomData,
         }
     }
-
-    /// The relation's declaration.
-    #[doc(hidden)]
-    pub fn schema(&self) -> &RelationSchema {
-        &self.relation
-    }
 }
 
 impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>>
@@ -70,25 +59,13 @@ impl<P: Model + Clone, C: Model + Clone + Index<Model = C, Item = C>, N: Load<C>
         })]
     }
 
-    fn load_with<'a>(
-        &'a self,
-        db: &'a Client,
-        parents: &'a [P],
-        prefetched: Prefetched,
-        concurrency: NonZeroUsize,
-    ) -> BoxFuture<'a, Result<Vec<Self::Output>>> {
+    fn load_with<'a>(&'a self, input: LoadInput<'a, P>) -> Loading<'a, Self::Output> {
         Box::pin(async move {
-            let fail = fail::<P>(&self.relation);
-            let (values, positions) = distinct(parents, &self.relation).map_err(&fail)?;
-            let declared = self.declared();
-            let items = prefetched.into_iter().next().flatten();
-            let joined = declared
-                .load::<C, N>(db, &self.nested, &values, items, concurrency)
-                .await
-                .map_err(&fail)?;
-            let firsts: Vec<Option<N::Joined>> =
-                joined.into_iter().map(|g| g.into_iter().next()).collect();
-            Ok(spread(firsts, positions, || None))
+            let groups = self
+                .declared()
+                .for_parents::<P, C, N>(&self.nested, input)
+                .await?;
+            Ok(groups.into_iter().map(|g| g.into_iter().next()).collect())
         })
     }
 

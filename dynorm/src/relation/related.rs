@@ -7,7 +7,8 @@ use std::num::NonZeroUsize;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::access::{self, Access};
-use super::grouping::{decode_groups, group};
+use super::grouping::{decode_groups, distinct, group, spread};
+use super::load::sealed::LoadInput;
 use super::plan::Waves;
 use super::rounds::{in_rounds, Rounds};
 use super::shared::{self, Prefetched, Shared};
@@ -42,7 +43,14 @@ async fn nest<C: Model, N: Load<C>>(
 ) -> Result<Vec<Vec<N::Joined>>> {
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
     let flat: Vec<C> = groups.into_iter().flatten().collect();
-    let outputs = nested.load_with(db, &flat, prefetched, concurrency).await?;
+    let outputs = nested
+        .load_with(LoadInput {
+            db,
+            parents: &flat,
+            prefetched,
+            concurrency,
+        })
+        .await?;
     let mut joined = flat.into_iter().zip(outputs).map(|(c, o)| N::join(c, o));
     Ok(sizes
         .into_iter()
@@ -101,6 +109,28 @@ impl Declared<'_> {
         };
         let slots = shared::carried(&C::SCHEMA, &index, self.relation.references, nested)?;
         Some((index, slots))
+    }
+
+    /// The related items of each parent, with their own relations, each parent's group in
+    /// its place: the parents' distinct values are loaded once ([`Self::load`]).
+    pub(super) async fn for_parents<P, C, N>(
+        &self,
+        nested: &N,
+        input: LoadInput<'_, P>,
+    ) -> Result<Vec<Vec<N::Joined>>>
+    where
+        P: Model,
+        C: Model + Clone + Index<Model = C, Item = C>,
+        N: Load<C>,
+    {
+        let fail = fail::<P>(self.relation);
+        let (values, positions) = distinct(input.parents, self.relation).map_err(&fail)?;
+        let items = input.prefetched.into_iter().next().flatten();
+        let joined = self
+            .load::<C, N>(input.db, nested, &values, items, input.concurrency)
+            .await
+            .map_err(&fail)?;
+        Ok(spread(joined, positions))
     }
 
     /// The related items of each distinct value, with their own relations: from the items

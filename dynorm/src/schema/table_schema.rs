@@ -62,6 +62,35 @@ pub struct Schema {
     pub shape: Option<Shape>,
 }
 
+#[cfg(test)]
+impl Schema {
+    /// A schema for unit tests: model and table `name`, hash key `hash_key`, and nothing
+    /// else; a test sets what it needs with `..Schema::blank(..)`.
+    pub(crate) const fn blank(name: &'static str, hash_key: KeyAttribute) -> Self {
+        Self {
+            model: name,
+            table: name,
+            table_prefix: None,
+            table_suffix: None,
+            hash_key,
+            range_key: None,
+            keys: &[],
+            attributes: &[],
+            indexes: &[],
+            version: None,
+            ttl: None,
+            combines: &[],
+            entity: None,
+            defaults: &[],
+            updated_at: None,
+            stream: None,
+            uniques: &[],
+            counts: &[],
+            shape: None,
+        }
+    }
+}
+
 impl Schema {
     /// Whether a write of this model writes other items with it: the guards of its unique
     /// values, or the counts it is kept in.

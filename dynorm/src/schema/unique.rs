@@ -245,25 +245,10 @@ mod tests {
 
     fn schema() -> Schema {
         Schema {
-            model: "Plain",
-            table: "Plain",
-            table_prefix: None,
-            table_suffix: None,
-            hash_key: K,
-            range_key: None,
             keys: &[K],
             attributes: &["id", "team", "email"],
-            indexes: &[],
-            version: None,
-            ttl: None,
-            combines: &[],
-            entity: None,
-            defaults: &[],
-            updated_at: None,
-            stream: None,
             uniques: &[EMAIL],
-            counts: &[],
-            shape: None,
+            ..Schema::blank("Plain", K)
         }
     }
 

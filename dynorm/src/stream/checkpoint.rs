@@ -64,22 +64,46 @@ const END_POSITION: &str = "~";
 /// Implement it to keep checkpoints anywhere; [`MemoryCheckpoints`] and
 /// [`TableCheckpoints`] are provided.
 pub trait CheckpointStore: Send + Sync + 'static {
-    /// The checkpoint of `consumer` in `shard` of `stream`, if any.
-    fn load<'a>(
-        &'a self,
-        consumer: &'a str,
-        stream: &'a str,
-        shard: &'a str,
-    ) -> BoxFuture<'a, Result<Option<Checkpoint>>>;
+    /// The checkpoint at `key`, if any.
+    fn load<'a>(&'a self, key: CheckpointKey<'a>) -> BoxFuture<'a, Result<Option<Checkpoint>>>;
 
-    /// Records a checkpoint of `consumer` in `shard` of `stream`.
+    /// Records a checkpoint at `key`.
     fn save<'a>(
         &'a self,
-        consumer: &'a str,
-        stream: &'a str,
-        shard: &'a str,
+        key: CheckpointKey<'a>,
         checkpoint: Checkpoint,
     ) -> BoxFuture<'a, Result<()>>;
+}
+
+/// Whose checkpoint: a consumer's, in one shard of one stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CheckpointKey<'a> {
+    /// The consumer's name.
+    pub consumer: &'a str,
+    /// The stream's ARN.
+    pub stream: &'a str,
+    /// The shard's id.
+    pub shard: &'a str,
+}
+
+impl<'a> CheckpointKey<'a> {
+    /// The checkpoint of `consumer` in `shard` of `stream`.
+    pub fn new(consumer: &'a str, stream: &'a str, shard: &'a str) -> Self {
+        Self {
+            consumer,
+            stream,
+            shard,
+        }
+    }
+
+    fn owned(self) -> ShardKey {
+        (
+            self.consumer.to_owned(),
+            self.stream.to_owned(),
+            self.shard.to_owned(),
+        )
+    }
 }
 
 /// `(consumer, stream, shard)`.
@@ -106,28 +130,19 @@ impl MemoryCheckpoints {
 }
 
 impl CheckpointStore for MemoryCheckpoints {
-    fn load<'a>(
-        &'a self,
-        consumer: &'a str,
-        stream: &'a str,
-        shard: &'a str,
-    ) -> BoxFuture<'a, Result<Option<Checkpoint>>> {
+    fn load<'a>(&'a self, key: CheckpointKey<'a>) -> BoxFuture<'a, Result<Option<Checkpoint>>> {
         let map = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let found = map
-            .get(&(consumer.to_owned(), stream.to_owned(), shard.to_owned()))
-            .cloned();
+        let found = map.get(&key.owned()).cloned();
         Box::pin(async move { Ok(found) })
     }
 
     fn save<'a>(
         &'a self,
-        consumer: &'a str,
-        stream: &'a str,
-        shard: &'a str,
+        key: CheckpointKey<'a>,
         checkpoint: Checkpoint,
     ) -> BoxFuture<'a, Result<()>> {
         let mut map = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let key = (consumer.to_owned(), stream.to_owned(), shard.to_owned());
+        let key = key.owned();
         match map.get_mut(&key) {
             Some(stored) if stored.is_at_or_after(&checkpoint) => {}
             Some(stored) => *stored = checkpoint,
@@ -146,8 +161,7 @@ impl CheckpointStore for MemoryCheckpoints {
 /// moves back.
 #[derive(Clone, Debug)]
 pub struct TableCheckpoints {
-    client: Client,
-    table: String,
+    table: OwnTable,
 }
 
 const CONSUMER: &str = "consumer";
@@ -160,21 +174,21 @@ impl TableCheckpoints {
     /// A store in table `table` (the full name, no prefix added).
     pub fn new(client: &Client, table: impl Into<String>) -> Self {
         Self {
-            client: client.clone(),
-            table: table.into(),
+            table: OwnTable::new(client, table),
         }
     }
 
-    /// The table's name.
+    /// The name of the table that holds the checkpoints.
     pub fn table(&self) -> &str {
-        &self.table
+        &self.table.name
     }
 
-    /// Creates the table unless it exists (on-demand billing), and waits until it is active.
+    /// Creates the checkpoint table unless it exists (on-demand billing), keyed by
+    /// consumer and stream, then shard, and waits until it is active.
     pub async fn ensure_table(&self) -> Result<()> {
-        ensure_keyed_table(&self.client, &self.table, CONSUMER, SHARD)
+        self.table
+            .ensure(CONSUMER, SHARD, "ensure_checkpoint_table")
             .await
-            .map_err(|e| e.with_operation("ensure_checkpoint_table"))
     }
 
     fn hash(consumer: &str, stream: &str) -> AttributeValue {
@@ -183,32 +197,28 @@ impl TableCheckpoints {
 }
 
 impl CheckpointStore for TableCheckpoints {
-    fn load<'a>(
-        &'a self,
-        consumer: &'a str,
-        stream: &'a str,
-        shard: &'a str,
-    ) -> BoxFuture<'a, Result<Option<Checkpoint>>> {
+    fn load<'a>(&'a self, key: CheckpointKey<'a>) -> BoxFuture<'a, Result<Option<Checkpoint>>> {
         Box::pin(async move {
             let output = self
+                .table
                 .client
                 .sdk()
                 .get_item()
-                .table_name(&self.table)
-                .key(CONSUMER, Self::hash(consumer, stream))
-                .key(SHARD, AttributeValue::S(shard.to_owned()))
+                .table_name(&self.table.name)
+                .key(CONSUMER, Self::hash(key.consumer, key.stream))
+                .key(SHARD, AttributeValue::S(key.shard.to_owned()))
                 .consistent_read(true)
                 .send()
                 .instrument(request_span!(
                     "GetItem",
                     tracing::field::Empty,
-                    self.table.as_str()
+                    self.table.name.as_str()
                 ))
                 .await
                 .map_err(|e| {
                     from_sdk(e)
                         .with_operation("load_checkpoint")
-                        .with_table(&self.table)
+                        .with_table(&self.table.name)
                 })?;
             let Some(item) = output.item else {
                 return Ok(None);
@@ -219,29 +229,29 @@ impl CheckpointStore for TableCheckpoints {
             match item.get(SEQUENCE_NUMBER) {
                 Some(AttributeValue::S(s)) => Ok(Some(Checkpoint::After(s.clone()))),
                 _ => Err(Error::validation(format!(
-                    "the checkpoint of shard `{shard}` has neither `{SEQUENCE_NUMBER}` nor `{SHARD_END}`"
+                    "the checkpoint of shard `{}` has neither `{SEQUENCE_NUMBER}` nor `{SHARD_END}`",
+                    key.shard
                 ))
                 .with_operation("load_checkpoint")
-                .with_table(&self.table)),
+                .with_table(&self.table.name)),
             }
         })
     }
 
     fn save<'a>(
         &'a self,
-        consumer: &'a str,
-        stream: &'a str,
-        shard: &'a str,
+        key: CheckpointKey<'a>,
         checkpoint: Checkpoint,
     ) -> BoxFuture<'a, Result<()>> {
         Box::pin(async move {
             let request = self
+                .table
                 .client
                 .sdk()
                 .put_item()
-                .table_name(&self.table)
-                .item(CONSUMER, Self::hash(consumer, stream))
-                .item(SHARD, AttributeValue::S(shard.to_owned()));
+                .table_name(&self.table.name)
+                .item(CONSUMER, Self::hash(key.consumer, key.stream))
+                .item(SHARD, AttributeValue::S(key.shard.to_owned()));
             let request = match checkpoint {
                 Checkpoint::After(sequence) => request
                     .item(POSITION, AttributeValue::S(sortable(&sequence)))
@@ -260,13 +270,13 @@ impl CheckpointStore for TableCheckpoints {
                     .item(POSITION, AttributeValue::S(END_POSITION.to_owned()))
                     .item(SHARD_END, AttributeValue::Bool(true)),
             };
-            let span = request_span!("PutItem", tracing::field::Empty, self.table.as_str());
+            let span = request_span!("PutItem", tracing::field::Empty, self.table.name.as_str());
             match request.send().instrument(span).await {
                 Ok(_) => Ok(()),
                 Err(e) => {
                     let error = from_sdk(e)
                         .with_operation("save_checkpoint")
-                        .with_table(&self.table);
+                        .with_table(&self.table.name);
                     if error.is_condition_failed() {
                         // Another writer got further: its checkpoint stays.
                         Ok(())
@@ -276,6 +286,36 @@ impl CheckpointStore for TableCheckpoints {
                 }
             }
         })
+    }
+}
+
+/// A table of a consumer's own (its checkpoints, its dead letters), named in full (no
+/// prefix added).
+#[derive(Clone, Debug)]
+pub(crate) struct OwnTable {
+    pub(crate) client: Client,
+    pub(crate) name: String,
+}
+
+impl OwnTable {
+    pub(crate) fn new(client: &Client, name: impl Into<String>) -> Self {
+        Self {
+            client: client.clone(),
+            name: name.into(),
+        }
+    }
+
+    /// Creates the table with string keys `hash` and `range` unless it exists, and waits
+    /// until it is active; an error names `operation`.
+    pub(crate) async fn ensure(
+        &self,
+        hash: &str,
+        range: &str,
+        operation: &'static str,
+    ) -> Result<()> {
+        ensure_keyed_table(&self.client, &self.name, hash, range)
+            .await
+            .map_err(|e| e.with_operation(operation))
     }
 }
 
@@ -338,26 +378,15 @@ mod tests {
     #[tokio::test]
     async fn a_memory_checkpoint_never_moves_back() {
         let store = MemoryCheckpoints::new();
+        let key = CheckpointKey::new("c", "arn", "s");
         let after = |s: &str| Checkpoint::After(s.to_owned());
-        store.save("c", "arn", "s", after("20")).await.unwrap();
-        store.save("c", "arn", "s", after("9")).await.unwrap();
-        assert_eq!(
-            store.load("c", "arn", "s").await.unwrap(),
-            Some(after("20"))
-        );
-        store.save("c", "arn", "s", after("100")).await.unwrap();
-        assert_eq!(
-            store.load("c", "arn", "s").await.unwrap(),
-            Some(after("100"))
-        );
-        store
-            .save("c", "arn", "s", Checkpoint::ShardEnd)
-            .await
-            .unwrap();
-        store.save("c", "arn", "s", after("200")).await.unwrap();
-        assert_eq!(
-            store.load("c", "arn", "s").await.unwrap(),
-            Some(Checkpoint::ShardEnd)
-        );
+        store.save(key, after("20")).await.unwrap();
+        store.save(key, after("9")).await.unwrap();
+        assert_eq!(store.load(key).await.unwrap(), Some(after("20")));
+        store.save(key, after("100")).await.unwrap();
+        assert_eq!(store.load(key).await.unwrap(), Some(after("100")));
+        store.save(key, Checkpoint::ShardEnd).await.unwrap();
+        store.save(key, after("200")).await.unwrap();
+        assert_eq!(store.load(key).await.unwrap(), Some(Checkpoint::ShardEnd));
     }
 }

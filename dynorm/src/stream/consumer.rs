@@ -4,7 +4,6 @@
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -18,9 +17,10 @@ use crate::batch::retry::Backoff;
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result, StreamRecordRef};
 use crate::observe::span::{self, request_span};
+use crate::observe::Tally;
 use crate::schema::{Collection, Keyed, Streamed, View};
 use crate::stream::change::{Change, Decoded, Decoder};
-use crate::stream::checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints};
+use crate::stream::checkpoint::{Checkpoint, CheckpointKey, CheckpointStore, MemoryCheckpoints};
 use crate::stream::dead_letter::{DeadLetter, DeadLetters};
 use crate::stream::lineage::{Lineage, ListedShard, Progress};
 use crate::stream::record::Record;
@@ -52,13 +52,15 @@ pub struct ChangesBuilder<T: Keyed, V> {
     limit: i32,
     /// A setting refused before anything is sent; the stream yields it first.
     invalid: Option<Error>,
+    /// Where the requests sent, the records skipped and those dead-lettered are counted.
+    tally: Tally,
     view: PhantomData<fn() -> V>,
 }
 
 impl Client {
     /// The changes of `M`'s table, decoded as `M` under the table's view type. On a shared
     /// table, changes to items of other entities are skipped and counted
-    /// ([`Changes::skipped`]).
+    /// ([`Tally::skipped`], with [`ChangesBuilder::tally`]).
     ///
     /// ```no_run
     /// # use dynorm::Model;
@@ -83,7 +85,7 @@ impl Client {
 
     /// The changes of a shared table, decoded as the collection enum `C` by each item's
     /// entity name, under the view type of `C`'s first entity. Items of entities `C` does
-    /// not list are skipped and counted ([`Changes::skipped`]), never failed.
+    /// not list are skipped and counted ([`Tally::skipped`], with [`ChangesBuilder::tally`]), never failed.
     pub fn collection_changes<C>(&self) -> ChangesBuilder<C, <C::Anchor as Streamed>::View>
     where
         C: Collection,
@@ -135,6 +137,7 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
             max_attempts: 9,
             limit: 1000,
             invalid: None,
+            tally: Tally::default(),
             view: PhantomData,
         }
     }
@@ -188,9 +191,18 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
         self
     }
 
+    /// Counts into `tally` (shared by its clones): the DynamoDB Streams requests sent
+    /// ([`Tally::requests`], an attempt each), the records of other entities skipped
+    /// ([`Tally::skipped`]) and the records sent to the dead-letter sink
+    /// ([`Tally::dead_lettered`]).
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.tally = tally.clone();
+        self
+    }
+
     /// Sends each record that does not decode as the consumer's type (written by another
     /// service, or before a field became required) to `sink` with its error, counts it
-    /// ([`Changes::dead_lettered`]) and moves past it, instead of stopping there. The
+    /// ([`Tally::dead_lettered`]) and moves past it, instead of stopping there. The
     /// checkpoint moves past such a record only once `sink` has accepted it; a sink that
     /// fails ends the stream with its error, naming the record, and a restart reads the
     /// record again. Without it (the default), such a record ends the stream with its
@@ -243,8 +255,6 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
 
     /// Starts reading: the changes as a [`Stream`].
     pub fn stream(self) -> Changes<T, V> {
-        let skipped = Arc::new(AtomicU64::new(0));
-        let dead_lettered = Arc::new(AtomicU64::new(0));
         let table = self.client.table_name_of(self.decoder.schema);
         let committer = Committer {
             store: self.checkpoints.clone(),
@@ -258,8 +268,6 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
             lineage: Lineage::default(),
             buffer: VecDeque::new(),
             committer: committer.clone(),
-            skipped: skipped.clone(),
-            dead_lettered: dead_lettered.clone(),
             positioned: false,
             last_record: Instant::now(),
             last_refresh: None,
@@ -273,8 +281,6 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
         });
         Changes {
             inner: Box::pin(inner),
-            skipped,
-            dead_lettered,
             committer,
         }
     }
@@ -292,24 +298,10 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
 /// `event_id`/`sequence_number` in the same conditional write as its effect.
 pub struct Changes<T: Keyed, V: View> {
     inner: BoxedChanges<T, V>,
-    skipped: Arc<AtomicU64>,
-    dead_lettered: Arc<AtomicU64>,
     committer: Committer,
 }
 
 impl<T: Keyed, V: View> Changes<T, V> {
-    /// How many records were skipped so far because they belong to an entity the target
-    /// type does not cover.
-    pub fn skipped(&self) -> u64 {
-        self.skipped.load(Ordering::Relaxed)
-    }
-
-    /// How many records were sent to the dead-letter sink so far
-    /// ([`ChangesBuilder::dead_letters`]) because they do not decode.
-    pub fn dead_lettered(&self) -> u64 {
-        self.dead_lettered.load(Ordering::Relaxed)
-    }
-
     /// Saves the checkpoint of the last change yielded, now: the handler is done with it,
     /// and a consumer made again with the same store and name starts after it. Asking for
     /// the next change does the same; call this when the consumer may stop first.
@@ -378,7 +370,10 @@ impl Committer {
         let checkpoint = Checkpoint::After(pending.sequence.clone());
         let saved = self
             .store
-            .save(&self.consumer, &pending.stream, &pending.shard, checkpoint)
+            .save(
+                CheckpointKey::new(&self.consumer, &pending.stream, &pending.shard),
+                checkpoint,
+            )
             .await
             .map_err(|e| {
                 e.with_operation("changes")
@@ -416,8 +411,6 @@ struct Reader<T: Keyed, V> {
     lineage: Lineage,
     buffer: VecDeque<Entry>,
     committer: Committer,
-    skipped: Arc<AtomicU64>,
-    dead_lettered: Arc<AtomicU64>,
     /// Whether the `start_after` shards were found in the stream's shard list.
     positioned: bool,
     last_record: Instant,
@@ -487,7 +480,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                         .then(|| (*record).clone());
                     match self.builder.decoder.decode::<V>(*record) {
                         Decoded::Skipped => {
-                            self.skipped.fetch_add(1, Ordering::Relaxed);
+                            self.builder.tally.add_skipped(1);
                             self.committer.set(pending);
                         }
                         Decoded::Change(Ok(change)) => {
@@ -528,7 +521,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                                     ))
                             })?;
                             // Passed only now that the sink holds it.
-                            self.dead_lettered.fetch_add(1, Ordering::Relaxed);
+                            self.builder.tally.add_dead_lettered(1);
                             self.committer.set(pending);
                         }
                     }
@@ -538,9 +531,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                     let b = &self.builder;
                     b.checkpoints
                         .save(
-                            &b.consumer,
-                            self.arn(),
-                            self.shard_id(shard),
+                            CheckpointKey::new(&b.consumer, self.arn(), self.shard_id(shard)),
                             Checkpoint::ShardEnd,
                         )
                         .await
@@ -686,7 +677,10 @@ impl<T: Keyed, V: View> Reader<T, V> {
     async fn open_iterator(&mut self, shard: usize) -> Result<bool> {
         let b = &self.builder;
         let id = self.shard_id(shard).to_owned();
-        let mut checkpoint = b.checkpoints.load(&b.consumer, self.arn(), &id).await?;
+        let mut checkpoint = b
+            .checkpoints
+            .load(CheckpointKey::new(&b.consumer, self.arn(), &id))
+            .await?;
         if let Some((_, sequence)) = b.start_after.iter().find(|(shard, _)| *shard == id) {
             let after = Checkpoint::After(sequence.clone());
             if checkpoint
@@ -694,7 +688,10 @@ impl<T: Keyed, V: View> Reader<T, V> {
                 .is_none_or(|c| !c.is_at_or_after(&after))
             {
                 b.checkpoints
-                    .save(&b.consumer, self.arn(), &id, after.clone())
+                    .save(
+                        CheckpointKey::new(&b.consumer, self.arn(), &id),
+                        after.clone(),
+                    )
                     .await?;
                 checkpoint = Some(after);
             }
@@ -853,6 +850,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
             // Every request is a span, as every other request dynorm sends.
             let span = span(self.builder.decoder.schema.model, &self.table);
             span.record("dynorm.attempt", attempt + 1);
+            self.builder.tally.add_requests(1);
             match send(&streams).instrument(span.clone()).await {
                 Ok(output) => return Ok(output),
                 Err(e) => {

@@ -8,7 +8,7 @@ use futures_util::future::BoxFuture;
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result};
 use crate::observe::span::request_span;
-use crate::stream::checkpoint::{ensure_keyed_table, sortable};
+use crate::stream::checkpoint::{sortable, OwnTable};
 #[cfg(feature = "streams")]
 use crate::stream::record::Record;
 use crate::value::Item;
@@ -124,8 +124,7 @@ impl DeadLetters for MemoryDeadLetters {
 /// and the consumer stops at it with that error.
 #[derive(Clone, Debug)]
 pub struct TableDeadLetters {
-    client: Client,
-    table: String,
+    table: OwnTable,
 }
 
 const CONSUMER: &str = "consumer";
@@ -146,21 +145,21 @@ impl TableDeadLetters {
     /// A sink in table `table` (the full name, no prefix added).
     pub fn new(client: &Client, table: impl Into<String>) -> Self {
         Self {
-            client: client.clone(),
-            table: table.into(),
+            table: OwnTable::new(client, table),
         }
     }
 
-    /// The table's name.
+    /// The name of the table that holds the dead letters.
     pub fn table(&self) -> &str {
-        &self.table
+        &self.table.name
     }
 
-    /// Creates the table unless it exists (on-demand billing), and waits until it is active.
+    /// Creates the dead-letter table unless it exists (on-demand billing), keyed by
+    /// consumer, then position, and waits until it is active.
     pub async fn ensure_table(&self) -> Result<()> {
-        ensure_keyed_table(&self.client, &self.table, CONSUMER, POSITION)
+        self.table
+            .ensure(CONSUMER, POSITION, "ensure_dead_letter_table")
             .await
-            .map_err(|e| e.with_operation("ensure_dead_letter_table"))
     }
 
     /// Every letter of consumer `consumer`, in stream order: every page, read consistently.
@@ -169,10 +168,11 @@ impl TableDeadLetters {
         let mut start = None;
         loop {
             let output = self
+                .table
                 .client
                 .sdk()
                 .query()
-                .table_name(&self.table)
+                .table_name(&self.table.name)
                 .key_condition_expression("#consumer = :consumer")
                 .expression_attribute_names("#consumer", CONSUMER)
                 .expression_attribute_values(":consumer", AttributeValue::S(consumer.to_owned()))
@@ -182,13 +182,13 @@ impl TableDeadLetters {
                 .instrument(request_span!(
                     "Query",
                     tracing::field::Empty,
-                    self.table.as_str()
+                    self.table.name.as_str()
                 ))
                 .await
                 .map_err(|e| {
                     from_sdk(e)
                         .with_operation("read_dead_letters")
-                        .with_table(&self.table)
+                        .with_table(&self.table.name)
                 })?;
             for item in output.items.unwrap_or_default() {
                 letters.push(self.letter_of(item)?);
@@ -207,7 +207,7 @@ impl TableDeadLetters {
             _ => Err(
                 Error::validation(format!("a dead letter has no text attribute `{name}`"))
                     .with_operation("read_dead_letters")
-                    .with_table(&self.table),
+                    .with_table(&self.table.name),
             ),
         };
         let consumer = text(CONSUMER)?;
@@ -243,10 +243,11 @@ impl DeadLetters for TableDeadLetters {
         Box::pin(async move {
             let s = AttributeValue::S;
             let request = self
+                .table
                 .client
                 .sdk()
                 .put_item()
-                .table_name(&self.table)
+                .table_name(&self.table.name)
                 .item(CONSUMER, s(letter.consumer))
                 .item(POSITION, s(sortable(&letter.sequence_number)))
                 .item(TABLE, s(letter.table))
@@ -277,7 +278,7 @@ impl DeadLetters for TableDeadLetters {
                         Some(value) => request.item(name, value),
                         None => request,
                     });
-            let span = request_span!("PutItem", tracing::field::Empty, self.table.as_str());
+            let span = request_span!("PutItem", tracing::field::Empty, self.table.name.as_str());
             request
                 .send()
                 .instrument(span)
@@ -286,7 +287,7 @@ impl DeadLetters for TableDeadLetters {
                 .map_err(|e| {
                     let error = from_sdk(e)
                         .with_operation("save_dead_letter")
-                        .with_table(&self.table);
+                        .with_table(&self.table.name);
                     if error.is_condition_failed() {
                         error.with_context(
                         "the letter of another record has the same consumer and sequence number",

@@ -171,13 +171,19 @@ where
             }
         };
         if handled.is_err() {
-            let mut failure = DynamoDbBatchItemFailure::default();
-            failure.item_identifier = Some(sequence);
-            response.batch_item_failures.push(failure);
+            fail_from(&mut response, sequence);
             break;
         }
     }
     response
+}
+
+/// Reports the batch as failed from the record at `sequence`: Lambda retries it and
+/// every record after it.
+fn fail_from(response: &mut DynamoDbEventResponse, sequence: String) {
+    let mut failure = DynamoDbBatchItemFailure::default();
+    failure.item_identifier = Some(sequence);
+    response.batch_item_failures.push(failure);
 }
 
 /// The letter of an event's record, before it is decoded; `table` when the event's ARN
@@ -225,9 +231,7 @@ where
             Err(e) => Err(e),
         };
         if handled.is_err() {
-            let mut failure = DynamoDbBatchItemFailure::default();
-            failure.item_identifier = Some(sequence);
-            response.batch_item_failures.push(failure);
+            fail_from(&mut response, sequence);
             break;
         }
     }
@@ -270,113 +274,10 @@ mod tests {
 
     /// The sample event of AWS's Lambda documentation for DynamoDB streams, with a fourth
     /// record: the removal of item 102 by time to live.
-    const SAMPLE: &str = r#"{
-      "Records": [
-        {
-          "eventID": "c4ca4238a0b923820dcc509a6f75849b",
-          "eventName": "INSERT",
-          "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb",
-          "awsRegion": "us-east-1",
-          "dynamodb": {
-            "Keys": {"Id": {"N": "101"}},
-            "NewImage": {"Message": {"S": "New item!"}, "Id": {"N": "101"}},
-            "ApproximateCreationDateTime": 1428537600,
-            "SequenceNumber": "4421584500000000017450439091",
-            "SizeBytes": 26,
-            "StreamViewType": "NEW_AND_OLD_IMAGES"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
-        },
-        {
-          "eventID": "c81e728d9d4c2f636f067f89cc14862c",
-          "eventName": "MODIFY",
-          "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb",
-          "awsRegion": "us-east-1",
-          "dynamodb": {
-            "Keys": {"Id": {"N": "101"}},
-            "NewImage": {"Message": {"S": "This item has changed"}, "Id": {"N": "101"}},
-            "OldImage": {"Message": {"S": "New item!"}, "Id": {"N": "101"}},
-            "ApproximateCreationDateTime": 1428537600,
-            "SequenceNumber": "4421584500000000017450439092",
-            "SizeBytes": 59,
-            "StreamViewType": "NEW_AND_OLD_IMAGES"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
-        },
-        {
-          "eventID": "eccbc87e4b5ce2fe28308fd9f2a7baf3",
-          "eventName": "REMOVE",
-          "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb",
-          "awsRegion": "us-east-1",
-          "dynamodb": {
-            "Keys": {"Id": {"N": "101"}},
-            "OldImage": {"Message": {"S": "This item has changed"}, "Id": {"N": "101"}},
-            "ApproximateCreationDateTime": 1428537600,
-            "SequenceNumber": "4421584500000000017450439093",
-            "SizeBytes": 38,
-            "StreamViewType": "NEW_AND_OLD_IMAGES"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
-        },
-        {
-          "eventID": "a87ff679a2f3e71d9181a67b7542122c",
-          "eventName": "REMOVE",
-          "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb",
-          "awsRegion": "us-east-1",
-          "userIdentity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"},
-          "dynamodb": {
-            "Keys": {"Id": {"N": "102"}},
-            "OldImage": {"Message": {"S": "Short-lived"}, "Id": {"N": "102"}},
-            "ApproximateCreationDateTime": 1428537700,
-            "SequenceNumber": "4421584500000000017450439094",
-            "SizeBytes": 38,
-            "StreamViewType": "NEW_AND_OLD_IMAGES"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/ExampleTableWithStream/stream/2015-06-27T00:48:05.899"
-        }
-      ]
-    }"#;
+    const SAMPLE: &str = include_str!("fixtures/lambda_sample.json");
 
     /// A keys-only stream's records: no images at all.
-    const KEYS_ONLY: &str = r#"{
-      "Records": [
-        {
-          "eventID": "1",
-          "eventName": "INSERT",
-          "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb",
-          "awsRegion": "us-east-1",
-          "dynamodb": {
-            "Keys": {"Id": {"N": "7"}},
-            "ApproximateCreationDateTime": 1428537600,
-            "SequenceNumber": "100",
-            "SizeBytes": 10,
-            "StreamViewType": "KEYS_ONLY"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/Pings/stream/2015-06-27T00:48:05.899"
-        },
-        {
-          "eventID": "2",
-          "eventName": "REMOVE",
-          "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb",
-          "awsRegion": "us-east-1",
-          "userIdentity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"},
-          "dynamodb": {
-            "Keys": {"Id": {"N": "7"}},
-            "ApproximateCreationDateTime": 1428537601,
-            "SequenceNumber": "101",
-            "SizeBytes": 10,
-            "StreamViewType": "KEYS_ONLY"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/Pings/stream/2015-06-27T00:48:05.899"
-        }
-      ]
-    }"#;
+    const KEYS_ONLY: &str = include_str!("fixtures/lambda_keys_only.json");
 
     #[derive(crate::Model, Debug, Clone, PartialEq)]
     #[dynorm(table = "ExampleTableWithStream", stream = "new_and_old_images")]
@@ -456,38 +357,31 @@ mod tests {
         assert_eq!(changes[1].key, PingKey { id: 7 });
     }
 
+    /// A keys-only stream record of table `App`.
+    fn keys_only_record(id: u32, name: &str, pk: &str, sk: &str) -> String {
+        format!(
+            r#"{{
+              "eventID": "{id}", "eventName": "{name}", "eventVersion": "1.1",
+              "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
+              "dynamodb": {{
+                "Keys": {{"pk": {{"S": "{pk}"}}, "sk": {{"S": "{sk}"}}}},
+                "SequenceNumber": "{sequence}", "SizeBytes": 10, "StreamViewType": "KEYS_ONLY"
+              }},
+              "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/App/stream/2015-06-27T00:48:05.899"
+            }}"#,
+            sequence = 99 + id
+        )
+    }
+
     /// A keys-only stream of a shared table: the entity is known by the key's shape.
-    const SHARED_KEYS_ONLY: &str = r##"{
-      "Records": [
-        {
-          "eventID": "1", "eventName": "INSERT", "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
-          "dynamodb": {
-            "Keys": {"pk": {"S": "TEAM#t1"}, "sk": {"S": "#METADATA"}},
-            "SequenceNumber": "100", "SizeBytes": 10, "StreamViewType": "KEYS_ONLY"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/App/stream/2015-06-27T00:48:05.899"
-        },
-        {
-          "eventID": "2", "eventName": "INSERT", "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
-          "dynamodb": {
-            "Keys": {"pk": {"S": "TEAM#t1"}, "sk": {"S": "SEAT#12#ada"}},
-            "SequenceNumber": "101", "SizeBytes": 10, "StreamViewType": "KEYS_ONLY"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/App/stream/2015-06-27T00:48:05.899"
-        },
-        {
-          "eventID": "3", "eventName": "REMOVE", "eventVersion": "1.1",
-          "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
-          "dynamodb": {
-            "Keys": {"pk": {"S": "TEAM#t1"}, "sk": {"S": "INVITE#a@example.com"}},
-            "SequenceNumber": "102", "SizeBytes": 10, "StreamViewType": "KEYS_ONLY"
-          },
-          "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/App/stream/2015-06-27T00:48:05.899"
-        }
-      ]
-    }"##;
+    fn shared_keys_only() -> String {
+        let records = [
+            keys_only_record(1, "INSERT", "TEAM#t1", "#METADATA"),
+            keys_only_record(2, "INSERT", "TEAM#t1", "SEAT#12#ada"),
+            keys_only_record(3, "REMOVE", "TEAM#t1", "INVITE#a@example.com"),
+        ];
+        format!(r#"{{"Records": [{}]}}"#, records.join(","))
+    }
 
     #[derive(crate::Model, Debug, Clone, PartialEq)]
     #[dynorm(table = "App", entity = "team", stream = "keys_only")]
@@ -515,7 +409,7 @@ mod tests {
 
     #[test]
     fn a_keys_only_shared_table_decodes_typed_keys_by_their_shape() {
-        let batch = decode_collection::<TeamItem>(event(SHARED_KEYS_ONLY));
+        let batch = decode_collection::<TeamItem>(event(&shared_keys_only()));
         assert_eq!(
             batch.skipped, 1,
             "the invite fits no entity of the collection"
@@ -539,7 +433,7 @@ mod tests {
             ]
         );
         // A model of the shared table reads only the keys of its own shape.
-        let seats = decode::<Seat>(event(SHARED_KEYS_ONLY));
+        let seats = decode::<Seat>(event(&shared_keys_only()));
         assert_eq!(seats.skipped, 2);
         assert_eq!(seats.records.len(), 1);
     }

@@ -35,7 +35,9 @@ pub use crate::schema::stream_view::{
     KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamView, Streamed, View,
 };
 pub use change::{Change, ChangeKind, Decoder};
-pub use checkpoint::{Checkpoint, CheckpointStore, MemoryCheckpoints, TableCheckpoints};
+pub use checkpoint::{
+    Checkpoint, CheckpointKey, CheckpointStore, MemoryCheckpoints, TableCheckpoints,
+};
 #[cfg(feature = "streams")]
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 pub use consumer::{Changes, ChangesBuilder, StartAt};

@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::config::interceptors::{
-    BeforeDeserializationInterceptorContextMut, BeforeSerializationInterceptorContextMut,
-    BeforeTransmitInterceptorContextMut, FinalizerInterceptorContextMut,
+    BeforeSerializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
+    FinalizerInterceptorContextMut,
 };
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
@@ -260,14 +260,7 @@ impl Intercept for Injecting {
         Ok(())
     }
 
-    fn modify_before_deserialization(
-        &self,
-        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
-        cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        wire::replace_answer(cfg, self.owner, context)
-    }
+    wire::replace_answer_hook!();
 
     // The attempt that succeeds hands back what was taken out, beside what the server
     // itself left unprocessed.

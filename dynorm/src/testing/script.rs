@@ -5,9 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use aws_sdk_dynamodb::config::interceptors::{
-    BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
-};
+use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextMut;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
 
@@ -173,33 +171,29 @@ impl Script {
     pub fn streams_client(&self, db: &Client) -> Client {
         use aws_sdk_dynamodbstreams::config::retry::RetryConfig;
         use aws_sdk_dynamodbstreams::config::timeout::TimeoutConfig;
+        // One attempt per request, the attempt timeout, and these faults, on a copy of
+        // either SDK's configuration (their builders have the same methods).
+        macro_rules! one_attempt {
+            ($config:expr) => {{
+                let sdk = $config;
+                sdk.to_builder()
+                    .retry_config(RetryConfig::standard().with_max_attempts(1))
+                    .timeout_config(
+                        TimeoutConfig::builder()
+                            .operation_attempt_timeout(ATTEMPT_TIMEOUT)
+                            .build(),
+                    )
+                    .interceptor(Scripted::new(self, sdk.region().map(|r| r.as_ref())))
+                    .build()
+            }};
+        }
         let Some(streams) = db.streams_sdk() else {
             // The streams client `db` makes copies the DynamoDB client's configuration,
             // interceptors, retries and timeouts included: the faults go there.
-            let sdk = db.sdk().config();
-            let config = sdk
-                .to_builder()
-                .retry_config(RetryConfig::standard().with_max_attempts(1))
-                .timeout_config(
-                    TimeoutConfig::builder()
-                        .operation_attempt_timeout(ATTEMPT_TIMEOUT)
-                        .build(),
-                )
-                .interceptor(Scripted::new(self, sdk.region().map(|r| r.as_ref())))
-                .build();
+            let config = one_attempt!(db.sdk().config());
             return db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config));
         };
-        let sdk = streams.config();
-        let config = sdk
-            .to_builder()
-            .retry_config(RetryConfig::standard().with_max_attempts(1))
-            .timeout_config(
-                TimeoutConfig::builder()
-                    .operation_attempt_timeout(ATTEMPT_TIMEOUT)
-                    .build(),
-            )
-            .interceptor(Scripted::new(self, sdk.region().map(|r| r.as_ref())))
-            .build();
+        let config = one_attempt!(streams.config());
         Client::builder(db.sdk().clone())
             .table_prefix(db.table_prefix())
             .table_suffix(db.table_suffix())
@@ -307,12 +301,5 @@ impl Intercept for Scripted {
         Ok(())
     }
 
-    fn modify_before_deserialization(
-        &self,
-        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
-        cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        wire::replace_answer(cfg, self.owner, context)
-    }
+    wire::replace_answer_hook!();
 }

@@ -158,6 +158,23 @@ pub(super) fn answer_with(cfg: &mut ConfigBag, owner: usize, answer: Option<Answ
     cfg.interceptor_state().store_put(answers);
 }
 
+/// The `Intercept` method of every interceptor of the kit that puts back the answer it
+/// recorded (its field `owner`): [`replace_answer`].
+macro_rules! replace_answer_hook {
+    () => {
+        fn modify_before_deserialization(
+            &self,
+            context: &mut aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorContextMut<'_>,
+            _components: &aws_sdk_dynamodb::config::RuntimeComponents,
+            cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+        ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+            $crate::testing::wire::replace_answer(cfg, self.owner, context)
+        }
+    };
+}
+
+pub(super) use replace_answer_hook;
+
 /// Puts the answer `owner` recorded for the current attempt in place of the server's.
 pub(super) fn replace_answer(
     cfg: &ConfigBag,

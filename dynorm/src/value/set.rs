@@ -120,32 +120,28 @@ fn decode_set<T: SetElement, C: FromIterator<T>>(value: AttributeValue) -> Resul
     }
 }
 
-impl<T: SetElement + Eq + Hash, S: BuildHasher + Default> AttrValue for HashSet<T, S> {
-    fn to_attr(&self) -> Result<AttributeValue, AttrError> {
-        encode_set(self.iter())
-    }
-    fn from_attr(value: AttributeValue) -> Result<Self, AttrError> {
-        decode_set(value)
-    }
-    fn is_omitted(&self) -> bool {
-        self.is_empty()
-    }
-    fn when_absent() -> Option<Self> {
-        Some(Self::default())
-    }
+/// `AttrValue` for a set type: stored as a DynamoDB set, omitted when empty, and empty
+/// when absent.
+macro_rules! set_attr_value {
+    ($([$($generics:tt)*] $set:ty;)*) => {$(
+        impl<$($generics)*> AttrValue for $set {
+            fn to_attr(&self) -> Result<AttributeValue, AttrError> {
+                encode_set(self.iter())
+            }
+            fn from_attr(value: AttributeValue) -> Result<Self, AttrError> {
+                decode_set(value)
+            }
+            fn is_omitted(&self) -> bool {
+                self.is_empty()
+            }
+            fn when_absent() -> Option<Self> {
+                Some(Self::default())
+            }
+        }
+    )*};
 }
 
-impl<T: SetElement + Ord> AttrValue for BTreeSet<T> {
-    fn to_attr(&self) -> Result<AttributeValue, AttrError> {
-        encode_set(self.iter())
-    }
-    fn from_attr(value: AttributeValue) -> Result<Self, AttrError> {
-        decode_set(value)
-    }
-    fn is_omitted(&self) -> bool {
-        self.is_empty()
-    }
-    fn when_absent() -> Option<Self> {
-        Some(Self::new())
-    }
+set_attr_value! {
+    [T: SetElement + Eq + Hash, S: BuildHasher + Default] HashSet<T, S>;
+    [T: SetElement + Ord] BTreeSet<T>;
 }

@@ -33,9 +33,11 @@ struct UnitVariant;
 
 type Never = Impossible<&'static str, NotUnit>;
 
+/// Methods of `Serializer` that refuse: a value of another shape. Each line is
+/// `method(argument types) -> what it would have returned`.
 macro_rules! refuse {
-    ($($method:ident($($arg:ty),*);)*) => {$(
-        fn $method(self, $(_: $arg),*) -> Result<&'static str, NotUnit> {
+    ($($method:ident($($arg:ty),*) -> $ok:ty;)*) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<$ok, NotUnit> {
             Err(NotUnit)
         }
     )*};
@@ -70,23 +72,30 @@ impl Serializer for UnitVariant {
     }
 
     refuse! {
-        serialize_bool(bool);
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_f32(f32);
-        serialize_f64(f64);
-        serialize_char(char);
-        serialize_str(&str);
-        serialize_bytes(&[u8]);
-        serialize_none();
-        serialize_unit();
-        serialize_unit_struct(&'static str);
+        serialize_bool(bool) -> &'static str;
+        serialize_i8(i8) -> &'static str;
+        serialize_i16(i16) -> &'static str;
+        serialize_i32(i32) -> &'static str;
+        serialize_i64(i64) -> &'static str;
+        serialize_u8(u8) -> &'static str;
+        serialize_u16(u16) -> &'static str;
+        serialize_u32(u32) -> &'static str;
+        serialize_u64(u64) -> &'static str;
+        serialize_f32(f32) -> &'static str;
+        serialize_f64(f64) -> &'static str;
+        serialize_char(char) -> &'static str;
+        serialize_str(&str) -> &'static str;
+        serialize_bytes(&[u8]) -> &'static str;
+        serialize_none() -> &'static str;
+        serialize_unit() -> &'static str;
+        serialize_unit_struct(&'static str) -> &'static str;
+        serialize_seq(Option<usize>) -> Never;
+        serialize_tuple(usize) -> Never;
+        serialize_tuple_struct(&'static str, usize) -> Never;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Never;
+        serialize_map(Option<usize>) -> Never;
+        serialize_struct(&'static str, usize) -> Never;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Never;
     }
 
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<&'static str, NotUnit> {
@@ -100,46 +109,6 @@ impl Serializer for UnitVariant {
         _: &'static str,
         _: &T,
     ) -> Result<&'static str, NotUnit> {
-        Err(NotUnit)
-    }
-
-    fn serialize_seq(self, _: Option<usize>) -> Result<Never, NotUnit> {
-        Err(NotUnit)
-    }
-
-    fn serialize_tuple(self, _: usize) -> Result<Never, NotUnit> {
-        Err(NotUnit)
-    }
-
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Never, NotUnit> {
-        Err(NotUnit)
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Never, NotUnit> {
-        Err(NotUnit)
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Never, NotUnit> {
-        Err(NotUnit)
-    }
-
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Never, NotUnit> {
-        Err(NotUnit)
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Never, NotUnit> {
         Err(NotUnit)
     }
 }
