@@ -318,10 +318,12 @@ async fn dynamodb_toolbox_and_dynorm_share_a_table() {
 #[tokio::test]
 #[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
 async fn electrodb_task_manager_in_both_directions() {
-    use tasks::{Details, Employee, Reviewer, Task, TaskGSI1, TaskKey};
+    use tasks::{Assignments, Details, Employee, Reviewer, Task, TaskGSI1, TaskGSI3, TaskKey};
 
     let db = db("interop_tasks").await;
-    db.create_table::<Task>().await.unwrap();
+    db.create_shared_table::<tasks::TaskManager>()
+        .await
+        .unwrap();
     let table = db.table_name::<Task>();
     let endpoint = endpoint();
     node("tasks.js", &["write", &endpoint, &table]);
@@ -358,6 +360,41 @@ async fn electrodb_task_manager_in_both_directions() {
         .unwrap()
         .expect("ElectroDB's employee");
     assert_eq!(ann.office, None);
+
+    // ElectroDB's `assignments` collection on GSI3, read as one collection: the query
+    // ElectroDB sends, and Ann with her task.
+    let collection = db.collection::<Assignments>("Ann");
+    let input = collection.preview().unwrap();
+    assert_eq!(input.index_name(), Some("GSI3"));
+    let values = input.expression_attribute_values().unwrap();
+    let mut texts: Vec<_> = values.values().filter_map(|v| v.as_s().ok()).collect();
+    texts.sort_unstable();
+    assert_eq!(texts, ["$assignments#", "$taskapp#employee_ann"]);
+    let work = collection.all().await.unwrap();
+    assert!(
+        matches!(&work[..], [Assignments::Employee(e), Assignments::Task(t)] if e.employee == "Ann" && t.task_id == "T#1"),
+        "{work:?}"
+    );
+    // A query on the sort key's leading attribute, with ElectroDB's key condition: the
+    // prefix runs to the next attribute's label (the key is lowercased, so the filter
+    // stays for the exact value).
+    let core = db
+        .query_by::<TaskGSI3>("Ann")
+        .matching(Task::PROJECT.eq("Core#API"));
+    let input = core.preview(None).unwrap();
+    let key_condition = input.key_condition_expression().unwrap_or_default();
+    assert!(key_condition.contains("begins_with"), "{key_condition}");
+    let values = input.expression_attribute_values().unwrap();
+    assert!(
+        values.values().any(|v| v.as_s().ok().map(String::as_str)
+            == Some("$assignments#task_1#project_core#api#taskid_")),
+        "{values:?}"
+    );
+    let core = core.all().await.unwrap();
+    assert_eq!(
+        core.iter().map(|t| t.task_id.as_str()).collect::<Vec<_>>(),
+        ["T#1"]
+    );
 
     db.create(&Task {
         task_id: "T#3".into(),

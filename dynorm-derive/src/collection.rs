@@ -6,9 +6,11 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{Data, DeriveInput, Fields, Ident, Type, Visibility};
+use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type, Visibility};
 
 use crate::fallback;
+use crate::internals::resolve::marker;
+use crate::internals::symbol::{DYNORM, INDEX};
 use crate::internals::Ctxt;
 
 /// A `#[derive(Collection)]` enum, as written and resolved.
@@ -23,6 +25,9 @@ pub struct Collection<'a> {
     pub variants: Vec<Variant<'a>>,
     /// The name of the key enum: `TeamWithMembersKey`.
     pub key_ident: Ident,
+    /// `#[dynorm(index = "GSI1")]`: the index whose partitions hold the collection, when
+    /// it is not the table.
+    pub index: Option<LitStr>,
 }
 
 /// One variant and the entity it holds: `Member(Membership)`.
@@ -34,9 +39,28 @@ pub struct Variant<'a> {
 }
 
 impl Collection<'_> {
-    /// The entity whose table key gives the partition: the first variant's.
+    /// The entity whose key gives the partition: the first variant's.
     pub fn anchor(&self) -> Option<&Type> {
         self.variants.first().map(|variant| variant.ty)
+    }
+
+    /// The index type whose hash key names a partition: the anchor itself for the table,
+    /// else its marker of the collection's index (`EmployeeGSI3`).
+    pub fn partition(&self) -> Option<TokenStream> {
+        let anchor = self.anchor()?;
+        let Some(index) = &self.index else {
+            return Some(quote!(#anchor));
+        };
+        let Type::Path(path) = anchor else {
+            return None;
+        };
+        let mut path = path.clone();
+        let last = path.path.segments.last_mut()?;
+        if path.qself.is_some() || !last.arguments.is_none() {
+            return None;
+        }
+        last.ident = marker(&last.ident.to_string(), &index.value());
+        Some(quote!(#path))
     }
 }
 
@@ -94,13 +118,46 @@ fn parse<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Collection<'a>> {
             "a collection cannot have generic parameters",
         );
     }
-    Some(Collection {
+    let mut index = None;
+    for attr in input.attrs.iter().filter(|a| a.path() == DYNORM) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            if meta.path == INDEX {
+                // #[dynorm(index = "GSI1")]
+                let value: LitStr = meta.value()?.parse()?;
+                if index.replace(value).is_some() {
+                    return Err(meta.error("duplicate `index`"));
+                }
+                Ok(())
+            } else {
+                Err(meta.error(
+                    "a collection takes `#[dynorm(index = \"..\")]`: the index whose partitions hold it",
+                ))
+            }
+        });
+        if let Err(e) = parsed {
+            cx.syn_error(e);
+        }
+    }
+    let collection = Collection {
         ident: &input.ident,
         vis: &input.vis,
         generic,
         variants,
         key_ident: format_ident!("{}Key", input.ident),
-    })
+        index,
+    };
+    if let (Some(index), Some(anchor)) = (&collection.index, collection.anchor()) {
+        if collection.partition().is_none() {
+            cx.error_spanned_by(
+                anchor,
+                format!(
+                    "the first entity of a collection on index `{}` is named by its type's path, `Membership`",
+                    index.value()
+                ),
+            );
+        }
+    }
+    Some(collection)
 }
 
 /// The check stage: each entity is in the collection once, since an item decodes to the
@@ -149,8 +206,8 @@ pub fn key_enum(collection: &Collection) -> TokenStream {
 fn expand(collection: &Collection) -> TokenStream {
     let ident = collection.ident;
     let key_ident = &collection.key_ident;
-    let Some(anchor) = collection.anchor() else {
-        // No variant: reported by `parse`.
+    let (Some(anchor), Some(partition)) = (collection.anchor(), collection.partition()) else {
+        // No variant, or an anchor that is not a path: reported by `parse`.
         return TokenStream::new();
     };
     let key_enum = key_enum(collection);
@@ -188,6 +245,7 @@ fn expand(collection: &Collection) -> TokenStream {
         #[automatically_derived]
         impl ::dynorm::__private::Collection for #ident {
             type Anchor = #anchor;
+            type Partition = #partition;
 
             const __ENTITIES: &'static [&'static ::dynorm::__private::Schema] =
                 &[#(&<#entity_types as ::dynorm::__private::Model>::SCHEMA),*];

@@ -184,7 +184,11 @@ fn index_impl(
 /// any such variant, or with generic parameters, only the errors.
 pub fn collection(collection: &Collection, errors: syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
-    let (Some(anchor), false) = (collection.anchor(), collection.generic) else {
+    let (Some(anchor), Some(partition), false) = (
+        collection.anchor(),
+        collection.partition(),
+        collection.generic,
+    ) else {
         return errors;
     };
     let ident = collection.ident;
@@ -202,6 +206,7 @@ pub fn collection(collection: &Collection, errors: syn::Error) -> TokenStream {
         #[automatically_derived]
         impl ::dynorm::__private::Collection for #ident {
             type Anchor = #anchor;
+            type Partition = #partition;
 
             fn decode(
                 _: &::core::primitive::str,

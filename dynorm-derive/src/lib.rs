@@ -41,7 +41,7 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 
 /// Derives `dynorm::Collection` for an enum of single-table entities that share a
 /// partition, one entity per variant: `enum TeamWithMembers { Team(Team), Member(Membership) }`.
-#[proc_macro_derive(Collection)]
+#[proc_macro_derive(Collection, attributes(dynorm))]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     collection::derive(&input).into()

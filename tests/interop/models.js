@@ -187,6 +187,12 @@ function taskManager(client, table) {
           sk: { field: "gsi1sk", composite: ["employee", "taskId"] },
         },
         byStatus: { index: "GSI2", pk: { field: "gsi2pk", composite: ["status"] }, sk: { field: "gsi2sk", composite: ["taskId"] } },
+        assigned: {
+          index: "GSI3",
+          collection: "assignments",
+          pk: { field: "gsi3pk", composite: ["employee"] },
+          sk: { field: "gsi3sk", composite: ["project", "taskId"] },
+        },
       },
     },
     { client, table },
@@ -195,18 +201,26 @@ function taskManager(client, table) {
     {
       model: { entity: "employee", version: "1", service: "taskapp" },
       attributes: {
-        employee: { type: "string", required: true },
+        // Stored as `emp`, as Task stores it: a collection's members must agree.
+        employee: { type: "string", required: true, field: "emp" },
         name: { type: "string", required: true },
         office: { type: "string" },
       },
       indexes: {
         primary: { pk: { field: "pk", composite: ["employee"] }, sk: { field: "sk", composite: [] } },
         byOffice: { index: "GSI1", pk: { field: "gsi1pk", composite: ["office"] }, sk: { field: "gsi1sk", composite: ["employee"] } },
+        assigned: {
+          index: "GSI3",
+          collection: "assignments",
+          pk: { field: "gsi3pk", composite: ["employee"] },
+          sk: { field: "gsi3sk", composite: [] },
+        },
       },
     },
     { client, table },
   );
-  return { Task, Employee };
+  const service = new Service({ task: Task, employee: Employee }, { client, table });
+  return { Task, Employee, service };
 }
 
 /** DynamoDB-Toolbox entities beside `pokedex`'s Pokemon: a trainer with the default

@@ -16,7 +16,7 @@ const { assert, sameItem, run } = require("./check.js");
 
 const [mode, endpoint, table] = process.argv.slice(2);
 const client = models.documentClient(endpoint);
-const { Task, Employee } = models.taskManager(client, table);
+const { Task, Employee, service } = models.taskManager(client, table);
 
 async function write() {
   await Task.put({
@@ -58,7 +58,15 @@ async function verify() {
 
   const { data: byProject } = await Task.query.byProject({ project: "Core#API" }).go();
   assert.deepEqual(byProject.map((t) => t.taskId).sort(), ["T#1", "T#3", "t2"]);
-  return { verified: 7 };
+
+  // The `assignments` collection on GSI3 holds what dynorm wrote: Cy and Cy's tasks.
+  const { data: work } = await service.collections.assignments({ employee: "Cy" }).go();
+  assert.deepEqual(work.employee.map((e) => e.employee), ["Cy"]);
+  assert.deepEqual(work.task.map((t) => t.taskId).sort(), ["T#3", "t4"]);
+  // A query on the sort key's leading attribute finds dynorm's item by its key alone.
+  const { data: core } = await Task.query.assigned({ employee: "Cy", project: "Core#API" }).go();
+  assert.deepEqual(core.map((t) => t.taskId), ["T#3"]);
+  return { verified: 10 };
 }
 
 run(() => (mode === "write" ? write() : verify()));

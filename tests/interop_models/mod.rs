@@ -160,7 +160,7 @@ pub mod tasks {
     //! attributes, optional key parts, a stored name (`field`) that differs from the
     //! attribute's, values holding the separator, and a nested map with optional fields.
 
-    use dynorm::Model;
+    use dynorm::{Collection, Model};
     use serde::{Deserialize, Serialize};
 
     /// Who reviews a task: a map inside a map, with an optional field.
@@ -184,6 +184,7 @@ pub mod tasks {
     #[key(pk = [task_id], sk = [project, employee])]
     #[key(index = "GSI1", gsi1pk = [project], gsi1sk = [employee, task_id])]
     #[key(index = "GSI2", gsi2pk = [status], gsi2sk = [task_id])]
+    #[key(index = "GSI3", gsi3pk = [employee], gsi3sk = [project, task_id], collection = "assignments")]
     pub struct Task {
         pub task_id: String,
         pub project: String,
@@ -199,10 +200,26 @@ pub mod tasks {
     #[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
     #[key(pk = [employee], sk = [])]
     #[key(index = "GSI1", gsi1pk = [office], gsi1sk = [employee])]
+    #[key(index = "GSI3", gsi3pk = [employee], gsi3sk = [], collection = "assignments")]
     pub struct Employee {
+        /// Stored as `emp`, as `Task` stores it: ElectroDB's collection members agree.
+        #[dynorm(rename = "emp")]
         pub employee: String,
         pub name: String,
         pub office: Option<String>,
+    }
+
+    dynorm::shared_table! {
+        /// ElectroDB's task manager, in one table.
+        pub struct TaskManager { Task, Employee }
+    }
+
+    /// ElectroDB's `assignments` collection, on index GSI3: an employee and their tasks.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "GSI3")]
+    pub enum Assignments {
+        Employee(Employee),
+        Task(Task),
     }
 
     /// A DynamoDB-Toolbox entity with its default timestamps and a nested map with

@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::expr::condition::{Comparison, Expr};
 use crate::expr::placeholders::Placeholders;
+use crate::schema::entity::KeyTemplate;
 use crate::schema::{IndexKind, IndexSchema, Schema};
 
 /// A query's conditions, as the caller gave them.
@@ -142,6 +143,39 @@ fn hash_keys_served(schema: &Schema) -> String {
 }
 
 /// Takes the first top-level condition matching `pick` out of `conditions`.
+/// The range key condition that equalities on the leading fields of `template` make: the
+/// whole key (`=`) when every field has one, else `begins_with` the text up to the first
+/// field without one (`None` when that text is empty). The equalities the key enforces
+/// exactly leave `matching`; the others stay there, to filter.
+fn leading_key(
+    template: &KeyTemplate,
+    attribute: &'static str,
+    matching: &mut Vec<Expr>,
+) -> Option<Expr> {
+    let equality = |field: &str| {
+        matching.iter().find_map(|c| match c {
+            Expr::Compare(a, Comparison::Eq, value) if *a == field => Some(value),
+            _ => None,
+        })
+    };
+    let leading = template.leading(equality);
+    if leading.text.is_empty() {
+        return None;
+    }
+    for field in &leading.enforced {
+        take(
+            matching,
+            |c| matches!(c, Expr::Compare(a, Comparison::Eq, _) if a == field),
+        );
+    }
+    let text = AttributeValue::S(leading.text);
+    Some(if leading.complete {
+        Expr::Compare(attribute, Comparison::Eq, text)
+    } else {
+        Expr::BeginsWith(attribute, text)
+    })
+}
+
 fn take(conditions: &mut Vec<Expr>, pick: impl Fn(&Expr) -> bool) -> Option<Expr> {
     let position = conditions.iter().position(pick)?;
     Some(conditions.remove(position))
@@ -287,13 +321,18 @@ pub(crate) fn plan_query(
     } else {
         range = std::mem::take(&mut conditions.range);
     }
-    // A single-table entity reads only its own items: its range key's static prefix.
-    if let (true, Some(prefix), Some(attribute)) = (
-        range.is_empty(),
-        index.range_prefix,
-        index.range_key.first(),
-    ) {
-        if !prefix.is_empty() {
+    // A single-table entity reads only its own items: its range key's text up to the first
+    // field without an equality (ElectroDB's query on leading sort key attributes), or its
+    // static prefix.
+    if let (true, Some(attribute)) = (range.is_empty(), index.range_key.first()) {
+        let template = schema
+            .entity
+            .and_then(|entity| entity.range_template(index.request_name()));
+        if let Some(condition) =
+            template.and_then(|t| leading_key(t, attribute.name, &mut conditions.matching))
+        {
+            range.push(condition);
+        } else if let Some(prefix) = index.range_prefix.filter(|p| !p.is_empty()) {
             range.push(Expr::BeginsWith(
                 attribute.name,
                 AttributeValue::S(prefix.to_owned()),

@@ -176,11 +176,13 @@ impl Tally {
     }
 
     /// Adds requests that report no capacity: those of a change stream.
+    #[cfg(feature = "streams")]
     pub(crate) fn add_requests(&self, requests: usize) {
         self.write(|totals| totals.requests += requests);
     }
 
     /// Adds change records handed to a dead-letter sink.
+    #[cfg(feature = "streams")]
     pub(crate) fn add_dead_lettered(&self, records: usize) {
         self.write(|totals| totals.dead_lettered += records);
     }

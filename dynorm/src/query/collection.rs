@@ -14,7 +14,7 @@ use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
 use crate::observe::{report_setters, Reporting};
 use crate::schema::collection;
-use crate::schema::{entity_name, Collection, Index, Model};
+use crate::schema::{entity_name, Collection, Index, IndexSchema, Model, Schema};
 use crate::value::Item;
 
 const OPERATION: &str = "collection";
@@ -25,7 +25,7 @@ impl Client {
     /// [`all`](CollectionQuery::all).
     pub fn collection<C: Collection>(
         &self,
-        hash: impl Into<<C::Anchor as Index>::HashKey>,
+        hash: impl Into<<C::Partition as Index>::HashKey>,
     ) -> CollectionQuery<C> {
         CollectionQuery {
             client: self.clone(),
@@ -41,7 +41,7 @@ impl Client {
 #[must_use = "a collection read does nothing until it is sent"]
 pub struct CollectionQuery<C: Collection> {
     client: Client,
-    hash: <C::Anchor as Index>::HashKey,
+    hash: <C::Partition as Index>::HashKey,
     include_expired: bool,
     report: Reporting,
 }
@@ -49,6 +49,7 @@ pub struct CollectionQuery<C: Collection> {
 /// The parts of the request that every page repeats.
 struct Prepared {
     table: String,
+    index: Option<&'static str>,
     key_condition: String,
     names: Option<HashMap<String, String>>,
     values: Option<HashMap<String, AttributeValue>>,
@@ -60,12 +61,54 @@ impl Prepared {
     fn input(&self, start: Option<Item>) -> QueryInputBuilder {
         QueryInput::builder()
             .table_name(&self.table)
+            .set_index_name(self.index.map(str::to_owned))
             .key_condition_expression(&self.key_condition)
             .set_expression_attribute_names(self.names.clone())
             .set_expression_attribute_values(self.values.clone())
             .set_exclusive_start_key(start)
             .set_return_consumed_capacity(self.return_capacity.clone())
     }
+}
+
+/// The range key condition every entity of the collection meets on `index`: `begins_with`
+/// the text their range keys all start with (`$assignments#` for an ElectroDB collection),
+/// so the query reads only what the collection can hold; `None` when they share none. An
+/// entity without a key on `index` is refused.
+fn shared_range_prefix(entities: &[&'static Schema], index: &IndexSchema) -> Result<Option<Expr>> {
+    let Some(attribute) = index.range_key.first() else {
+        return Ok(None);
+    };
+    let mut shared: Option<&'static str> = None;
+    for schema in entities {
+        let keyed =
+            index.request_name().is_none() || schema.indexes.iter().any(|i| i.name == index.name);
+        let template = schema
+            .entity
+            .and_then(|e| e.range_template(index.request_name()));
+        let (true, Some(template)) = (keyed, template) else {
+            return Err(Error::config(format!(
+                "entity `{}` of the collection has no key template on `{}`",
+                schema.model,
+                index.label()
+            )));
+        };
+        let prefix = template.static_prefix();
+        shared = Some(match shared {
+            None => prefix,
+            Some(so_far) => &so_far[..common_prefix_len(so_far, prefix)],
+        });
+    }
+    Ok(shared
+        .filter(|p| !p.is_empty())
+        .map(|p| Expr::BeginsWith(attribute.name, AttributeValue::S(p.to_owned()))))
+}
+
+/// The length in bytes of the text `a` and `b` start with, on a character boundary.
+fn common_prefix_len(a: &str, b: &str) -> usize {
+    a.char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i)
 }
 
 impl<C: Collection> CollectionQuery<C> {
@@ -103,15 +146,20 @@ impl<C: Collection> CollectionQuery<C> {
                 "a collection's entities need #[key(...)] templates",
             )));
         }
-        let values = <C::Anchor as Index>::hash_values(&self.hash).map_err(fail)?;
+        let index = <C::Partition as Index>::INDEX;
+        let values = <C::Partition as Index>::hash_values(&self.hash).map_err(fail)?;
         let mut placeholders = Placeholders::default();
-        let conditions: Vec<Expr> = values
+        let mut conditions: Vec<Expr> = values
             .into_iter()
             .map(|(name, value)| Expr::Compare(name, Comparison::Eq, value))
             .collect();
+        if let Some(condition) = shared_range_prefix(C::__ENTITIES, &index).map_err(fail)? {
+            conditions.push(condition);
+        }
         let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
         Ok(Prepared {
             table: self.client.table_name::<C::Anchor>(),
+            index: index.request_name(),
             key_condition,
             names: placeholders.take_names(),
             values: placeholders.take_values(),

@@ -29,9 +29,16 @@ use crate::value::Item;
 /// ```
 ///
 /// The first variant's table key gives the partition: `db.collection::<TeamWithMembers>("t1")`.
+/// A collection on a global secondary index names it, `#[dynorm(index = "GSI1")]`, and the
+/// first variant's key on that index gives the partition, as ElectroDB's collections on
+/// an index: every entity of the collection keys the index, with the same hash key.
 pub trait Collection: Derived + Keyed + Sized + Send + 'static {
-    /// The entity whose hash key names the partition.
+    /// The first entity: its table holds the collection.
     type Anchor: Model + Index<Model = Self::Anchor>;
+
+    /// The first entity's table, or its index named by `#[dynorm(index = "..")]`: its hash
+    /// key names the partition.
+    type Partition: Index<Model = Self::Anchor>;
 
     /// The schema of each entity, in variant order.
     #[doc(hidden)]

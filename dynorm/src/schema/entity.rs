@@ -153,6 +153,69 @@ impl KeyTemplate {
     }
 }
 
+/// What equalities on the leading fields of a range key template fix of its keys.
+#[derive(Debug, PartialEq)]
+pub(crate) struct LeadingKey {
+    /// The key's text up to the first field without an equality, that field's label
+    /// included (`$task_1#project_core#employee_`), or the whole key.
+    pub text: String,
+    /// Whether every field had one: the key is then `text` itself.
+    pub complete: bool,
+    /// The fields whose equality the text enforces exactly, so that a filter need not
+    /// test them again: stored as written (no casing folds the key) and holding no
+    /// character of the text that follows them.
+    pub enforced: Vec<&'static str>,
+}
+
+impl KeyTemplate {
+    /// The key prefix that equalities on its leading fields fix, as ElectroDB builds a
+    /// query on some of a sort key's composite attributes: the text up to the first field
+    /// without one, that field's label included. `value` gives a field's equality value.
+    pub(crate) fn leading<'v>(
+        &self,
+        value: impl Fn(&str) -> Option<&'v AttributeValue>,
+    ) -> LeadingKey {
+        let mut text = String::new();
+        let mut enforced = Vec::new();
+        for (i, part) in self.parts.iter().enumerate() {
+            let name = match part {
+                TemplatePart::Static(static_text) => {
+                    text.push_str(static_text);
+                    continue;
+                }
+                TemplatePart::Field(name) => *name,
+            };
+            let rendered = match value(name) {
+                Some(AttributeValue::S(s)) if !s.is_empty() => self.casing.fold(s),
+                Some(AttributeValue::N(n)) => n.as_str().into(),
+                _ => {
+                    return LeadingKey {
+                        text,
+                        complete: false,
+                        enforced,
+                    }
+                }
+            };
+            let next = match self.parts.get(i + 1) {
+                Some(TemplatePart::Static(next)) => next.chars().next(),
+                _ => None,
+            };
+            // A folded key holds other values' keys too (`Core` and `core`).
+            let exact = self.casing == KeyCasing::None
+                && next.is_none_or(|separator| !rendered.contains(separator));
+            if exact {
+                enforced.push(name);
+            }
+            text.push_str(&rendered);
+        }
+        LeadingKey {
+            text,
+            complete: true,
+            enforced,
+        }
+    }
+}
+
 /// A key template rendered up to its first field without a value.
 struct Rendered {
     /// The key, complete when every field has a value.
@@ -205,6 +268,11 @@ pub struct Entity {
 }
 
 impl Entity {
+    /// The range key template of index `index` (`None`: the table), if it is one.
+    pub(crate) fn range_template(&self, index: Option<&str>) -> Option<&'static KeyTemplate> {
+        self.keys.iter().find(|k| k.index == index && !k.is_hash)
+    }
+
     fn templates<'a>(
         &self,
         index: Option<&'a str>,
@@ -411,4 +479,69 @@ pub fn template_hash_values(
         out.push((template.attribute, AttributeValue::S(text)));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ElectroDB's `sk: { composite: ["project", "employee"] }` of entity `task`.
+    const TASK_SK: KeyTemplate = KeyTemplate {
+        index: None,
+        attribute: "sk",
+        is_hash: false,
+        parts: &[
+            TemplatePart::Static("$task_1#project_"),
+            TemplatePart::Field("project"),
+            TemplatePart::Static("#employee_"),
+            TemplatePart::Field("emp"),
+        ],
+        casing: KeyCasing::Lower,
+    };
+
+    fn s(text: &str) -> AttributeValue {
+        AttributeValue::S(text.to_owned())
+    }
+
+    #[test]
+    fn leading_fields_fix_the_key_up_to_the_next_label_as_electrodb_queries() {
+        let values = [("project", s("Core"))];
+        let leading = TASK_SK.leading(|f| values.iter().find(|(n, _)| *n == f).map(|(_, v)| v));
+        assert_eq!(leading.text, "$task_1#project_core#employee_");
+        assert!(!leading.complete);
+        // The key is lowercased, so `Core` and `core` share it: the filter stays.
+        assert!(leading.enforced.is_empty());
+
+        let none = TASK_SK.leading(|_| None);
+        assert_eq!(
+            (none.text.as_str(), none.complete),
+            ("$task_1#project_", false)
+        );
+
+        let values = [("project", s("ops")), ("emp", s("cy"))];
+        let all = TASK_SK.leading(|f| values.iter().find(|(n, _)| *n == f).map(|(_, v)| v));
+        assert_eq!(
+            (all.text.as_str(), all.complete),
+            ("$task_1#project_ops#employee_cy", true)
+        );
+    }
+
+    #[test]
+    fn an_exact_key_part_needs_no_filter_unless_it_holds_the_separator() {
+        let template = KeyTemplate {
+            casing: KeyCasing::None,
+            ..TASK_SK
+        };
+        let values = [("project", s("Core")), ("emp", s("a#b"))];
+        let leading = template.leading(|f| values.iter().find(|(n, _)| *n == f).map(|(_, v)| v));
+        assert_eq!(leading.text, "$task_1#project_Core#employee_a#b");
+        assert_eq!(leading.enforced, ["project", "emp"]);
+        let values = [("project", s("Core#API"))];
+        let leading = template.leading(|f| values.iter().find(|(n, _)| *n == f).map(|(_, v)| v));
+        assert_eq!(leading.text, "$task_1#project_Core#API#employee_");
+        assert!(
+            leading.enforced.is_empty(),
+            "`#` follows the project in the key"
+        );
+    }
 }

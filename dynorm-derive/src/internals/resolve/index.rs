@@ -189,7 +189,7 @@ fn templated_index<'a>(keys: &KeyTemplates<'a>, model: &str) -> Option<Index<'a>
 /// The marker type of index `index` of `model`: `byStatus` of `Order` is `OrderByStatus`.
 /// The one place index type names are made: the schema hands the name to the runtime
 /// (`IndexSchema::type_name`) for its messages.
-fn marker(model: &str, index: &str) -> Ident {
+pub fn marker(model: &str, index: &str) -> Ident {
     // `model` is an identifier and the suffix only ASCII letters and digits, so the
     // result is an identifier.
     format_ident!("{}{}", model, upper_camel(index))

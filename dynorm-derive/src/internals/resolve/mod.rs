@@ -11,7 +11,7 @@ mod index;
 mod key;
 
 pub use field::{Codec, Field};
-pub use index::{Index, IndexKeys, Projection};
+pub use index::{marker, Index, IndexKeys, Projection};
 pub use key::{Casing, Entity, KeyTemplates, Part, PrimaryKey, Template};
 
 use quote::format_ident;

@@ -1,0 +1,159 @@
+//! Collections on a global secondary index, and queries on the leading fields of a sort key
+//! template, against a real server: what each reads, counted with `Tally`.
+
+mod common;
+
+use dynorm::observe::Tally;
+use dynorm::{Collection, Model};
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Board", entity = "person", rename_all = "camelCase")]
+#[key(pk = "PERSON#{person_id}", sk = "#PROFILE")]
+#[key(index = "GSI1", gsi1pk = "PERSON#{person_id}", gsi1sk = "#PROFILE")]
+struct Person {
+    person_id: String,
+    name: String,
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Board", entity = "card", rename_all = "camelCase")]
+#[key(pk = "BOARD#{board_id}", sk = "CARD#{status}#{card_id}")]
+#[key(
+    index = "GSI1",
+    gsi1pk = "PERSON#{owner}",
+    gsi1sk = "CARD#{board_id}#{card_id}"
+)]
+struct Card {
+    board_id: String,
+    card_id: String,
+    status: String,
+    owner: String,
+}
+
+dynorm::shared_table!(struct Board { Person, Card });
+
+/// A person and the cards they own, on every board: one query on GSI1.
+#[derive(Collection, Debug)]
+#[dynorm(index = "GSI1")]
+enum PersonWithCards {
+    Person(Person),
+    Card(Card),
+}
+
+fn card(board: &str, id: &str, status: &str, owner: &str) -> Card {
+    Card {
+        board_id: board.into(),
+        card_id: id.into(),
+        status: status.into(),
+        owner: owner.into(),
+    }
+}
+
+async fn board(label: &str) -> dynorm::Client {
+    let db = common::db(label).await;
+    db.create_shared_table::<Board>().await.unwrap();
+    for (id, name) in [("ann", "Ann"), ("bo", "Bo")] {
+        let person = Person {
+            person_id: id.into(),
+            name: name.into(),
+        };
+        db.create(&person).send().await.unwrap();
+    }
+    for card in [
+        card("b1", "c1", "open", "ann"),
+        card("b1", "c2", "open", "bo"),
+        card("b1", "c3", "done", "ann"),
+        card("b1", "c4", "done", "ann"),
+        card("b2", "c5", "open", "ann"),
+    ] {
+        db.create(&card).send().await.unwrap();
+    }
+    db
+}
+
+#[tokio::test]
+async fn a_collection_on_an_index_reads_one_partition_of_it() {
+    let db = board("coll_gsi").await;
+    let tally = Tally::default();
+    let read = db.collection::<PersonWithCards>("ann").tally(&tally);
+    assert_eq!(read.preview().unwrap().index_name(), Some("GSI1"));
+    let items = read.all().await.unwrap();
+    assert_eq!(tally.requests(), 1);
+    assert_eq!(tally.skipped(), 0);
+    let mut people = Vec::new();
+    let mut cards = Vec::new();
+    for item in items {
+        match item {
+            PersonWithCards::Person(p) => people.push(p.name),
+            PersonWithCards::Card(c) => cards.push((c.board_id, c.card_id)),
+        }
+    }
+    assert_eq!(people, ["Ann"]);
+    let pairs: Vec<(&str, &str)> = cards
+        .iter()
+        .map(|(b, c)| (b.as_str(), c.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [("b1", "c1"), ("b1", "c3"), ("b1", "c4"), ("b2", "c5")]
+    );
+}
+
+#[tokio::test]
+async fn equalities_on_leading_template_fields_go_into_the_key_condition() {
+    let db = board("coll_leading").await;
+
+    // `status` leads the sort key: the key condition reads only the open cards, and no
+    // filter is left to throw items away.
+    let tally = Tally::default();
+    let open = db
+        .query_by::<Card>("b1")
+        .matching(Card::STATUS.eq("open"))
+        .tally(&tally);
+    let input = open.preview(None).unwrap();
+    let names = input.expression_attribute_names().unwrap();
+    assert!(
+        !names.values().any(|n| n == "status"),
+        "no filter on status: {names:?}"
+    );
+    let values = input.expression_attribute_values().unwrap();
+    assert!(
+        values
+            .values()
+            .any(|v| v.as_s().ok().map(String::as_str) == Some("CARD#open#")),
+        "{values:?}"
+    );
+    let open = open.all().await.unwrap();
+    assert_eq!(
+        open.iter().map(|c| c.card_id.as_str()).collect::<Vec<_>>(),
+        ["c1", "c2"]
+    );
+    assert_eq!((tally.count(), tally.scanned_count()), (2, 2));
+
+    // Every field given: the whole key, `=`.
+    let one = db
+        .query_by::<Card>("b1")
+        .matching(Card::STATUS.eq("done"))
+        .matching(Card::CARD_ID.eq("c4"));
+    let key_condition = one
+        .preview(None)
+        .unwrap()
+        .key_condition_expression()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(!key_condition.contains("begins_with"), "{key_condition}");
+    let one = one.all().await.unwrap();
+    assert_eq!(one, [card("b1", "c4", "done", "ann")]);
+
+    // A field that does not lead (`card_id` without `status`) still filters.
+    let tally = Tally::default();
+    let c3 = db
+        .query_by::<Card>("b1")
+        .matching(Card::CARD_ID.eq("c3"))
+        .tally(&tally)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(c3, [card("b1", "c3", "done", "ann")]);
+    assert_eq!((tally.count(), tally.scanned_count()), (1, 4));
+}
