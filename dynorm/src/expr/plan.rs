@@ -165,8 +165,8 @@ pub struct Plan {
     /// `ExpressionAttributeValues`.
     pub values: HashMap<String, AttributeValue>,
     /// Whether the whole items are read again by key after the index: a hydrated query
-    /// through an index that does not project every attribute. Each page's keys then cost
-    /// one `BatchGetItem` per 100 keys, plus a retry for keys returned unprocessed.
+    /// through an index that does not project every attribute. The keys then cost one
+    /// `BatchGetItem` per 100, plus a retry for keys returned unprocessed.
     pub hydrated: bool,
 }
 
