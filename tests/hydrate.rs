@@ -1,6 +1,7 @@
 //! Hydrated queries against a real server: through a `KEYS_ONLY` and an `INCLUDE` index,
 //! the whole items come back in index order, at the cost of the index pages plus one
-//! `BatchGetItem` per 100 keys, also when DynamoDB hands keys back unprocessed.
+//! `BatchGetItem` per 100 keys, also when DynamoDB hands keys back unprocessed; each request
+//! is a span.
 
 mod common;
 
@@ -338,4 +339,32 @@ async fn the_index_is_chosen_among_partial_ones_only_for_hydration() {
         .plan()
         .unwrap_err();
     assert!(error.to_string().contains("does not project"), "{error}");
+}
+
+#[tokio::test]
+async fn every_request_of_a_hydrated_query_is_a_span() {
+    let db = tickets("hydrate_spans").await;
+    let requests = Requests::new();
+    let counted = requests.client(&db);
+    let (spans, _guard) = common::observe::Spans::install();
+    let found = counted
+        .query_by::<TicketByQueue>("support")
+        .limit(300)
+        .hydrate()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found.len(), TICKETS as usize);
+    let mut names = vec!["DynamoDB.Query"; 4];
+    names.extend(["DynamoDB.BatchGetItem"; 10]);
+    assert_eq!(spans.names(), names);
+    let all = spans.all();
+    assert!(all[..4]
+        .iter()
+        .all(|s| s.field("aws.dynamodb.index_name") == Some("byQueue")));
+    assert!(all[4..]
+        .iter()
+        .all(|s| s.field("dynorm.model") == Some("Ticket")
+            && s.field("dynorm.batch.requests") == Some("100")));
+    requests.assert_counts([("Query", 4), ("BatchGetItem", 10)]);
 }
