@@ -9,7 +9,8 @@
 //! `delete_raw`, and writes that must be refused (a stale version, a create over a live
 //! item, an update of a missing item, an update that cannot rebuild a key, values a key
 //! cannot hold). The reads: `get`, `get_raw`, `get_many`, `transact_get`, queries through
-//! both GSIs, scans, a collection, and relations loaded with `find` (an
+//! both GSIs (through GSI1 also hydrated, which gives the same items in the same order,
+//! GSI1 projecting every attribute), scans, a collection, and relations loaded with `find` (an
 //! org with its tasks, in one Query of the shared partition or with a per-parent limit;
 //! tasks with their owner, by org or through GSI2). A few orgs and ids make the steps
 //! collide. The table's change stream is the last read: after the run, its typed changes
@@ -2367,6 +2368,15 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
                 .all()
                 .await
                 .map_err(failed("query GSI1"))?;
+            // GSI1 projects every attribute: hydrated, the query gives the same items in
+            // the same order.
+            let hydrated = db
+                .query_by::<TaskGSI1>(*status)
+                .hydrate()
+                .all()
+                .await
+                .map_err(failed("hydrated query GSI1"))?;
+            same("hydrated query GSI1", &hydrated, &found)?;
             let expected = live_tasks().filter(|t| t.status == *status).collect();
             same("query GSI1", by_key(found), by_key(expected))
         }

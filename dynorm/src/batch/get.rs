@@ -350,16 +350,41 @@ impl BatchGetResults {
     /// entity are `M`'s, whatever other entities the batch read. Expired items are left
     /// out unless the batch asked for them.
     pub fn items<M: Model>(&self) -> Result<Vec<M>> {
-        let model = TypeId::of::<M>();
-        let Some(&(_, _, table)) = self.models.iter().find(|(m, ..)| *m == model) else {
-            return Ok(Vec::new());
-        };
-        let entity = M::SCHEMA.entity;
-        self.items[table]
-            .iter()
-            .filter(|item| entity.is_none_or(|e| e.accepts(item)))
-            .filter(|item| self.include_expired || !M::SCHEMA.is_expired(item))
-            .map(|item| M::from_item(item.clone()).map_err(|e| e.with_operation(OPERATION)))
+        self.found::<M>().map(decode::<M>).collect()
+    }
+
+    /// The items of model `M` that exist, as [`items`](Self::items) gives them, in the
+    /// order of `keys` (key items of `M`, each once): a key whose item is absent is skipped.
+    pub(crate) fn in_order<M: Model>(&self, keys: &[Item]) -> Result<Vec<M>> {
+        let mut found: HashMap<Vec<u8>, &Item> = self
+            .found::<M>()
+            .map(|item| (key_signature::of_item(&M::SCHEMA, item), item))
+            .collect();
+        keys.iter()
+            .filter_map(|key| found.remove(&key_signature::of_item(&M::SCHEMA, key)))
+            .map(decode::<M>)
             .collect()
     }
+
+    /// The raw items of `M`: of its entity, and unexpired unless the batch asked for them.
+    fn found<M: Model>(&self) -> impl Iterator<Item = &Item> {
+        let model = TypeId::of::<M>();
+        let table = self
+            .models
+            .iter()
+            .find(|(m, ..)| *m == model)
+            .map(|&(_, _, table)| table);
+        let entity = M::SCHEMA.entity;
+        table
+            .and_then(|table| self.items.get(table))
+            .into_iter()
+            .flatten()
+            .filter(move |item| entity.is_none_or(|e| e.accepts(item)))
+            .filter(move |item| self.include_expired || !M::SCHEMA.is_expired(item))
+    }
+}
+
+/// Decodes an item a batch read returned.
+fn decode<M: Model>(item: &Item) -> Result<M> {
+    M::from_item(item.clone()).map_err(|e| e.with_operation(OPERATION))
 }

@@ -198,6 +198,10 @@ pub struct Plan {
     pub names: HashMap<String, String>,
     /// `ExpressionAttributeValues`.
     pub values: HashMap<String, AttributeValue>,
+    /// Whether the whole items are read again by key after the index: a hydrated query
+    /// through an index that does not project every attribute. The keys then cost one
+    /// `BatchGetItem` per 100, plus a retry for keys returned unprocessed.
+    pub hydrated: bool,
 }
 
 impl Plan {
@@ -251,7 +255,15 @@ impl fmt::Display for Plan {
             .iter()
             .map(|(k, v)| format!("{k}: {}", crate::value::show(v)))
             .collect();
-        write!(f, "values: {{{}}}", values.join(", "))
+        write!(f, "values: {{{}}}", values.join(", "))?;
+        if self.hydrated {
+            write!(
+                f,
+                "\nthen: BatchGetItem of the whole items by key, one request per 100 keys \
+                 (plus retries of unprocessed keys), in index order"
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -382,6 +394,7 @@ pub(crate) fn plan_query(
         filter,
         names: placeholders.names,
         values: placeholders.values,
+        hydrated: false,
     })
 }
 

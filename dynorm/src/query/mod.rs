@@ -3,6 +3,7 @@
 
 mod collection;
 mod cursor;
+mod hydrate;
 mod in_flight;
 mod page;
 mod partition;
@@ -11,6 +12,7 @@ mod scan;
 pub use crate::expr::Plan;
 pub use collection::CollectionQuery;
 pub(crate) use cursor::CursorKey;
+pub use hydrate::Hydrated;
 pub use page::{ItemStream, Page};
 pub(crate) use partition::Partition;
 pub use scan::Scan;
@@ -43,7 +45,8 @@ impl Client {
     /// [`matching`](Query::matching), by dynotable-orm's four rules.
     ///
     /// It returns whole `M` items, so it fails before sending when the chosen index does
-    /// not project every attribute; name the index with [`query_by`](Self::query_by) then.
+    /// not project every attribute; name the index with [`query_by`](Self::query_by) then,
+    /// or [`hydrate`](Query::hydrate) it to read the whole items by key.
     pub fn query<M: Model>(&self) -> Query<M, M> {
         Query::auto(self)
     }
@@ -75,6 +78,8 @@ pub struct Query<M: Model, R: FromItem = M> {
     read: ReadOptions,
     projection: Option<Vec<&'static str>>,
     needs_full_items: bool,
+    /// Whether the whole items are read by key after an index that does not hold them.
+    hydrate: bool,
     report: Reporting,
     types: PhantomData<fn() -> (M, R)>,
 }
@@ -94,6 +99,7 @@ impl<M: Model, R: FromItem> Clone for Query<M, R> {
             read: self.read,
             projection: self.projection.clone(),
             needs_full_items: self.needs_full_items,
+            hydrate: self.hydrate,
             report: self.report.clone(),
             types: PhantomData,
         }
@@ -127,6 +133,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
             read: ReadOptions::default(),
             projection: None,
             needs_full_items,
+            hydrate: false,
             report: Reporting::default(),
             types: PhantomData,
         }
@@ -232,6 +239,14 @@ impl<M: Model, R: FromItem> Query<M, R> {
     where
         I: IntoIterator<Item = &'static str>,
     {
+        let mut query = self.returning::<Item>();
+        query.projection = Some(attributes.into_iter().collect());
+        query.needs_full_items = false;
+        query
+    }
+
+    /// The same query, returning `T` items.
+    fn returning<T: FromItem>(self) -> Query<M, T> {
         Query {
             client: self.client,
             named: self.named,
@@ -243,8 +258,9 @@ impl<M: Model, R: FromItem> Query<M, R> {
             limit: self.limit,
             descending: self.descending,
             read: self.read,
-            projection: Some(attributes.into_iter().collect()),
-            needs_full_items: false,
+            projection: self.projection,
+            needs_full_items: self.needs_full_items,
+            hydrate: self.hydrate,
             report: self.report,
             types: PhantomData,
         }
@@ -287,7 +303,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
             conditions.managed.extend(filters::unexpired(&M::SCHEMA));
         }
         conditions.managed.extend(filters::entity(&M::SCHEMA));
-        let plan = plan::plan_query(&M::SCHEMA, self.named, conditions, explain)
+        let mut plan = plan::plan_query(&M::SCHEMA, self.named, conditions, explain)
             .map_err(|e| e.with_operation(OPERATION))?;
         if self.read.consistent_read && plan.index.kind == IndexKind::Global {
             return fail(Error::validation(format!(
@@ -298,12 +314,14 @@ impl<M: Model, R: FromItem> Query<M, R> {
         if self.needs_full_items && !plan.index.projects_all(&M::SCHEMA) {
             return fail(Error::validation(format!(
                 "the query uses index `{}`, which does not project every attribute of `{}`; \
-                 name it with `query_by::<{}>(..)` to get its projected item type",
+                 name it with `query_by::<{}>(..)` to get its projected item type, \
+                 or call `.hydrate()` to read the whole items by key",
                 plan.index.name,
                 M::SCHEMA.model,
                 plan.index.type_name
             )));
         }
+        plan.hydrated = self.hydrate && !plan.index.projects_all(&M::SCHEMA);
         Ok(plan)
     }
 
@@ -319,7 +337,13 @@ impl<M: Model, R: FromItem> Query<M, R> {
             managed: Vec::new(),
         };
         let mut plan = self.plan_of(conditions, false)?;
-        let projection = self.projection.map(|attributes| {
+        // A hydrated query reads only the table key from the index: the rest comes by key.
+        let projection = if plan.hydrated {
+            Some(M::SCHEMA.key_attributes().map(|k| k.name).collect())
+        } else {
+            self.projection
+        };
+        let projection = projection.map(|attributes: Vec<&'static str>| {
             attributes
                 .iter()
                 .enumerate()

@@ -218,15 +218,23 @@ pub(crate) fn into_page<R: FromItem>(
     signer: Option<&cursor::CursorKey>,
     operation: &'static str,
 ) -> Result<Page<R>> {
-    let cursor = fetched
-        .last_key
-        .filter(|k| !k.is_empty())
-        .map(|key| cursor::encode(index, &key, signer))
-        .transpose()?;
+    let cursor = next_cursor(fetched.last_key, index, signer)?;
     let items = fetched
         .items
         .into_iter()
         .map(|item| R::from_item(item).map_err(|e| e.with_operation(operation)))
         .collect::<Result<_>>()?;
     Ok(Page { items, cursor })
+}
+
+/// The cursor to the page after the one that ended at `last_key`; `None` on the last page.
+pub(crate) fn next_cursor(
+    last_key: Option<Item>,
+    index: &IndexSchema,
+    signer: Option<&cursor::CursorKey>,
+) -> Result<Option<String>> {
+    last_key
+        .filter(|k| !k.is_empty())
+        .map(|key| cursor::encode(index, &key, signer))
+        .transpose()
 }

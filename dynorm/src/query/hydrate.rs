@@ -1,0 +1,228 @@
+//! Hydrated queries: a query through an index that does not hold the whole items, whose
+//! keys are then read as whole items with `BatchGetItem`, in the order of the index.
+
+use std::collections::VecDeque;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::operation::query::QueryInput;
+use futures_util::stream::{self, StreamExt, TryStreamExt};
+
+use super::page::{self, ItemStream, Page};
+use super::{Prepared, Query, OPERATION};
+use crate::batch::{BatchOptions, MAX_BATCH_KEYS};
+use crate::error::Result;
+use crate::expr::Plan;
+use crate::item::read_options::ReadOptions;
+use crate::observe::{report_setters, Reporting};
+use crate::schema::{FromItem, Model};
+use crate::value::Item;
+
+impl<M: Model, R: FromItem> Query<M, R> {
+    /// Returns whole `M` items, whatever the index projects. Through an index that does
+    /// not project every attribute (`KEYS_ONLY`, `INCLUDE`), the index is read for the
+    /// table keys only, and the items are then read by key with `BatchGetItem`: one request
+    /// per 100 keys, plus retries of keys DynamoDB returns unprocessed, under the
+    /// [`BatchOptions`] given to [`options`](Hydrated::options). Through the table or an
+    /// index that projects everything, nothing more is sent.
+    ///
+    /// Items come in the order of the index. An item deleted between the index read and
+    /// its `BatchGetItem` is left out, as an expired one is; it is not an error.
+    /// Conditions still apply to the index: a filter may test only what it projects.
+    ///
+    /// With [`Client::query`](crate::Client::query), the index may then be chosen among
+    /// those that do not project every attribute, which is otherwise refused.
+    ///
+    /// ```no_run
+    /// # use dynorm::Model;
+    /// # #[derive(Model)] struct Ticket {
+    /// #     #[hash_key] id: String,
+    /// #     #[index(name = "byQueue", range_key = "rank", project = false)] queue: String,
+    /// #     rank: u32, body: String,
+    /// # }
+    /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
+    /// // One Query page, then one BatchGetItem per 100 tickets.
+    /// let tickets: Vec<Ticket> = db.query_by::<TicketByQueue>("support").hydrate().all().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn hydrate(self) -> Hydrated<M> {
+        let mut query = self.returning::<M>();
+        query.needs_full_items = false;
+        query.projection = None;
+        query.hydrate = true;
+        Hydrated {
+            query,
+            options: BatchOptions::default(),
+        }
+    }
+}
+
+/// A query that returns whole `M` items, reading them by key after an index that does not
+/// hold them. Build it with [`Query::hydrate`]; it ends in [`all`](Self::all),
+/// [`page`](Self::page) or [`stream`](Self::stream).
+#[must_use = "a query does nothing until it is sent"]
+pub struct Hydrated<M: Model> {
+    query: Query<M, M>,
+    options: BatchOptions,
+}
+
+impl<M: Model> Clone for Hydrated<M> {
+    fn clone(&self) -> Self {
+        Self {
+            query: self.query.clone(),
+            options: self.options,
+        }
+    }
+}
+
+impl<M: Model> Hydrated<M> {
+    /// Sets the concurrency, attempts and delays of the `BatchGetItem` requests.
+    pub fn options(mut self, options: BatchOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    report_setters!(
+        query.report;
+        /// Asks DynamoDB for the capacity each request consumes, the index's pages and the
+        /// `BatchGetItem` requests; a [`Tally`](crate::observe::Tally) sums it.
+        ;
+        /// Adds every request's counts and capacity to `tally`: each index page, and each
+        /// `BatchGetItem` attempt.
+    );
+
+    /// The plan: the index and why, and whether the items are then read by key
+    /// ([`Plan::hydrated`]). Nothing is sent.
+    pub fn plan(&self) -> Result<Plan> {
+        self.query.plan()
+    }
+
+    /// The `Query` input of the index page after `cursor`, without sending it. When the
+    /// plan is [hydrated](Plan::hydrated), the page's keys are then read with one
+    /// `BatchGetItem` per 100 keys, which depend on what the page returns.
+    pub fn preview(&self, cursor: Option<&str>) -> Result<QueryInput> {
+        self.query.preview(cursor)
+    }
+
+    /// Every matching item, whole, in index order: every index page, then one
+    /// `BatchGetItem` per 100 keys.
+    pub async fn all(self) -> Result<Vec<M>> {
+        let reader = self.reader()?;
+        let fetch = |start| reader.prepared.fetch(start, None);
+        let items = page::collect_all::<Item, _, _>(fetch, OPERATION).await?;
+        reader.whole(items).await
+    }
+
+    /// One index page, starting after `cursor` (from a previous page) or at the beginning,
+    /// with its items whole, in index order: one `BatchGetItem` per 100 of its keys. The
+    /// cursor is the index page's.
+    pub async fn page(self, cursor: Option<&str>) -> Result<Page<M>> {
+        let signer = self.query.client.cursor_key().cloned();
+        let reader = self.reader()?;
+        let index = reader.prepared.plan.index;
+        let start = page::start_key(cursor, &M::SCHEMA, &index, signer.as_ref(), OPERATION)?;
+        let fetched = reader.prepared.fetch(start, None).await?;
+        let cursor = page::next_cursor(fetched.last_key, &index, signer.as_ref())?;
+        let items = reader.whole(fetched.items).await?;
+        Ok(Page { items, cursor })
+    }
+
+    /// Every matching item, whole, in index order, as a stream: index pages are read as
+    /// the keys run out, and keys are read 100 at a time. One page of keys and 100 items
+    /// are held at a time.
+    pub fn stream(self) -> ItemStream<M> {
+        let reader = self.reader();
+        stream::once(async move { reader })
+            .map_ok(|reader| {
+                stream::try_unfold(
+                    (reader, Some(None::<Item>), VecDeque::new()),
+                    |(reader, mut next, mut pending)| async move {
+                        loop {
+                            if pending.len() >= MAX_BATCH_KEYS
+                                || (next.is_none() && !pending.is_empty())
+                            {
+                                let take = pending.len().min(MAX_BATCH_KEYS);
+                                let keys: Vec<Item> = pending.drain(..take).collect();
+                                let items = reader.whole(keys).await?;
+                                return Ok(Some((items, (reader, next, pending))));
+                            }
+                            let Some(start) = next.take() else {
+                                return Ok(None);
+                            };
+                            let fetched = reader.prepared.fetch(start, None).await?;
+                            next = fetched.last_key.filter(|key| !key.is_empty()).map(Some);
+                            pending.extend(fetched.items);
+                        }
+                    },
+                )
+                .map_ok(|items| stream::iter(items.into_iter().map(Ok)))
+                .try_flatten()
+            })
+            .try_flatten()
+            .boxed()
+    }
+
+    /// The query, planned, with what its `BatchGetItem` requests need.
+    fn reader(self) -> Result<Reader<M>> {
+        let (read, report) = (self.query.read, self.query.report.clone());
+        Ok(Reader {
+            prepared: self.query.prepare()?,
+            options: self.options,
+            read,
+            report,
+            model: PhantomData,
+        })
+    }
+}
+
+/// A hydrated query, planned: its index pages, and how to read their items whole.
+struct Reader<M> {
+    prepared: Prepared,
+    options: BatchOptions,
+    read: ReadOptions,
+    report: Reporting,
+    model: PhantomData<fn() -> M>,
+}
+
+impl<M: Model> Reader<M> {
+    /// The whole items of the index items `found`, in their order: decoded when the index
+    /// holds them, otherwise read by key with one `BatchGetItem` per 100 keys.
+    async fn whole(&self, found: Vec<Item>) -> Result<Vec<M>> {
+        if !self.prepared.plan.hydrated {
+            return found
+                .into_iter()
+                .map(|item| M::from_item(item).map_err(|e| e.with_operation(OPERATION)))
+                .collect();
+        }
+        if found.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<Item> = found.iter().map(|item| M::SCHEMA.key_of(item)).collect();
+        let mut batch = self
+            .prepared
+            .client
+            .batch_get()
+            .options(self.options)
+            .consistent_read(self.read.consistent_read)
+            .include_expired(self.read.include_expired);
+        if let Some(capacity) = &self.report.capacity {
+            batch = batch.return_consumed_capacity(capacity.clone());
+        }
+        if let Some(tally) = &self.report.tally {
+            batch = batch.tally(tally);
+        }
+        // An index holds each item once, so the keys are distinct.
+        for key in &keys {
+            batch = batch.get_key::<M>(key.clone());
+        }
+        batch
+            .send()
+            .await
+            .and_then(|found| found.in_order::<M>(&keys))
+            .map_err(|e| {
+                e.with_model(M::SCHEMA.model).with_context(&format!(
+                    "reading the whole items of a query through `{}`",
+                    self.prepared.plan.index.label()
+                ))
+            })
+    }
+}
