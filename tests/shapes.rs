@@ -208,3 +208,86 @@ async fn writes_store_the_current_shape_and_newer_shapes_are_refused() {
     assert_eq!(error.model(), Some("User"));
     assert_eq!(error.operation(), Some("get"));
 }
+
+#[tokio::test]
+async fn an_update_writes_an_older_shape_only_what_that_shape_holds() {
+    let db = common::db_with::<User>("shapes_updates").await;
+    write_old_items(&db).await;
+    let raw = |id: &'static str| {
+        let db = db.clone();
+        async move {
+            db.sdk()
+                .get_item()
+                .table_name(db.table_name::<User>())
+                .key("id", s(id))
+                .send()
+                .await
+                .unwrap()
+                .item
+        }
+    };
+
+    // `u2` is stored in shape 2, which has no `display`: an update of it would write what
+    // shape 2's upcast does not read, and a backfill would drop. Refused, naming both
+    // shapes, and nothing is written.
+    for update in [
+        db.update::<User>("u2")
+            .set(User::DISPLAY, "G. Hopper".to_owned()),
+        db.update::<User>("u2")
+            .set(User::FIRST, "Grace".to_owned())
+            .set(User::LAST, "Hopper".to_owned())
+            .set(User::DISPLAY, "G. Hopper".to_owned())
+            .upsert(),
+        // `u1` is shape 1: one `name`, no `first`.
+        db.update::<User>("u1").set(User::FIRST, "A.".to_owned()),
+    ] {
+        let error = update.send().await.unwrap_err();
+        assert!(error.is_condition_failed(), "{error}");
+        assert!(error.message().contains("model's 3"), "{error}");
+        assert_eq!(error.attribute(), Some("__shape"));
+        assert_eq!(error.model(), Some("User"));
+    }
+    assert!(!raw("u2").await.unwrap().contains_key("display"));
+    assert!(!raw("u1").await.unwrap().contains_key("first"));
+
+    // What shape 2 holds can be updated while the item is in it, as a writer does while a
+    // backfill runs: the item stays in shape 2 and reads the new value through its upcast.
+    db.update::<User>("u2")
+        .set(User::FIRST, "G.".to_owned())
+        .send()
+        .await
+        .unwrap();
+    let read = db.get::<User>("u2").send().await.unwrap().unwrap();
+    assert_eq!(
+        (read.first.as_str(), read.display.as_str()),
+        ("G.", "G. Hopper")
+    );
+    assert_eq!(
+        raw("u2").await.unwrap().get("__shape"),
+        Some(&AttributeValue::N("2".into()))
+    );
+
+    // Written whole, it takes any update.
+    db.put(&read).send().await.unwrap();
+    db.update::<User>("u2")
+        .set(User::DISPLAY, "Grace H.".to_owned())
+        .send()
+        .await
+        .unwrap();
+    let read = db.get::<User>("u2").send().await.unwrap().unwrap();
+    assert_eq!(read.display, "Grace H.");
+
+    // An upsert that creates the item gives it the current shape.
+    db.update::<User>("u9")
+        .set(User::FIRST, "Alan".to_owned())
+        .set(User::LAST, "Turing".to_owned())
+        .set(User::DISPLAY, "Alan Turing".to_owned())
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        raw("u9").await.unwrap().get("__shape"),
+        Some(&AttributeValue::N("3".into()))
+    );
+}

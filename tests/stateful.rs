@@ -132,6 +132,7 @@ struct Task {
 #[key(pk = "ORG#{org}", sk = "#META")]
 #[key(index = "GSI1", gsi1pk = "PLAN#{plan}", gsi1sk = "ORG#{org}")]
 #[relation(name = "tasks", many = Task, fields = [org], references = [org])]
+#[dynorm(shape = 2, upcasts = [OrgV1])]
 struct Org {
     org: String,
     name: String,
@@ -139,6 +140,27 @@ struct Org {
     seats: u32,
     #[dynorm(updated_at)]
     updated_at: Option<DateTime<Utc>>,
+}
+
+/// An org as shape 1 stored it, before `__shape` existed: its seats as text.
+#[derive(serde::Deserialize)]
+struct OrgV1 {
+    org: String,
+    name: String,
+    plan: Option<String>,
+    seat_text: String,
+}
+
+impl From<OrgV1> for Org {
+    fn from(v1: OrgV1) -> Self {
+        Org {
+            org: v1.org,
+            name: v1.name,
+            plan: v1.plan,
+            seats: v1.seat_text.parse().unwrap_or_default(),
+            updated_at: None,
+        }
+    }
 }
 
 dynorm::shared_table!(struct Workspace { Org, Task });
@@ -950,6 +972,12 @@ enum Op {
         key: OKey,
         fields: OrgFields,
     },
+    /// A raw `PutItem` of the org in shape 1, as an older release wrote it: every read
+    /// path reads it through the upcast, and an update of it is refused.
+    PutOrgV1 {
+        key: OKey,
+        fields: OrgFields,
+    },
     /// `update`, or `update_raw` with the key as stored (`raw`).
     UpdateOrg {
         key: OKey,
@@ -1216,6 +1244,8 @@ fn org_writes() -> impl Strategy<Value = Op> {
         3 => (okey(), org_fields(), rarely())
             .prop_map(|(key, fields, overwrite)| Op::CreateOrg { key, fields, overwrite }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::PutOrg { key, fields }),
+        1 => (okey(), org_fields().prop_filter("a stored key", |f| f.plan != Some(EMPTY)))
+            .prop_map(|(key, fields)| Op::PutOrgV1 { key, fields }),
         1 => (okey(), org_fields()).prop_map(|(key, fields)| Op::InsertOrg { key, fields }),
         2 => (okey(), org_actions(), any::<bool>())
             .prop_map(|(key, actions, raw)| Op::UpdateOrg { key, actions, raw }),
@@ -1300,6 +1330,8 @@ fn op() -> impl Strategy<Value = Op> {
 struct World {
     tasks: BTreeMap<TKey, Entry<Task>>,
     orgs: BTreeMap<OKey, Entry<Org>>,
+    /// Orgs stored in shape 1 (`Op::PutOrgV1`) and not written whole since.
+    old_orgs: BTreeSet<OKey>,
 }
 
 /// An item, and what its last write generated that the oracle learns from the server.
@@ -1364,6 +1396,8 @@ enum Sem {
 enum Change {
     Task(TKey, Option<Entry<Task>>),
     Org(OKey, Option<Entry<Org>>),
+    /// An org stored in shape 1.
+    OldOrg(OKey, Entry<Org>),
 }
 
 /// A write's result by the oracle: the changes if it may succeed, and the errors it may
@@ -1438,10 +1472,16 @@ impl World {
                     world.tasks.remove(&key);
                 }
                 Change::Org(key, Some(entry)) => {
+                    world.old_orgs.remove(&key);
                     world.orgs.insert(key, entry);
                 }
                 Change::Org(key, None) => {
+                    world.old_orgs.remove(&key);
                     world.orgs.remove(&key);
+                }
+                Change::OldOrg(key, entry) => {
+                    world.old_orgs.insert(key);
+                    world.orgs.insert(key, entry);
                 }
             }
         }
@@ -1522,6 +1562,13 @@ fn eval(world: &World, op: &Op, sem: Sem, since: DateTime<Utc>) -> Eval {
         } => create_org(world, *key, fields, *overwrite, since),
         Op::InsertOrg { key, fields } => create_org(world, *key, fields, false, since),
         Op::PutOrg { key, fields } => put_org(*key, fields, since),
+        Op::PutOrgV1 { key, fields } => done(vec![Change::OldOrg(
+            *key,
+            Entry {
+                model: fields.org(*key),
+                fresh: None,
+            },
+        )]),
         Op::UpdateOrg { key, actions, .. } => update_org(world, *key, actions, false, since),
         Op::UpsertOrg { key, fields } => {
             update_org(world, *key, &fields.upsert_actions(), true, since)
@@ -1820,6 +1867,16 @@ fn update_org_sent(
     upsert: bool,
     since: DateTime<Utc>,
 ) -> Eval {
+    let old = world.org(key).is_some() && world.old_orgs.contains(&key);
+    if old {
+        // An org in shape 1 holds no `seats` (its `seat_text` stands for them), and an
+        // upsert could mark it as the current shape: both are refused. Other updates
+        // leave it in shape 1, which reads what they wrote.
+        let seats = actions.iter().any(|a| a.attribute() == "seats");
+        if upsert || seats {
+            return refused(&[ErrorKind::ConditionFailed]);
+        }
+    }
     let mut org = match world.org(key) {
         Some(org) => org.clone(),
         None if upsert => Org {
@@ -1833,6 +1890,15 @@ fn update_org_sent(
     };
     for action in actions {
         action.apply(&mut org);
+    }
+    if old {
+        // Shape 1 has no `updated_at`: its upcast reads none.
+        org.updated_at = None;
+        let entry = Entry {
+            model: org,
+            fresh: None,
+        };
+        return done(vec![Change::OldOrg(key, entry)]);
     }
     done(vec![Change::Org(
         key,
@@ -2130,6 +2196,10 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             .await
         }
         Op::PutOrg { key, fields } => db.put(&fields.org(*key)).send().await,
+        Op::PutOrgV1 { key, fields } => {
+            put_org_v1(db, &fields.org(*key)).await;
+            Ok(())
+        }
         Op::UpdateOrg { key, actions, raw } => {
             let update = if *raw {
                 db.update_raw::<Org>(key.raw())
@@ -2540,6 +2610,26 @@ async fn raw_items(db: &Client) -> Result<Vec<Item>, String> {
     }
 }
 
+/// Stores `org` as shape 1 did: its keys and identity as today, its seats as text, and
+/// no `__shape`.
+async fn put_org_v1(db: &Client, org: &Org) {
+    let mut item = org.to_item().expect("an org converts");
+    item.remove("__shape");
+    item.remove("updated_at");
+    let seats = item.remove("seats").and_then(|s| s.as_n().ok().cloned());
+    item.insert(
+        "seat_text".into(),
+        AttributeValue::S(seats.unwrap_or_default()),
+    );
+    db.sdk()
+        .put_item()
+        .table_name(db.table_name::<Org>())
+        .set_item(Some(item))
+        .send()
+        .await
+        .expect("the raw put of a shape-1 org");
+}
+
 /// Deletes every item, raw, for the next case.
 async fn clear(db: &Client) -> Result<(), String> {
     for item in raw_items(db).await? {
@@ -2671,8 +2761,19 @@ fn check_item(item: &Item) -> Result<(), String> {
             "plan",
             "seats",
             "updated_at",
+            "__shape",
+            "seat_text",
         ]
     };
+    if entity == "org" {
+        // Shape 2, written whole by this release, or shape 1, as `PutOrgV1` wrote it.
+        let shape = text(item, "__shape");
+        let current = shape.as_deref() == Some("2") && item.contains_key("seats");
+        let old = shape.is_none() && item.contains_key("seat_text") && !item.contains_key("seats");
+        if !current && !old {
+            return Err(format!("an org of neither shape: {}", show()));
+        }
+    }
     for (attribute, rendered) in expected {
         let stored = text(item, attribute);
         if stored != rendered {

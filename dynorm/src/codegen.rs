@@ -17,7 +17,7 @@ pub use crate::schema::entity::{Entity, KeyCasing, KeyTemplate, TemplatePart};
 pub use crate::schema::generated::{Generated, GeneratedValue};
 pub use crate::schema::index::{IndexKind, IndexSchema, Projection};
 pub use crate::schema::key_signature::KeySignature;
-pub use crate::schema::shape::{decode_shape, Shape};
+pub use crate::schema::shape::{decode_shape, shape_fields, Shape};
 pub use crate::schema::shared_table::check_shared_table;
 pub use crate::schema::stream_view::{
     KeysOnly, NewAndOldImages, NewImage, OldImage, StreamView, Streamed,

@@ -20,6 +20,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         None => (TokenStream::new(), TokenStream::new()),
     };
     let upcast = upcast(model);
+    let shape_fields = shape_fields(model);
     let count = model.fields.len();
     let inserts = model
         .fields
@@ -142,6 +143,8 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             }
 
             #key_signature
+
+            #shape_fields
         }
     }
 }
@@ -182,6 +185,27 @@ fn upcast(model: &Model) -> TokenStream {
                 _ => {}
             },
             ::core::option::Option::None => {}
+        }
+    }
+}
+
+/// `Model::__shape_fields`: the attributes of each earlier shape, from its upcast type.
+fn shape_fields(model: &Model) -> TokenStream {
+    let Some(shape) = &model.shape else {
+        return TokenStream::new();
+    };
+    let arms = shape.upcasts.iter().enumerate().map(|(index, ty)| {
+        let number = index as u32 + 1;
+        quote!(#number => ::dynorm::__private::shape_fields::<#ty>(),)
+    });
+    quote! {
+        fn __shape_fields(
+            __shape: ::core::primitive::u32,
+        ) -> ::core::option::Option<&'static [&'static ::core::primitive::str]> {
+            match __shape {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
         }
     }
 }

@@ -365,6 +365,11 @@ impl<M: Model> Update<M> {
     }
 
     /// Whether the update writes `attribute` at all.
+    /// The attributes the caller's actions write.
+    pub(crate) fn touched(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.actions.iter().map(|(name, _)| *name)
+    }
+
     fn touches(&self, attribute: &str) -> bool {
         self.actions.iter().any(|(name, _)| *name == attribute)
     }
@@ -393,6 +398,14 @@ impl<M: Model> Update<M> {
                     }
                 }
             }
+        }
+        if let (true, Some(shape)) = (upsert, schema.shape) {
+            // An item the upsert creates is of the current shape (the condition refuses
+            // an item of an earlier one).
+            out.push((
+                shape.attribute,
+                Action::SetIfNotExists(AttributeValue::N(shape.current.to_string())),
+            ));
         }
         if upsert {
             for default in schema.defaults {

@@ -57,8 +57,8 @@ pub(crate) fn put_spec<M: Model>(
         .map_err(|e| e.with_operation(operation))?;
     let checks = Checks {
         absent: creating || (M::SCHEMA.version.is_some() && version.is_none()),
-        present: false,
         version,
+        ..Checks::default()
     };
     let mut placeholders = Placeholders::default();
     let condition = write_request::condition(&M::SCHEMA, &checks, condition, &mut placeholders)?;

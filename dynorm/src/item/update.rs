@@ -259,6 +259,19 @@ impl<M: Model> UpdateItem<M> {
         let key = self.key?;
         let mut checks = Checks {
             present: !self.upsert,
+            shapes: M::SCHEMA.shape.map(|shape| {
+                // The earlier shapes whose items hold every attribute this update writes.
+                // Not shape 1 for an upsert: its items have no shape attribute, so the
+                // upsert's `if_not_exists` would mark one as current.
+                let first = if self.upsert { 2 } else { 1 };
+                (first..shape.current)
+                    .filter(|&n| {
+                        M::__shape_fields(n).is_some_and(|fields| {
+                            self.update.touched().all(|name| fields.contains(&name))
+                        })
+                    })
+                    .collect()
+            }),
             ..Checks::default()
         };
         match (M::SCHEMA.version, self.expected_version, self.ignore_version) {

@@ -180,13 +180,18 @@ pub(crate) struct Checks {
     pub present: bool,
     /// The stored version must be this one.
     pub version: Option<AttributeValue>,
+    /// For an `update` or `upsert` of a model with shapes: a stored item must be of the
+    /// current shape or one of these earlier ones, those that hold every attribute the
+    /// update writes. Otherwise the update would write what the item's upcast does not
+    /// read, and a backfill would drop it.
+    pub shapes: Option<Vec<u32>>,
 }
 
 impl Checks {
-    /// The condition nodes these checks add, in a fixed array (at most four), so that
+    /// The condition nodes these checks add, in a fixed array (at most five), so that
     /// the common case allocates nothing. An item whose `#[ttl]` has passed counts as
     /// absent: DynamoDB deletes expired items only eventually.
-    pub fn exprs(&self, schema: &'static Schema) -> [Option<Expr>; 4] {
+    pub fn exprs(&self, schema: &'static Schema) -> [Option<Expr>; 5] {
         let hash = schema.hash_key.name;
         let now = || AttributeValue::N(crate::value::clock::epoch_seconds().to_string());
         let absent = self.absent.then(|| match schema.ttl {
@@ -210,7 +215,33 @@ impl Checks {
             }
             _ => None,
         };
-        [absent, present, unexpired, version]
+        let shape = schema
+            .shape
+            .zip(self.shapes.as_ref())
+            .map(|(shape, older)| {
+                let number = |n: u32| AttributeValue::N(n.to_string());
+                let mut allowed = vec![Expr::Compare(
+                    shape.attribute,
+                    Comparison::Eq,
+                    number(shape.current),
+                )];
+                for &n in older {
+                    allowed.push(match n {
+                        // Shape 1 is an item written before the model declared shapes.
+                        1 => Expr::NotExists(shape.attribute),
+                        n => Expr::Compare(shape.attribute, Comparison::Eq, number(n)),
+                    });
+                }
+                if !self.present {
+                    // An upsert may create the item, which then gets the current shape.
+                    allowed.push(Expr::NotExists(hash));
+                }
+                match allowed.len() {
+                    1 => allowed.remove(0),
+                    _ => Expr::Or(allowed),
+                }
+            });
+        [absent, present, unexpired, version, shape]
     }
 }
 
@@ -298,6 +329,14 @@ impl<K> WriteSpec<K> {
         }
     }
 
+    /// `(stored, current)` when a stored item is of an earlier shape than the model's that
+    /// the update's shape check refuses.
+    fn refused_shape(&self, item: &Item) -> Option<(u32, u32)> {
+        let (shape, older) = self.schema.shape.zip(self.checks.shapes.as_ref())?;
+        let stored = shape.of(self.schema.model, item).ok()?;
+        (stored < shape.current && !older.contains(&stored)).then_some((stored, shape.current))
+    }
+
     /// The error for a failed condition, given the item DynamoDB returned with it.
     pub fn condition_failed(&self, current: Option<Item>) -> Error {
         let current = current.filter(|item| !item.is_empty());
@@ -309,6 +348,7 @@ impl<K> WriteSpec<K> {
             .schema
             .version
             .and_then(|attribute| live.and_then(|item| item.get(attribute)));
+        let older = live.and_then(|item| self.refused_shape(item));
         let (kind, message) = match (&live, &self.checks) {
             (None, checks) if checks.present => {
                 (ErrorKind::NotFound, "no item has this key".to_owned())
@@ -340,6 +380,17 @@ impl<K> WriteSpec<K> {
                 ErrorKind::VersionConflict,
                 "the item was deleted by another writer".to_owned(),
             ),
+            (Some(_), _) if older.is_some() => {
+                let (stored, current) = older.unwrap_or_default();
+                (
+                    ErrorKind::ConditionFailed,
+                    format!(
+                        "the stored item has shape {stored}, older than the model's {current}, \
+                         and does not hold every attribute the update writes: its upcast would \
+                         not read them; backfill it, or put the whole item"
+                    ),
+                )
+            }
             _ => (
                 ErrorKind::ConditionFailed,
                 "the condition expression failed".to_owned(),
@@ -348,6 +399,9 @@ impl<K> WriteSpec<K> {
         let mut error = Error::new(kind, message)
             .with_model(self.schema.model)
             .with_operation(self.operation);
+        if let (Some(_), Some(shape)) = (older, self.schema.shape) {
+            error = error.with_attribute(shape.attribute);
+        }
         if let Some(attribute) = self
             .schema
             .version

@@ -57,6 +57,14 @@ pub trait Model: Derived + Sized + Send + Sync + 'static {
     /// The model's primary key.
     fn key(&self) -> Self::Key;
 
+    /// The attributes an item of earlier shape `shape` holds (its upcast type's fields), or
+    /// `None` when they are not known. The derive writes it for a model with `upcasts`.
+    #[doc(hidden)]
+    fn __shape_fields(shape: u32) -> Option<&'static [&'static str]> {
+        let _ = shape;
+        None
+    }
+
     /// Writes the identity of the model's primary key into `signature`, checked as a typed
     /// key is, for finding an item written twice in one batch. The derive writes a version
     /// that reads the key fields in place instead of copying them into [`key`](Self::key).

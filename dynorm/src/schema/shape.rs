@@ -79,6 +79,47 @@ pub fn decode_shape<T: DeserializeOwned>(item: Item, model: &'static str, shape:
     })
 }
 
+/// The attribute names serde reads for `T`, the type of an earlier shape: the fields its
+/// `Deserialize` asks for, renames applied. `None` when `T` is not read as a plain struct
+/// (a map, or a struct with `#[serde(flatten)]`), whose fields are not known.
+pub fn shape_fields<T: DeserializeOwned>() -> Option<&'static [&'static str]> {
+    let mut fields = None;
+    // The deserializer stops at the first request with an error; only what it captured
+    // matters.
+    let _ = T::deserialize(FieldNames(&mut fields));
+    fields
+}
+
+/// A deserializer that records the fields a struct asks for, and reads nothing.
+struct FieldNames<'a>(&'a mut Option<&'static [&'static str]>);
+
+impl<'de> serde::Deserializer<'de> for FieldNames<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(
+        self,
+        _: V,
+    ) -> std::result::Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("not a struct"))
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> std::result::Result<V::Value, Self::Error> {
+        *self.0 = Some(fields);
+        Err(serde::de::Error::custom("fields recorded"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +161,28 @@ mod tests {
                 .unwrap_err()
                 .is_conversion());
         }
+    }
+
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct OrgV1 {
+        org: String,
+        seat_text: String,
+    }
+
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Flattened {
+        id: String,
+        #[serde(flatten)]
+        rest: std::collections::HashMap<String, String>,
+    }
+
+    #[test]
+    fn the_fields_of_a_shape_are_what_serde_reads() {
+        assert_eq!(shape_fields::<OrgV1>(), Some(&["org", "seatText"][..]));
+        assert_eq!(shape_fields::<Flattened>(), None);
+        assert_eq!(shape_fields::<String>(), None);
     }
 }
