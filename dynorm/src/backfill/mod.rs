@@ -233,8 +233,11 @@ impl<M: Model> Backfill<M> {
                 }
             }
             if !took {
-                // Every open segment is leased to a live worker: wait, in case one dies.
-                tokio::time::sleep((self.lease / 4).max(Duration::from_millis(50))).await;
+                // Every open segment is leased to a live worker: look again soon, to end
+                // when they are done, or to take a segment over when a worker dies.
+                let wait =
+                    (self.lease / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
+                tokio::time::sleep(wait).await;
             }
         }
     }
