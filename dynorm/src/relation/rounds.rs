@@ -27,8 +27,8 @@ pub(crate) const DEFAULT_CONCURRENCY: NonZeroUsize = NonZeroUsize::MIN.saturatin
 ///
 /// A round is a `FuturesUnordered`, which polls only the requests that were woken, as the
 /// `buffered` stream of hand-written code does. (`try_join_all` polls every request of a
-/// round of up to 30 each time any one of them is woken: 20 requests in flight took about
-/// 90 thousand more instructions per load in the relations benchmark.)
+/// round of up to 30 each time any one of them is woken: with 20 requests in flight, 100 to
+/// 150 thousand more instructions per load in the relations benchmark.)
 pub(crate) async fn in_rounds<T, F>(requests: Vec<F>, concurrency: NonZeroUsize) -> Result<Vec<T>>
 where
     F: Future<Output = Result<T>>,
