@@ -6,7 +6,8 @@ use std::fmt;
 use std::future::Future;
 use std::num::NonZeroUsize;
 
-use futures_util::future::try_join_all;
+use futures_util::stream::{FuturesUnordered, TryStreamExt};
+use futures_util::FutureExt;
 
 use crate::batch::MAX_BATCH_KEYS;
 use crate::error::Result;
@@ -22,7 +23,12 @@ pub(crate) const DEFAULT_CONCURRENCY: NonZeroUsize = NonZeroUsize::MIN.saturatin
 /// Sends `requests` in rounds of at most `concurrency`: every request of a round at once,
 /// each round when the one before it has ended, so that a wave of `n` requests takes
 /// `ceil(n / concurrency)` rounds, as [`Rounds::PerParent`] plans. The outputs are in the
-/// order of `requests`; the first error ends the load.
+/// order of `requests`; the first error to arrive ends the load.
+///
+/// A round is a `FuturesUnordered`, which polls only the requests that were woken, as the
+/// `buffered` stream of hand-written code does. (`try_join_all` polls every request of a
+/// round of up to 30 each time any one of them is woken: with 20 requests in flight, 100 to
+/// 150 thousand more instructions per load in the relations benchmark.)
 pub(crate) async fn in_rounds<T, F>(requests: Vec<F>, concurrency: NonZeroUsize) -> Result<Vec<T>>
 where
     F: Future<Output = Result<T>>,
@@ -30,8 +36,22 @@ where
     let mut outputs = Vec::with_capacity(requests.len());
     let mut requests = requests.into_iter().peekable();
     while requests.peek().is_some() {
-        let round: Vec<F> = requests.by_ref().take(concurrency.get()).collect();
-        outputs.extend(try_join_all(round).await?);
+        let round: FuturesUnordered<_> = requests
+            .by_ref()
+            .take(concurrency.get())
+            .enumerate()
+            .map(|(at, request)| request.map(move |output| output.map(|output| (at, output))))
+            .collect();
+        let mut arrived: Vec<Option<T>> =
+            std::iter::repeat_with(|| None).take(round.len()).collect();
+        let mut round = round;
+        while let Some((at, output)) = round.try_next().await? {
+            if let Some(slot) = arrived.get_mut(at) {
+                *slot = Some(output);
+            }
+        }
+        // Every request of the round has answered once: each slot holds its output.
+        outputs.extend(arrived.into_iter().flatten());
     }
     Ok(outputs)
 }
@@ -121,5 +141,43 @@ mod tests {
         assert_eq!(Rounds::One.for_parents(0), 0);
         assert_eq!(eight.to_string(), "one round per 8 distinct parents");
         assert_eq!(batch.to_string(), "one round per 200 distinct parents");
+    }
+
+    /// A request that answers `at` after yielding `yields` times, or fails.
+    async fn request(at: usize, yields: usize, fails: bool) -> Result<usize> {
+        for _ in 0..yields {
+            tokio::task::yield_now().await;
+        }
+        if fails {
+            return Err(crate::error::Error::validation(format!(
+                "request {at} failed"
+            )));
+        }
+        Ok(at)
+    }
+
+    #[tokio::test]
+    async fn outputs_keep_the_order_of_the_requests_and_the_first_error_ends_the_load() {
+        let four = NonZeroUsize::new(4).unwrap();
+        // The later a request, the sooner it answers.
+        let requests: Vec<_> = (0..10).map(|at| request(at, 10 - at, false)).collect();
+        let outputs = in_rounds(requests, four).await.unwrap();
+        assert_eq!(outputs, (0..10).collect::<Vec<_>>());
+        // Request 5 fails first in time, though request 4 (which fails later) comes first.
+        let requests: Vec<_> = (0..8)
+            .map(|at| match at {
+                4 => request(at, 50, true),
+                5 => request(at, 1, true),
+                _ => request(at, 2, false),
+            })
+            .collect();
+        let error = in_rounds(requests, four).await.unwrap_err();
+        assert!(error.to_string().contains("request 5 failed"), "{error}");
+        assert!(
+            in_rounds(Vec::<std::future::Ready<Result<usize>>>::new(), four)
+                .await
+                .unwrap()
+                .is_empty()
+        );
     }
 }

@@ -4,31 +4,73 @@
 //! dates sort as text. Precision below a millisecond is dropped on write.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+use chrono::{DateTime, Datelike, TimeZone, Timelike, Utc};
 
 use super::{AttrError, AttrValue, DateStorage, KeyScalar, ScalarType};
 
-/// The fixed-width ISO text of a date.
+/// chrono's millisecond RFC 3339 text of a date, which [`iso_text`] writes for years 0000 to
+/// 9999: the reference of the tests.
+#[cfg(test)]
 pub fn to_iso(value: &DateTime<Utc>) -> String {
-    value.to_rfc3339_opts(SecondsFormat::Millis, true)
+    value.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// Refuses a year whose ISO text would not sort with the others: only years 0000 to 9999
 /// have four digits and no sign.
+#[inline]
 pub(crate) fn check_sortable_year(year: i32) -> Result<(), AttrError> {
     if (0..=9999).contains(&year) {
-        return Ok(());
+        Ok(())
+    } else {
+        Err(unsortable_year(year))
     }
-    Err(AttrError::new(format!(
-        "the year {year} is outside 0000 to 9999, where ISO text sorts as dates do; \
-         store it as a number with #[dynorm(date = \"seconds\")]"
-    )))
 }
 
-/// The ISO text of a date that sorts as the date does, or why it would not.
+/// Why a year is refused, out of the conversions' way.
+#[cold]
+#[inline(never)]
+fn unsortable_year(year: i32) -> AttrError {
+    AttrError::new(format!(
+        "the year {year} is outside 0000 to 9999, where ISO text sorts as dates do; \
+         store it as a number with #[dynorm(date = \"seconds\")]"
+    ))
+}
+
+/// The fixed-width ISO text of a date, `YYYY-MM-DDTHH:MM:SS.mmmZ`, or why it would not sort
+/// as the date does. The text is chrono's `to_rfc3339_opts(SecondsFormat::Millis, true)`
+/// (a leap second is second 60, as chrono writes it), written digit by digit into a
+/// buffer of 24 bytes: the year is checked first, so every part has its fixed width.
 fn iso_text(value: &DateTime<Utc>) -> Result<String, AttrError> {
-    check_sortable_year(chrono::Datelike::year(&value.naive_utc()))?;
-    Ok(to_iso(value))
+    let at = value.naive_utc();
+    let year = at.year();
+    check_sortable_year(year)?;
+    let (mut second, mut nanos) = (at.second(), at.nanosecond());
+    if nanos >= 1_000_000_000 {
+        second += 1;
+        nanos -= 1_000_000_000;
+    }
+    let mut text = *b"0000-00-00T00:00:00.000Z";
+    for (at, width, value) in [
+        (0, 4, year.unsigned_abs()),
+        (5, 2, at.month()),
+        (8, 2, at.day()),
+        (11, 2, at.hour()),
+        (14, 2, at.minute()),
+        (17, 2, second),
+        (20, 3, nanos / 1_000_000),
+    ] {
+        let mut value = value;
+        for digit in text[at..at + width].iter_mut().rev() {
+            *digit = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    }
+    // The room chrono's text had: the string takes as much memory as before, and the
+    // allocator serves it from the same size class.
+    let mut bytes = Vec::with_capacity(38);
+    bytes.extend_from_slice(&text);
+    // ASCII digits and separators only, so the text is always UTF-8.
+    String::from_utf8(bytes).map_err(|e| AttrError::new(e.to_string()))
 }
 
 /// Encodes a date in the given storage.
@@ -104,6 +146,39 @@ mod tests {
         assert_eq!(to_iso(&whole), "2026-11-06T09:30:00.000Z");
         let fine = whole + chrono::Duration::nanoseconds(123_456_789);
         assert_eq!(to_iso(&fine), "2026-11-06T09:30:00.123Z");
+    }
+
+    #[test]
+    fn iso_text_is_chronos_text() {
+        // Every 7th day of four centuries at a time that moves with the day, the first
+        // and last instants of the years that can be stored, and leap seconds.
+        let start = Utc
+            .with_ymd_and_hms(1900, 1, 1, 0, 0, 0)
+            .unwrap()
+            .timestamp_millis();
+        let mut dates: Vec<DateTime<Utc>> = (0..146_097i64)
+            .step_by(7)
+            .map(|day| {
+                let millis = start + day * 86_400_000 + day * 7_919_123 % 86_400_000;
+                Utc.timestamp_millis_opt(millis).unwrap()
+            })
+            .collect();
+        for year in [0, 1, 999, 1000, 1969, 1970, 2000, 9999] {
+            let first = Utc.with_ymd_and_hms(year, 1, 1, 0, 0, 0).unwrap();
+            let last = Utc.with_ymd_and_hms(year, 12, 31, 23, 59, 59).unwrap()
+                + chrono::Duration::nanoseconds(999_999_999);
+            dates.extend([first, last]);
+        }
+        let leap = chrono::NaiveDate::from_ymd_opt(2016, 12, 31)
+            .unwrap()
+            .and_hms_nano_opt(23, 59, 59, 1_987_654_321)
+            .unwrap()
+            .and_utc();
+        dates.push(leap);
+        for date in dates {
+            assert_eq!(iso_text(&date).unwrap(), to_iso(&date), "{date:?}");
+        }
+        assert_eq!(iso_text(&leap).unwrap(), "2016-12-31T23:59:60.987Z");
     }
 
     #[test]
