@@ -24,6 +24,7 @@ use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::expr::{filters, Placeholders};
 use crate::observe::span::request_span;
+use crate::observe::RateLimiter;
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -66,6 +67,7 @@ impl Client {
             page_size: None,
             dry_run: false,
             max_units_per_second: None,
+            limiter: None,
             on_progress: None,
             model: PhantomData,
         }
@@ -119,6 +121,7 @@ pub struct Backfill<M: Model> {
     page_size: Option<u32>,
     dry_run: bool,
     max_units_per_second: Option<f64>,
+    limiter: Option<RateLimiter>,
     on_progress: Option<ProgressFn>,
     model: PhantomData<fn() -> M>,
 }
@@ -157,9 +160,17 @@ impl<M: Model> Backfill<M> {
     }
 
     /// Keeps this worker's reads and writes under this many capacity units per second,
-    /// measured from what DynamoDB reports they consumed.
+    /// measured from what DynamoDB reports they consumed: a [`RateLimiter`] of its own.
+    /// Workers of one process share a rate with [`rate_limiter`](Self::rate_limiter).
     pub fn max_units_per_second(mut self, units: f64) -> Self {
         self.max_units_per_second = Some(units);
+        self
+    }
+
+    /// Keeps this worker's reads and writes within `limiter`'s rate, shared with every
+    /// other request that carries it (other workers of the process, scans, batch writes).
+    pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
+        self.limiter = Some(limiter.clone());
         self
     }
 
@@ -249,7 +260,7 @@ struct Worker<'a, M: Model> {
     table: String,
     report: BackfillReport,
     started: Instant,
-    budget: Budget,
+    limiter: Option<RateLimiter>,
     estimate: Option<u64>,
 }
 
@@ -260,7 +271,11 @@ impl<'a, M: Model> Worker<'a, M> {
             backfill,
             report: BackfillReport::default(),
             started: Instant::now(),
-            budget: Budget::new(backfill.max_units_per_second),
+            limiter: backfill.limiter.clone().or_else(|| {
+                backfill
+                    .max_units_per_second
+                    .and_then(|units| RateLimiter::new(units).ok())
+            }),
             estimate: None,
         }
     }
@@ -285,6 +300,7 @@ impl<'a, M: Model> Worker<'a, M> {
             let mut placeholders = Placeholders::default();
             let filter = filters::entity(&M::SCHEMA)
                 .and_then(|expr| placeholders.render_all(std::slice::from_ref(&expr)));
+            self.pace().await;
             let page = client
                 .sdk()
                 .scan()
@@ -302,9 +318,7 @@ impl<'a, M: Model> Worker<'a, M> {
                 .instrument(request_span!("Scan", M::SCHEMA.model, self.table.as_str()))
                 .await
                 .map_err(|e| sdk_error(e, M::SCHEMA.model, "backfill", &self.table))?;
-            self.budget
-                .spend(rewrite::units(page.consumed_capacity.as_slice()))
-                .await;
+            self.spent(crate::observe::units(page.consumed_capacity.as_slice()));
             let items = page.items.unwrap_or_default();
             for item in items {
                 scanned += 1;
@@ -334,6 +348,20 @@ impl<'a, M: Model> Worker<'a, M> {
         }
     }
 
+    /// Waits for the rate limiter, if there is one, before a request.
+    async fn pace(&self) {
+        if let Some(limiter) = &self.limiter {
+            limiter.wait().await;
+        }
+    }
+
+    /// Spends what a request consumed from the rate limiter, if there is one.
+    fn spent(&self, units: f64) {
+        if let Some(limiter) = &self.limiter {
+            limiter.spend(units);
+        }
+    }
+
     /// Rewrites one item if it needs it; `true` when it did (or would, in a dry run).
     async fn item(&mut self, mut old: Item) -> Result<bool> {
         for _ in 0..MAX_ATTEMPTS {
@@ -348,9 +376,10 @@ impl<'a, M: Model> Worker<'a, M> {
                 return Ok(true);
             }
             let client = &self.backfill.client;
+            self.pace().await;
             match rewrite::write(client, &M::SCHEMA, &self.table, &old, new, moved).await? {
                 Written::Done(units) => {
-                    self.budget.spend(units).await;
+                    self.spent(units);
                     self.report.rewritten += 1;
                     self.report.moved += u64::from(moved);
                     return Ok(true);
@@ -428,34 +457,4 @@ async fn item_count(client: &Client, table: &str) -> Option<u64> {
         .await;
     let count = described.ok()?.table?.item_count?;
     u64::try_from(count).ok()
-}
-
-/// A budget of capacity units per second: after spending, waits until the units spent
-/// since the start fit the rate.
-struct Budget {
-    rate: Option<f64>,
-    started: Instant,
-    spent: f64,
-}
-
-impl Budget {
-    fn new(rate: Option<f64>) -> Self {
-        Self {
-            rate,
-            started: Instant::now(),
-            spent: 0.0,
-        }
-    }
-
-    async fn spend(&mut self, units: f64) {
-        let Some(rate) = self.rate else {
-            return;
-        };
-        self.spent += units;
-        let due = Duration::from_secs_f64(self.spent / rate);
-        let elapsed = self.started.elapsed();
-        if due > elapsed {
-            tokio::time::sleep(due - elapsed).await;
-        }
-    }
 }

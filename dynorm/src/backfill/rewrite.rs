@@ -172,7 +172,9 @@ pub(crate) async fn write(
             .instrument(request_span!("PutItem", schema.model, table))
             .await;
         return match result {
-            Ok(output) => Ok(Written::Done(units(output.consumed_capacity.as_slice()))),
+            Ok(output) => Ok(Written::Done(crate::observe::units(
+                output.consumed_capacity.as_slice(),
+            ))),
             Err(e) => {
                 let error = crate::error::sdk_error(e, schema.model, "backfill", table);
                 if failed(&error) {
@@ -214,7 +216,7 @@ pub(crate) async fn write(
         .instrument(request_span!("TransactWriteItems", schema.model, table))
         .await;
     match result {
-        Ok(output) => Ok(Written::Done(units(
+        Ok(output) => Ok(Written::Done(crate::observe::units(
             output.consumed_capacity.as_deref().unwrap_or_default(),
         ))),
         Err(e) => {
@@ -226,9 +228,4 @@ pub(crate) async fn write(
             }
         }
     }
-}
-
-/// The capacity units a response consumed.
-pub(crate) fn units(consumed: &[aws_sdk_dynamodb::types::ConsumedCapacity]) -> f64 {
-    consumed.iter().filter_map(|c| c.capacity_units).sum()
 }

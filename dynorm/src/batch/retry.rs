@@ -86,6 +86,11 @@ impl Retry {
         }
     }
 
+    /// The last failure that is retried, if any.
+    pub(super) fn last_error(&self) -> Option<&Error> {
+        self.last_error.as_ref()
+    }
+
     /// The last failure, once the attempts have run out.
     pub(super) fn into_last_error(self) -> Option<Error> {
         self.last_error

@@ -16,7 +16,7 @@ use crate::client::Client;
 use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
-use crate::observe::{report_setters, Metadata, Reporting};
+use crate::observe::{report_setters, Metadata, RateLimiter, Reporting};
 use crate::schema::key_signature::KeySignature;
 use crate::schema::{BatchWritable, Model};
 
@@ -170,6 +170,15 @@ impl<'a> BatchWrite<'a> {
 
     report_setters!(report);
 
+    /// Sends every chunk, retries included, within `limiter`'s rate: each waits for the
+    /// units spent before it and spends what it consumed (asked for as `Total` unless
+    /// [`return_consumed_capacity`](Self::return_consumed_capacity) says otherwise);
+    /// writes handed back unprocessed lower the rate.
+    pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
+        self.report.limiter = Some(limiter.clone());
+        self
+    }
+
     /// The `BatchWriteItem` input of each chunk's first attempt, in order, exactly as
     /// [`send`](Self::send) would send them, without sending anything. Every error `send`
     /// would find before sending is found here, and so is an item that cannot be converted.
@@ -182,7 +191,7 @@ impl<'a> BatchWrite<'a> {
         let inputs = (&mut chunks)
             .map(|chunk| {
                 let requests = group(tables, chunk.into_iter().map(|m| (m.table, m.request)));
-                chunk_input(requests, self.report.capacity.clone())
+                chunk_input(requests, self.report.capacity())
                     .build()
                     .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
             })
@@ -230,7 +239,8 @@ impl<'a> BatchWrite<'a> {
                     batch_tables,
                     chunk,
                     options,
-                    report.capacity.clone(),
+                    report.capacity(),
+                    report.limiter.as_ref(),
                 )
             })
             .buffer_unordered(options.concurrency.max(1))

@@ -15,7 +15,7 @@ use super::{BatchOptions, Tables};
 use crate::client::Client;
 use crate::error::Error;
 use crate::observe::span::{self, request_span};
-use crate::observe::Metadata;
+use crate::observe::{Metadata, RateLimiter};
 
 /// The writes of one request, by table name.
 pub(super) type Requests = HashMap<String, Vec<WriteRequest>>;
@@ -87,6 +87,7 @@ pub(super) async fn send_chunk(
     chunk: Vec<Made<'_>>,
     options: BatchOptions,
     capacity: Option<ReturnConsumedCapacity>,
+    limiter: Option<&RateLimiter>,
 ) -> ChunkOutcome {
     let tables = batch_tables.names.as_slice();
     let mut sources = Vec::with_capacity(chunk.len());
@@ -117,6 +118,9 @@ pub(super) async fn send_chunk(
             || span::joined(requests.keys().map(String::as_str)),
         );
         let copy = (!whole_chunk).then(|| requests.clone());
+        if let Some(limiter) = limiter {
+            limiter.wait().await;
+        }
         match chunk_input(requests, capacity.clone())
             .send_with(client.sdk())
             .instrument(span.clone())
@@ -126,6 +130,15 @@ pub(super) async fn send_chunk(
                 super::record_consumed(&span, &mut metadata, output.consumed_capacity.as_deref());
                 let mut left = output.unprocessed_items.unwrap_or_default();
                 left.retain(|_, writes| !writes.is_empty());
+                if let Some(limiter) = limiter {
+                    limiter.spend(crate::observe::units(
+                        output.consumed_capacity.as_deref().unwrap_or_default(),
+                    ));
+                    if !left.is_empty() {
+                        // Writes handed back: the table is over its throughput.
+                        limiter.throttled(&[]);
+                    }
+                }
                 span.record("dynorm.batch.unprocessed", count(&left));
                 written += sent.saturating_sub(count(&left));
                 requests = left;
@@ -142,6 +155,11 @@ pub(super) async fn send_chunk(
             Err(e) => {
                 metadata.requests += 1;
                 let after = retry.failed(e, OPERATION, tables, &span);
+                if let (Some(limiter), Some(error)) = (limiter, retry.last_error()) {
+                    if error.is_throttled() {
+                        limiter.throttled(error.throttling_reasons());
+                    }
+                }
                 requests = match copy {
                     Some(copy) => copy,
                     None => match remake(tables, &sources) {

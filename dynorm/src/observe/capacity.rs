@@ -1,5 +1,6 @@
 //! Consumed capacity, summed over requests, and the running totals of a stream of pages.
 
+use super::limiter::RateLimiter;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -238,9 +239,20 @@ pub(crate) struct Reporting {
     pub capacity: Option<ReturnConsumedCapacity>,
     /// The tally that sums the requests.
     pub tally: Option<Tally>,
+    /// The rate limiter the requests wait for and spend from, where a builder takes one.
+    pub limiter: Option<RateLimiter>,
 }
 
 impl Reporting {
+    /// What every request asks DynamoDB to report: the builder's choice, or the total
+    /// when a rate limiter needs the units.
+    pub(crate) fn capacity(&self) -> Option<ReturnConsumedCapacity> {
+        match (&self.capacity, &self.limiter) {
+            (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
+            (capacity, _) => capacity.clone(),
+        }
+    }
+
     /// Adds what an operation's requests cost to the tally, if there is one.
     pub(crate) fn record(&self, metadata: &Metadata) {
         if let Some(tally) = &self.tally {

@@ -9,8 +9,11 @@
 //! Without a subscriber, a span is not built at all and its fields are not computed.
 
 mod capacity;
+mod limiter;
 pub(crate) mod span;
 
 pub use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 pub(crate) use capacity::{report_setters, Metadata, Reporting};
 pub use capacity::{Capacity, Tally};
+pub(crate) use limiter::units;
+pub use limiter::RateLimiter;

@@ -33,7 +33,7 @@ use crate::expr::plan::{self, Conditions};
 use crate::expr::{filters, Condition, Conjunction};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
-use crate::observe::{report_setters, Reporting, Tally};
+use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
 use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model, Schema};
 use crate::value::Item;
 use page::Fetched;
@@ -221,6 +221,14 @@ impl<M: Model, R: FromItem> Query<M, R> {
         /// [`count`](Self::count).
     );
 
+    /// Sends every page within `limiter`'s rate: each waits for the units spent before
+    /// it and spends what it consumed (asked for as `Total` unless
+    /// [`return_consumed_capacity`](Self::return_consumed_capacity) says otherwise).
+    pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
+        self.report.limiter = Some(limiter.clone());
+        self
+    }
+
     /// The `Query` input of the page after `cursor` (or of the first page), exactly as
     /// [`page`](Self::page) would send it, without sending it. Placeholders are numbered in
     /// the order the conditions were given, so the input is stable.
@@ -365,7 +373,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             consistent_read: self.read.consistent_read,
             projection,
             schema: &M::SCHEMA,
-            return_capacity: self.report.capacity,
+            return_capacity: self.report.capacity(),
+            limiter: self.report.limiter,
             tally: self.report.tally,
         }
         .with_table::<M>())
@@ -497,6 +506,7 @@ struct Prepared {
     schema: &'static Schema,
     return_capacity: Option<ReturnConsumedCapacity>,
     tally: Option<Tally>,
+    limiter: Option<RateLimiter>,
 }
 
 impl Prepared {
@@ -567,7 +577,18 @@ impl Prepared {
         );
         let request = self.input_with(start, select, values);
         // The table name goes into the request; an error names it again.
-        let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
-        async move { page::send_page!(request, span, client, schema, OPERATION, tally.as_ref()) }
+        let (client, schema) = (self.client.clone(), self.schema);
+        let (tally, limiter) = (self.tally.clone(), self.limiter.clone());
+        async move {
+            page::send_page!(
+                request,
+                span,
+                client,
+                schema,
+                OPERATION,
+                tally.as_ref(),
+                limiter.as_ref()
+            )
+        }
     }
 }

@@ -39,9 +39,13 @@ pub(crate) struct Fetched {
 /// to `$tally`, or the error, recorded on the span. The SDK's outputs share these fields but
 /// no trait, hence a macro.
 macro_rules! send_page {
-    ($request:expr, $span:expr, $client:expr, $schema:expr, $operation:expr, $tally:expr) => {{
+    ($request:expr, $span:expr, $client:expr, $schema:expr, $operation:expr, $tally:expr, $limiter:expr) => {{
         use ::tracing::Instrument as _;
         let (span, client, schema) = ($span, $client, $schema);
+        let limiter: Option<&$crate::observe::RateLimiter> = $limiter;
+        if let Some(limiter) = limiter {
+            limiter.wait().await;
+        }
         let result = $request
             .send_with(client.sdk())
             .instrument(span.clone())
@@ -50,6 +54,14 @@ macro_rules! send_page {
                 let table = client.table_name_of(schema);
                 $crate::error::sdk_error(e, schema.model, $operation, &table)
             });
+        if let (Some(limiter), Ok(output)) = (limiter, &result) {
+            limiter.spend($crate::observe::units(output.consumed_capacity.as_slice()));
+        }
+        if let (Some(limiter), Err(error)) = (limiter, &result) {
+            if error.is_throttled() {
+                limiter.throttled(error.throttling_reasons());
+            }
+        }
         match result {
             Ok(output) => Ok($crate::query::page::fetched(
                 &span,

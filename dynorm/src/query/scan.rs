@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
-use crate::observe::{report_setters, Reporting, Tally};
+use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
 use crate::query::checked_concurrency;
 use crate::query::page::{self, Fetched, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
@@ -119,6 +119,15 @@ impl<I: Index> Scan<I> {
         /// segment of a parallel scan too.
     );
 
+    /// Sends every page, of every segment of a parallel scan, within `limiter`'s rate:
+    /// each waits for the units spent before it and spends what it consumed (asked for
+    /// as `Total` unless [`return_consumed_capacity`](Self::return_consumed_capacity)
+    /// says otherwise).
+    pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
+        self.report.limiter = Some(limiter.clone());
+        self
+    }
+
     /// The `Scan` input of the page after `cursor` (or of the first page), exactly as
     /// [`page`](Self::page) would send it, without sending it.
     pub fn preview(&self, cursor: Option<&str>) -> Result<ScanInput> {
@@ -206,7 +215,8 @@ impl<I: Index> Scan<I> {
             segment: self.segment,
             index: I::INDEX.request_name(),
             schema,
-            return_capacity: self.report.capacity,
+            return_capacity: self.report.capacity(),
+            limiter: self.report.limiter,
             tally: self.report.tally,
         })
     }
@@ -287,6 +297,7 @@ struct Prepared {
     schema: &'static Schema,
     return_capacity: Option<ReturnConsumedCapacity>,
     tally: Option<Tally>,
+    limiter: Option<RateLimiter>,
 }
 
 impl Prepared {
@@ -329,7 +340,18 @@ impl Prepared {
         );
         let request = self.input(start, select);
         // The table name goes into the request; an error names it again.
-        let (client, schema, tally) = (self.client.clone(), self.schema, self.tally.clone());
-        async move { page::send_page!(request, span, client, schema, OPERATION, tally.as_ref()) }
+        let (client, schema) = (self.client.clone(), self.schema);
+        let (tally, limiter) = (self.tally.clone(), self.limiter.clone());
+        async move {
+            page::send_page!(
+                request,
+                span,
+                client,
+                schema,
+                OPERATION,
+                tally.as_ref(),
+                limiter.as_ref()
+            )
+        }
     }
 }
