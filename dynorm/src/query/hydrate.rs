@@ -165,7 +165,7 @@ impl<M: Model> Hydrated<M> {
     fn reader(self) -> Result<Reader<M>> {
         let (read, report) = (self.query.read, self.query.report.clone());
         Ok(Reader {
-            prepared: self.query.prepare()?,
+            prepared: self.query.prepare()?.whole()?,
             options: self.options,
             read,
             report,

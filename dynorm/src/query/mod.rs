@@ -1,6 +1,7 @@
 //! Reading many items: typed queries (through a named index, or with the index chosen
 //! from the conditions), scans, pages with cursors, and collections.
 
+mod budget;
 mod collection;
 mod cursor;
 mod hydrate;
@@ -74,6 +75,8 @@ pub struct Query<M: Model, R: FromItem = M> {
     filter: Conjunction,
     errors: Vec<Error>,
     limit: Option<i32>,
+    budget: Option<f64>,
+    max_item_bytes: u32,
     descending: bool,
     read: ReadOptions,
     projection: Option<Vec<&'static str>>,
@@ -95,6 +98,8 @@ impl<M: Model, R: FromItem> Clone for Query<M, R> {
             filter: self.filter.clone(),
             errors: self.errors.clone(),
             limit: self.limit,
+            budget: self.budget,
+            max_item_bytes: self.max_item_bytes,
             descending: self.descending,
             read: self.read,
             projection: self.projection.clone(),
@@ -129,6 +134,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             filter: Conjunction::default(),
             errors,
             limit: None,
+            budget: None,
+            max_item_bytes: budget::MAX_ITEM_BYTES,
             descending: false,
             read: ReadOptions::default(),
             projection: None,
@@ -221,6 +228,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
         /// [`count`](Self::count).
     );
 
+    budget::budget_setters!();
+
     /// Sends every page within `limiter`'s rate: each waits for the units spent before
     /// it and spends what it consumed (asked for as `Total` unless
     /// [`return_consumed_capacity`](Self::return_consumed_capacity) says otherwise).
@@ -264,6 +273,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             filter: self.filter,
             errors: self.errors,
             limit: self.limit,
+            budget: self.budget,
+            max_item_bytes: self.max_item_bytes,
             descending: self.descending,
             read: self.read,
             projection: self.projection,
@@ -364,16 +375,32 @@ impl<M: Model, R: FromItem> Query<M, R> {
                 .collect::<Vec<_>>()
                 .join(", ")
         });
+        let budget = self.budget.map(|units| budget::Budget {
+            units,
+            max_item_bytes: self.max_item_bytes,
+            consistent: self.read.consistent_read,
+        });
+        if let Some(budget) = &budget {
+            budget
+                .check()
+                .map_err(|e| e.with_model(M::SCHEMA.model).with_operation(OPERATION))?;
+        }
+        // A budget counts what each page consumed.
+        let return_capacity = match (self.report.capacity(), &budget) {
+            (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
+            (capacity, _) => capacity,
+        };
         Ok(Prepared {
             client: self.client,
             table: String::new(),
             plan,
             limit: self.limit,
+            budget,
             descending: self.descending,
             consistent_read: self.read.consistent_read,
             projection,
             schema: &M::SCHEMA,
-            return_capacity: self.report.capacity(),
+            return_capacity,
             limiter: self.report.limiter,
             tally: self.report.tally,
         }
@@ -382,7 +409,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// Every matching item, across pages, as a stream. One page is held at a time.
     pub fn stream(self) -> ItemStream<R> {
-        let prepared = self.prepare();
+        let prepared = self.prepare().and_then(Prepared::whole);
         futures_util::stream::once(async move { prepared })
             .map_ok(|prepared| {
                 page::stream_items::<R, _, _>(move |start| prepared.fetch(start, None), OPERATION)
@@ -393,7 +420,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// Every matching item, collected.
     pub async fn all(self) -> Result<Vec<R>> {
-        let prepared = self.prepare()?;
+        let prepared = self.prepare()?.whole()?;
         page::collect_all(|start| prepared.fetch(start, None), OPERATION).await
     }
 
@@ -430,16 +457,26 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// One page, starting after `cursor` (from a previous page) or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<R>> {
         let signer = self.client.cursor_key().cloned();
-        let prepared = self.prepare()?;
-        let index = &prepared.plan.index;
-        let start = page::start_key(cursor, &M::SCHEMA, index, signer.as_ref(), OPERATION)?;
-        let fetched = prepared.fetch(start, None).await?;
-        page::into_page(fetched, &prepared.plan.index, signer.as_ref(), OPERATION)
+        let mut prepared = self.prepare()?;
+        let index = prepared.plan.index;
+        let start = page::start_key(cursor, &M::SCHEMA, &index, signer.as_ref(), OPERATION)?;
+        let Some(budget) = prepared.budget else {
+            let fetched = prepared.fetch(start, None).await?;
+            return page::into_page(fetched, &index, signer.as_ref(), OPERATION);
+        };
+        let limit = prepared.limit;
+        let (items, last_key) = budget::read_within(budget, limit, start, |start, page_limit| {
+            prepared.limit = page_limit;
+            prepared.fetch(start, None)
+        })
+        .await
+        .map_err(|e| e.with_model(M::SCHEMA.model).with_operation(OPERATION))?;
+        page::items_page(items, last_key, &index, signer.as_ref(), OPERATION)
     }
 
     /// The number of matching items (after the filter), across pages.
     pub async fn count(self) -> Result<usize> {
-        let prepared = self.prepare()?;
+        let prepared = self.prepare()?.whole()?;
         page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
     }
 }
@@ -507,9 +544,20 @@ struct Prepared {
     return_capacity: Option<ReturnConsumedCapacity>,
     tally: Option<Tally>,
     limiter: Option<RateLimiter>,
+    budget: Option<budget::Budget>,
 }
 
 impl Prepared {
+    /// This read, for `all`, `stream` or `count`, which a budget cannot stop midway.
+    fn whole(self) -> Result<Self> {
+        match self.budget {
+            Some(_) => Err(budget::refused_whole()
+                .with_model(self.schema.model)
+                .with_operation(OPERATION)),
+            None => Ok(self),
+        }
+    }
+
     fn with_table<M: Model>(mut self) -> Self {
         self.table = self.client.table_name::<M>();
         self

@@ -32,6 +32,8 @@ pub(crate) struct Fetched {
     pub items: Vec<Item>,
     pub last_key: Option<Item>,
     pub count: usize,
+    /// The capacity units the page consumed, when DynamoDB reported them.
+    pub units: Option<f64>,
 }
 
 /// Sends a page's request (`$request`, a `Query` or `Scan` input builder, whose outputs
@@ -99,6 +101,7 @@ pub(crate) fn fetched(
         span.record("aws.dynamodb.scanned_count", scanned_count);
         record_capacity(span, capacity);
     }
+    let units = (!capacity.is_empty()).then(|| crate::observe::units(capacity));
     let capacity = Capacity::from_sdk(capacity);
     if let Some(tally) = tally {
         tally.add_page(count, scanned_count, capacity.as_ref());
@@ -107,6 +110,7 @@ pub(crate) fn fetched(
         items: items.unwrap_or_default(),
         last_key,
         count,
+        units,
     }
 }
 
@@ -230,9 +234,19 @@ pub(crate) fn into_page<R: FromItem>(
     signer: Option<&cursor::CursorKey>,
     operation: &'static str,
 ) -> Result<Page<R>> {
-    let cursor = next_cursor(fetched.last_key, index, signer)?;
-    let items = fetched
-        .items
+    items_page(fetched.items, fetched.last_key, index, signer, operation)
+}
+
+/// A page of `items`, decoded, whose cursor continues after `last_key`.
+pub(crate) fn items_page<R: FromItem>(
+    items: Vec<Item>,
+    last_key: Option<Item>,
+    index: &IndexSchema,
+    signer: Option<&cursor::CursorKey>,
+    operation: &'static str,
+) -> Result<Page<R>> {
+    let cursor = next_cursor(last_key, index, signer)?;
+    let items = items
         .into_iter()
         .map(|item| R::from_item(item).map_err(|e| e.with_operation(operation)))
         .collect::<Result<_>>()?;

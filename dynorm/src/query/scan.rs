@@ -14,6 +14,7 @@ use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
 use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
+use crate::query::budget::{budget_setters, read_within, refused_whole, Budget};
 use crate::query::checked_concurrency;
 use crate::query::page::{self, Fetched, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
@@ -46,6 +47,8 @@ pub struct Scan<I: Index> {
     filter: Conjunction,
     errors: Vec<Error>,
     limit: Option<i32>,
+    budget: Option<f64>,
+    max_item_bytes: u32,
     read: ReadOptions,
     segment: Option<(i32, i32)>,
     concurrency: NonZeroUsize,
@@ -60,6 +63,8 @@ impl<I: Index> Clone for Scan<I> {
             filter: self.filter.clone(),
             errors: self.errors.clone(),
             limit: self.limit,
+            budget: self.budget,
+            max_item_bytes: self.max_item_bytes,
             read: self.read,
             segment: self.segment,
             concurrency: self.concurrency,
@@ -76,6 +81,8 @@ impl<I: Index> Scan<I> {
             filter: Conjunction::default(),
             errors: Vec::new(),
             limit: None,
+            budget: None,
+            max_item_bytes: super::budget::MAX_ITEM_BYTES,
             read: ReadOptions::default(),
             segment: None,
             concurrency: DEFAULT_CONCURRENCY,
@@ -118,6 +125,8 @@ impl<I: Index> Scan<I> {
         /// Adds every page's counts and capacity to `tally` as the pages arrive, from every
         /// segment of a parallel scan too.
     );
+
+    budget_setters!();
 
     /// Sends every page, of every segment of a parallel scan, within `limiter`'s rate:
     /// each waits for the units spent before it and spends what it consumed (asked for
@@ -204,6 +213,19 @@ impl<I: Index> Scan<I> {
         }));
         let mut placeholders = Placeholders::default();
         let filter = placeholders.render_all(&parts);
+        let budget = self.budget.map(|units| Budget {
+            units,
+            max_item_bytes: self.max_item_bytes,
+            consistent: self.read.consistent_read,
+        });
+        if let Some(Err(e)) = budget.as_ref().map(Budget::check) {
+            return fail(e);
+        }
+        // A budget counts what each page consumed.
+        let return_capacity = match (self.report.capacity(), &budget) {
+            (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
+            (capacity, _) => capacity,
+        };
         Ok(Prepared {
             table: self.client.table_name::<I::Model>(),
             client: self.client,
@@ -215,16 +237,17 @@ impl<I: Index> Scan<I> {
             segment: self.segment,
             index: I::INDEX.request_name(),
             schema,
-            return_capacity: self.report.capacity(),
+            return_capacity,
             limiter: self.report.limiter,
             tally: self.report.tally,
+            budget,
         })
     }
 
     /// Every matching item, as a stream, page after page. [`parallel`](Self::parallel)
     /// reads several segments at once.
     pub fn stream(self) -> ItemStream<I::Item> {
-        let prepared = self.prepare();
+        let prepared = self.prepare().and_then(Prepared::whole);
         stream::once(async move { prepared })
             .map_ok(|prepared| {
                 page::stream_items::<I::Item, _, _>(
@@ -243,7 +266,7 @@ impl<I: Index> Scan<I> {
     /// before it has read its last page, in segment order.
     pub fn parallel(self, total: u32) -> ItemStream<I::Item> {
         let at_once = self.concurrency.get();
-        let prepared = match self.segment(0, total).prepare() {
+        let prepared = match self.segment(0, total).prepare().and_then(Prepared::whole) {
             Ok(prepared) => prepared,
             Err(e) => return stream::once(async move { Err(e) }).boxed(),
         };
@@ -268,16 +291,26 @@ impl<I: Index> Scan<I> {
     /// One page, starting after `cursor` or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<I::Item>> {
         let signer = self.client.cursor_key().cloned();
-        let prepared = self.prepare()?;
+        let mut prepared = self.prepare()?;
         let schema = &<I::Model as Model>::SCHEMA;
         let start = page::start_key(cursor, schema, &I::INDEX, signer.as_ref(), OPERATION)?;
-        let fetched = prepared.fetch(start, None).await?;
-        page::into_page(fetched, &I::INDEX, signer.as_ref(), OPERATION)
+        let Some(budget) = prepared.budget else {
+            let fetched = prepared.fetch(start, None).await?;
+            return page::into_page(fetched, &I::INDEX, signer.as_ref(), OPERATION);
+        };
+        let limit = prepared.limit;
+        let (items, last_key) = read_within(budget, limit, start, |start, page_limit| {
+            prepared.limit = page_limit;
+            prepared.fetch(start, None)
+        })
+        .await
+        .map_err(|e| e.with_model(schema.model).with_operation(OPERATION))?;
+        page::items_page(items, last_key, &I::INDEX, signer.as_ref(), OPERATION)
     }
 
     /// The number of matching items, across pages.
     pub async fn count(self) -> Result<usize> {
-        let prepared = self.prepare()?;
+        let prepared = self.prepare()?.whole()?;
         page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
     }
 }
@@ -298,9 +331,21 @@ struct Prepared {
     return_capacity: Option<ReturnConsumedCapacity>,
     tally: Option<Tally>,
     limiter: Option<RateLimiter>,
+    budget: Option<Budget>,
 }
 
 impl Prepared {
+    /// This scan, for `all`, `stream`, `parallel` or `count`, which a budget cannot stop
+    /// midway.
+    fn whole(self) -> Result<Self> {
+        match self.budget {
+            Some(_) => Err(refused_whole()
+                .with_model(self.schema.model)
+                .with_operation(OPERATION)),
+            None => Ok(self),
+        }
+    }
+
     /// The request of the page after `start`.
     fn input(&self, start: Option<Item>, select: Option<Select>) -> ScanInputBuilder {
         ScanInput::builder()

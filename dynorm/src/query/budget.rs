@@ -1,0 +1,199 @@
+//! A capacity budget for one page of a query or scan: as many DynamoDB pages as fit, each
+//! sent only when its worst case fits in what is left, so the read never passes it.
+
+use crate::error::{Error, Result};
+use crate::value::Item;
+
+use super::page::Fetched;
+
+/// DynamoDB's largest item, in bytes.
+pub(crate) const MAX_ITEM_BYTES: u32 = 400 * 1024;
+
+/// What a page of DynamoDB reads at most before it stops: 1 MB, and the item that
+/// crosses it.
+const PAGE_BYTES: u64 = 1024 * 1024;
+
+/// A read's capacity budget and what bounds the cost of its pages.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    /// Capacity units the read may consume.
+    pub units: f64,
+    /// The largest item the read can meet, in bytes (as DynamoDB sizes it).
+    pub max_item_bytes: u32,
+    /// Whether the read is strongly consistent (a unit per 4 KB, else half).
+    pub consistent: bool,
+}
+
+impl Budget {
+    /// Checks the settings a builder was given, before anything is sent.
+    pub(crate) fn check(&self) -> Result<()> {
+        if !(self.units.is_finite() && self.units > 0.0) {
+            return Err(Error::validation(format!(
+                "a budget is a finite number of capacity units above 0, not {}",
+                self.units
+            )));
+        }
+        if !(1..=MAX_ITEM_BYTES).contains(&self.max_item_bytes) {
+            return Err(Error::validation(format!(
+                "an item holds 1 to {MAX_ITEM_BYTES} bytes, not {}",
+                self.max_item_bytes
+            )));
+        }
+        Ok(())
+    }
+
+    fn per_4kb(&self) -> f64 {
+        if self.consistent {
+            1.0
+        } else {
+            0.5
+        }
+    }
+
+    /// The most a page of at most `limit` items can cost (`None`: no limit).
+    pub(crate) fn worst_case(&self, limit: Option<i32>) -> f64 {
+        let largest = u64::from(self.max_item_bytes);
+        let mut bytes = PAGE_BYTES + largest;
+        if let Some(limit) = limit {
+            bytes = bytes.min(u64::try_from(limit).unwrap_or(0) * largest);
+        }
+        bytes.div_ceil(4096) as f64 * self.per_4kb()
+    }
+
+    /// The `Limit` of the next page, so that its worst case fits in `left` units, within
+    /// the caller's own `limit`; `None` when no page fits.
+    pub(crate) fn next_limit(&self, left: f64, limit: Option<i32>) -> Option<Option<i32>> {
+        if self.worst_case(limit) <= left {
+            return Some(limit);
+        }
+        // Whole 4 KB blocks that fit, then whole items in them.
+        let blocks = (left / self.per_4kb()).floor();
+        let items = (blocks * 4096.0 / f64::from(self.max_item_bytes)).floor();
+        let items = items.min(f64::from(i32::MAX)) as i32;
+        let items = limit.map_or(items, |limit| items.min(limit));
+        (items > 0).then_some(Some(items))
+    }
+}
+
+/// Reads pages from `start` while the next one's worst case fits what is left of the
+/// budget; `fetch` sends one with the given `Limit`. Gives the items read and the key to
+/// continue from (`None` at the end).
+pub(crate) async fn read_within<F, Fut>(
+    budget: Budget,
+    limit: Option<i32>,
+    mut start: Option<Item>,
+    mut fetch: F,
+) -> Result<(Vec<Item>, Option<Item>)>
+where
+    F: FnMut(Option<Item>, Option<i32>) -> Fut,
+    Fut: std::future::Future<Output = Result<Fetched>>,
+{
+    let mut left = budget.units;
+    let mut items = Vec::new();
+    if budget.next_limit(left, limit).is_none() {
+        // Not even one item fits: an empty page would read as the end.
+        return Err(Error::validation(format!(
+            "a budget of {} units cannot pay for one item of up to {} bytes ({} units): \
+             raise it, or bound the items with `max_item_bytes`",
+            budget.units,
+            budget.max_item_bytes,
+            budget.worst_case(Some(1))
+        )));
+    }
+    while let Some(page_limit) = budget.next_limit(left, limit) {
+        let fetched = fetch(start.take(), page_limit).await?;
+        // What DynamoDB says it consumed, or the worst case when it says nothing.
+        left -= fetched
+            .units
+            .unwrap_or_else(|| budget.worst_case(page_limit));
+        items.extend(fetched.items);
+        match fetched.last_key.filter(|k| !k.is_empty()) {
+            Some(key) => start = Some(key),
+            None => return Ok((items, None)),
+        }
+    }
+    Ok((items, start))
+}
+
+/// The `budget` and `max_item_bytes` setters of a query or scan builder, written once.
+macro_rules! budget_setters {
+    () => {
+        /// Makes [`page`](Self::page) read as many DynamoDB pages as fit in `units`
+        /// capacity units, sending each only when the most it can cost fits in what is
+        /// left (its `Limit` cut to fit), so the read never passes the budget. The page's
+        /// cursor resumes exactly after the last item read. Bound the cost of a page with
+        /// [`max_item_bytes`](Self::max_item_bytes). A budget stops a read midway, so
+        /// `all`, `stream` and `count` refuse it: only `page` resumes.
+        pub fn budget(mut self, units: f64) -> Self {
+            self.budget = Some(units);
+            self
+        }
+
+        /// The largest item the read can meet, in bytes as DynamoDB sizes them (names and
+        /// values; 400 KB, DynamoDB's limit, by default): how a [`budget`](Self::budget)
+        /// bounds the cost of a page. An item larger than this could make a page pass the
+        /// budget.
+        pub fn max_item_bytes(mut self, bytes: u32) -> Self {
+            self.max_item_bytes = bytes;
+            self
+        }
+    };
+}
+
+pub(crate) use budget_setters;
+
+/// The error of `all`, `stream` or `count` on a read with a budget.
+pub(crate) fn refused_whole() -> Error {
+    Error::validation(
+        "a budget stops a read midway, and only `page(cursor)` can resume it: read a budgeted \
+         query or scan with `page`",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(units: f64, max_item_bytes: u32, consistent: bool) -> Budget {
+        Budget {
+            units,
+            max_item_bytes,
+            consistent,
+        }
+    }
+
+    #[test]
+    fn a_page_is_cut_to_what_its_worst_case_lets_through() {
+        // 1 KB items, eventually consistent: 8 items per unit.
+        let b = budget(10.0, 1024, false);
+        assert_eq!(b.next_limit(10.0, None), Some(Some(80)));
+        assert_eq!(b.worst_case(Some(80)), 10.0);
+        assert_eq!(b.next_limit(10.0, Some(25)), Some(Some(25)));
+        assert_eq!(
+            b.next_limit(0.4, None),
+            None,
+            "half a unit is the least a page costs"
+        );
+        // A page costs at most about 1 MB, whatever its limit.
+        let b = budget(1000.0, 1024, true);
+        assert_eq!(b.next_limit(1000.0, None), Some(None));
+        assert_eq!(b.worst_case(None), 257.0);
+        // The largest items, strongly consistent: 100 units each.
+        let b = budget(250.0, MAX_ITEM_BYTES, true);
+        assert_eq!(b.next_limit(250.0, None), Some(Some(2)));
+        assert_eq!(b.next_limit(99.0, None), None);
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        for bad in [
+            budget(0.0, 1024, true),
+            budget(f64::NAN, 1024, true),
+            budget(5.0, 0, true),
+        ] {
+            assert!(bad.check().unwrap_err().is_validation());
+        }
+        assert!(budget(5.0, MAX_ITEM_BYTES + 1, true).check().is_err());
+        assert!(budget(5.0, MAX_ITEM_BYTES, false).check().is_ok());
+    }
+}
