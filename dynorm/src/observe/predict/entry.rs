@@ -1,0 +1,109 @@
+//! What an item puts into each of its indexes: whether it is there at all (a sparse
+//! index holds only items with every key attribute), and the size of its entry.
+
+use crate::schema::{IndexSchema, Schema};
+use crate::value::limits::item_size;
+use crate::value::Item;
+
+/// Whether `item` has an entry in `index`: it holds every key attribute of the index.
+pub(crate) fn in_index(index: &IndexSchema, item: &Item) -> bool {
+    index
+        .hash_key
+        .iter()
+        .chain(index.range_key)
+        .all(|key| item.contains_key(key.name))
+}
+
+/// The size of `item`'s entry in `index`: the table's keys, the index's keys and the
+/// projected attributes, counted as an item's are.
+pub(crate) fn entry_size(schema: &Schema, index: &IndexSchema, item: &Item) -> usize {
+    let entry: Item = item
+        .iter()
+        .filter(|(name, _)| index.projects(schema, name))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    item_size(&entry)
+}
+
+/// The attributes of the update expression `expression` names, through the placeholder
+/// map `names` (`#n0` to `status`): every attribute it sets, removes, adds to or reads.
+pub(crate) fn named<'a>(
+    expression: &'a str,
+    names: &'a std::collections::HashMap<String, String>,
+) -> impl Iterator<Item = &'a str> + 'a {
+    placeholders(expression, '#').filter_map(move |p| names.get(p).map(String::as_str))
+}
+
+/// Every placeholder that starts with `sigil` in `text`: `#n0`, `:v12`.
+pub(crate) fn placeholders(text: &str, sigil: char) -> impl Iterator<Item = &str> {
+    text.match_indices(sigil).map(move |(at, _)| {
+        let rest = &text[at + 1..];
+        let end = rest
+            .char_indices()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+            .map_or(rest.len(), |(i, _)| i);
+        &text[at..at + 1 + end]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{IndexKind, KeyAttribute, Projection};
+    use crate::value::ScalarType;
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use std::collections::HashMap;
+
+    const ID: KeyAttribute = KeyAttribute {
+        name: "id",
+        scalar: ScalarType::S,
+    };
+    const STATUS: KeyAttribute = KeyAttribute {
+        name: "status",
+        scalar: ScalarType::S,
+    };
+    const BY_STATUS: IndexSchema = IndexSchema {
+        name: "byStatus",
+        type_name: "OrderByStatus",
+        kind: IndexKind::Global,
+        hash_key: &[STATUS],
+        range_key: &[],
+        projection: Projection::Include(&["total"]),
+        range_prefix: None,
+    };
+    const SCHEMA: Schema = Schema {
+        keys: &[ID],
+        attributes: &["id", "status", "total", "note"],
+        ..Schema::blank("Order", ID)
+    };
+
+    fn s(text: &str) -> AttributeValue {
+        AttributeValue::S(text.to_owned())
+    }
+
+    #[test]
+    fn an_entry_holds_the_keys_and_the_projected_attributes() {
+        let item = Item::from([
+            ("id".to_owned(), s("o1")),
+            ("status".to_owned(), s("paid")),
+            ("total".to_owned(), AttributeValue::N("12".to_owned())),
+            ("note".to_owned(), s("a long note")),
+        ]);
+        assert!(in_index(&BY_STATUS, &item));
+        assert_eq!(entry_size(&SCHEMA, &BY_STATUS, &item), 4 + 10 + 7);
+        let without = Item::from([("id".to_owned(), s("o1"))]);
+        assert!(!in_index(&BY_STATUS, &without));
+    }
+
+    #[test]
+    fn an_update_names_its_attributes() {
+        let names = HashMap::from([
+            ("#n0".to_owned(), "total".to_owned()),
+            ("#n1".to_owned(), "note".to_owned()),
+            ("#n10".to_owned(), "status".to_owned()),
+        ]);
+        let named: Vec<&str> =
+            named("SET #n0 = #n0 + :v0, #n10 = :v1 REMOVE #n1", &names).collect();
+        assert_eq!(named, ["total", "total", "status", "note"]);
+    }
+}
