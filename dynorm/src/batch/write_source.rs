@@ -6,6 +6,8 @@ use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use crate::error::{Error, Result};
 use crate::item::whole_item::{stored_item, WholeItemWrite};
 use crate::schema::key_signature::{self, KeySignature};
+use crate::observe::writes::{self, Target};
+use crate::observe::Predicted;
 use crate::schema::{Model, Schema};
 use crate::value::limits::item_size;
 use crate::value::Item;
@@ -24,6 +26,8 @@ pub(super) enum Source<'a> {
 pub(super) trait PutSource: Sync {
     fn put_item(&self) -> Result<Item>;
     fn model(&self) -> &'static str;
+    /// The model's schema.
+    fn schema(&self) -> &'static Schema;
     /// The exact signature of the model's key.
     fn key_bytes(&self) -> Result<Vec<u8>>;
 }
@@ -37,6 +41,10 @@ impl<M: Model> PutSource for M {
         M::SCHEMA.model
     }
 
+    fn schema(&self) -> &'static Schema {
+        &M::SCHEMA
+    }
+
     fn key_bytes(&self) -> Result<Vec<u8>> {
         let mut signature = KeySignature::bytes(&M::SCHEMA, OPERATION);
         self.__key_signature(&mut signature)?;
@@ -45,6 +53,24 @@ impl<M: Model> PutSource for M {
 }
 
 impl Source<'_> {
+    /// Adds the write units of the write, into the table named `table`, to `predicted`.
+    pub(super) fn predict(&self, table: &str, predicted: &mut Predicted) -> Result<()> {
+        let (schema, put) = match self {
+            Source::Put(model) => (model.schema(), Some(model.put_item()?)),
+            Source::Delete(_, schema) => (*schema, None),
+        };
+        let target = Target {
+            schema,
+            table,
+            factor: 1.0,
+        };
+        match put {
+            Some(item) => writes::put(predicted, target, &item, false),
+            None => writes::delete(predicted, target),
+        }
+        Ok(())
+    }
+
     /// The exact signature of the write's key.
     pub(super) fn key_bytes(&self) -> Result<Vec<u8>> {
         match self {

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
 use crate::observe::span::record_capacity;
-use crate::observe::{Capacity, Tally};
+use crate::observe::{reads, Capacity, Predicted, Tally};
 use crate::query::cursor;
 use crate::schema::{FromItem, IndexSchema, Schema};
 use crate::value::Item;
@@ -25,6 +25,24 @@ pub struct Page<R> {
     pub items: Vec<R>,
     /// Pass it back to get the next page; `None` on the last page.
     pub cursor: Option<String>,
+}
+
+/// The predicted read units of one page, from what its request names: the table, the
+/// index, consistency and limit (as the SDK's `Query` and `Scan` inputs hold them), for
+/// items of `size` bytes when the caller knows it.
+pub(crate) fn predict(
+    table: Option<&str>,
+    index: Option<&str>,
+    consistent: Option<bool>,
+    limit: Option<i32>,
+    size: Option<usize>,
+) -> Predicted {
+    let mut predicted = Predicted::default();
+    predicted.add_requests(1);
+    let (table, consistent) = (table.unwrap_or_default(), consistent.unwrap_or_default());
+    let limit = limit.and_then(|l| u32::try_from(l).ok());
+    reads::page(&mut predicted, table, index, consistent, limit, size);
+    predicted
 }
 
 /// What one request returned: the items and the key to continue from.
