@@ -5,9 +5,9 @@ use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 
 use crate::error::{Error, Result};
 use crate::item::whole_item::{stored_item, WholeItemWrite};
-use crate::schema::key_signature::{self, KeySignature};
 use crate::observe::writes::{self, Target};
 use crate::observe::Predicted;
+use crate::schema::key_signature::{self, KeySignature};
 use crate::schema::{Model, Schema};
 use crate::value::limits::item_size;
 use crate::value::Item;

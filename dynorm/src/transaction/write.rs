@@ -12,9 +12,9 @@ use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
+use crate::item::predict::PredictKind;
 use crate::item::write_request::{self, Checks, ConditionCheck, WriteSpec};
 use crate::observe::span::{self, request_span};
-use crate::item::predict::PredictKind;
 use crate::observe::{report_setters, Metadata, Predicted, Reporting};
 use crate::schema::Model;
 use crate::transaction::{

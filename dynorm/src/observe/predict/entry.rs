@@ -1,8 +1,8 @@
 //! What an item puts into each of its indexes: whether it is there at all (a sparse
 //! index holds only items with every key attribute), and the size of its entry.
 
-use crate::schema::{IndexSchema, Schema};
-use crate::value::limits::item_size;
+use crate::schema::{IndexKind, IndexSchema, Schema};
+use crate::value::limits::{item_size, MAX_ITEM_BYTES};
 use crate::value::Item;
 
 /// Whether `item` has an entry in `index`: it holds every key attribute of the index.
@@ -14,15 +14,30 @@ pub(crate) fn in_index(index: &IndexSchema, item: &Item) -> bool {
         .all(|key| item.contains_key(key.name))
 }
 
+/// The bytes a local index adds to each entry it writes.
+const LOCAL_ENTRY_OVERHEAD: usize = 100;
+
 /// The size of `item`'s entry in `index`: the table's keys, the index's keys and the
-/// projected attributes, counted as an item's are.
+/// projected attributes, counted as an item's are, plus 100 bytes in a local index.
 pub(crate) fn entry_size(schema: &Schema, index: &IndexSchema, item: &Item) -> usize {
     let entry: Item = item
         .iter()
         .filter(|(name, _)| index.projects(schema, name))
         .map(|(name, value)| (name.clone(), value.clone()))
         .collect();
-    item_size(&entry)
+    item_size(&entry) + overhead(index)
+}
+
+/// The size of the largest entry `index` can hold: the largest item's, with its overhead.
+pub(crate) fn max_entry_size(index: &IndexSchema) -> usize {
+    MAX_ITEM_BYTES + overhead(index)
+}
+
+fn overhead(index: &IndexSchema) -> usize {
+    match index.kind {
+        IndexKind::Local => LOCAL_ENTRY_OVERHEAD,
+        _ => 0,
+    }
 }
 
 /// The attributes of the update expression `expression` names, through the placeholder
@@ -49,7 +64,7 @@ pub(crate) fn placeholders(text: &str, sigil: char) -> impl Iterator<Item = &str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{IndexKind, KeyAttribute, Projection};
+    use crate::schema::{KeyAttribute, Projection};
     use crate::value::ScalarType;
     use aws_sdk_dynamodb::types::AttributeValue;
     use std::collections::HashMap;
@@ -91,6 +106,11 @@ mod tests {
         ]);
         assert!(in_index(&BY_STATUS, &item));
         assert_eq!(entry_size(&SCHEMA, &BY_STATUS, &item), 4 + 10 + 7);
+        let local = IndexSchema {
+            kind: IndexKind::Local,
+            ..BY_STATUS
+        };
+        assert_eq!(entry_size(&SCHEMA, &local, &item), 4 + 10 + 7 + 100);
         let without = Item::from([("id".to_owned(), s("o1"))]);
         assert!(!in_index(&BY_STATUS, &without));
     }

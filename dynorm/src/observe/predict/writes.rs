@@ -2,7 +2,8 @@
 //!
 //! DynamoDB charges a write for the larger of the item before and after it, per started
 //! KB, and each index for the entry it writes or deletes: an item without every key
-//! attribute of an index has no entry there (a sparse index), an entry whose key changes
+//! attribute of an index has no entry there (a sparse index), an entry in a local index
+//! counts 100 bytes more than its attributes, an entry whose key changes
 //! is deleted and written again, and an entry that does not change costs nothing. In a
 //! transaction every unit counts twice.
 
@@ -10,7 +11,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::entry::{entry_size, in_index, named, placeholders};
+use super::entry::{entry_size, in_index, max_entry_size, named, placeholders};
 use super::units::{max_write_units, write_units};
 use super::{index_key, Access, Predicted, Units};
 use crate::schema::Schema;
@@ -61,11 +62,12 @@ pub(crate) fn put(predicted: &mut Predicted, target: Target<'_>, item: &Item, ov
     target.add(predicted, None, table);
     for index in schema.indexes {
         let entry = in_index(index, item).then(|| write_units(entry_size(schema, index, item)));
+        let most = write_units(max_entry_size(index));
         let units = match (entry, exact) {
             (Some(entry), true) => Units::exact(entry),
             (None, true) => Units::exact(0.0),
-            (Some(entry), false) => Units::between(0.0, entry + max_write_units()),
-            (None, false) => Units::between(0.0, max_write_units()),
+            (Some(entry), false) => Units::between(0.0, entry + most),
+            (None, false) => Units::between(0.0, most),
         };
         target.add(predicted, Some(index.name), units);
     }
@@ -100,10 +102,11 @@ pub(crate) fn update(
         Units::between(least, least.max(max_write_units())),
     );
     for index in schema.indexes {
+        let most = write_units(max_entry_size(index));
         let units = if touched.iter().any(|a| index.has_key(a)) {
-            Units::between(0.0, 2.0 * max_write_units())
+            Units::between(0.0, 2.0 * most)
         } else if touched.iter().any(|a| index.projects(schema, a)) {
-            Units::between(0.0, max_write_units())
+            Units::between(0.0, most)
         } else {
             Units::exact(0.0)
         };
@@ -140,11 +143,8 @@ fn assignments<'a>(
 pub(crate) fn delete(predicted: &mut Predicted, target: Target<'_>) {
     target.add(predicted, None, Units::between(1.0, max_write_units()));
     for index in target.schema.indexes {
-        target.add(
-            predicted,
-            Some(index.name),
-            Units::between(0.0, max_write_units()),
-        );
+        let most = write_units(max_entry_size(index));
+        target.add(predicted, Some(index.name), Units::between(0.0, most));
     }
     predicted.because(DELETE);
 }
