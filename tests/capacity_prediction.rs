@@ -327,6 +327,17 @@ async fn transactions_and_batches(db: &Client, checks: &mut Checks) {
     checks.check("batch write of puts and a delete", &predicted, &t, false);
 }
 
+/// Predicts one page of `$builder` with `$predict`, reads it, and checks the prediction.
+macro_rules! page {
+    ($checks:expr, $label:expr, $builder:expr, $($predict:tt)*) => {{
+        let t = tally();
+        let builder = $builder.return_consumed_capacity(INDEXES).tally(&t);
+        let predicted = builder.$($predict)*.expect("predicts");
+        builder.page(None).await.expect("reads");
+        $checks.check($label, &predicted, &t, false);
+    }};
+}
+
 async fn reads(db: &Client, checks: &mut Checks) {
     let big = doc("r1", 5000);
     db.create(&big).send().await.expect("creates");
@@ -398,49 +409,36 @@ async fn reads(db: &Client, checks: &mut Checks) {
     assert_eq!(predicted.read_units().max(), 1.5, "{predicted}");
     query.page(None).await.expect("reads");
     checks.check("query a page of the table, limit 2", &predicted, &t, false);
-    let t = tally();
-    let query = db
-        .query_by::<Doc>("o")
-        .consistent_read(true)
-        .return_consumed_capacity(INDEXES)
-        .tally(&t);
-    let predicted = query.predict().expect("predicts");
-    query.page(None).await.expect("reads");
-    checks.check("query a page of the table, strong", &predicted, &t, false);
-    let t = tally();
-    let query = db
-        .query_by::<DocByAll>("a")
-        .return_consumed_capacity(INDEXES)
-        .tally(&t);
-    let predicted = query.predict().expect("predicts");
-    query.page(None).await.expect("reads");
-    checks.check("query a page of the ALL index", &predicted, &t, false);
-    let t = tally();
-    let query = db
-        .query_by::<DocByLocal>("o")
-        .consistent_read(true)
-        .return_consumed_capacity(INDEXES)
-        .tally(&t);
-    let predicted = query.predict().expect("predicts");
-    query.page(None).await.expect("reads");
-    checks.check("query a page of the LSI, strong", &predicted, &t, false);
-    let t = tally();
-    let scan = db
-        .scan::<Doc>()
-        .limit(3)
-        .return_consumed_capacity(INDEXES)
-        .tally(&t);
-    let predicted = scan.predict_for(5100).expect("predicts");
-    scan.page(None).await.expect("reads");
-    checks.check("scan a page of the table, limit 3", &predicted, &t, false);
-    let t = tally();
-    let scan = db
-        .scan_by::<DocByKeys>()
-        .return_consumed_capacity(INDEXES)
-        .tally(&t);
-    let predicted = scan.predict().expect("predicts");
-    scan.page(None).await.expect("reads");
-    checks.check("scan a page of the KEYS_ONLY index", &predicted, &t, false);
+    page!(
+        checks,
+        "query a page of the table, strong",
+        db.query_by::<Doc>("o").consistent_read(true),
+        predict()
+    );
+    page!(
+        checks,
+        "query a page of the ALL index",
+        db.query_by::<DocByAll>("a"),
+        predict()
+    );
+    page!(
+        checks,
+        "query a page of the LSI, strong",
+        db.query_by::<DocByLocal>("o").consistent_read(true),
+        predict()
+    );
+    page!(
+        checks,
+        "scan a page of the table, limit 3",
+        db.scan::<Doc>().limit(3),
+        predict_for(5100)
+    );
+    page!(
+        checks,
+        "scan a page of the KEYS_ONLY index",
+        db.scan_by::<DocByKeys>(),
+        predict()
+    );
 }
 
 #[tokio::test]

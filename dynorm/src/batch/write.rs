@@ -314,7 +314,7 @@ fn check_every_write(writes: &[Planned<'_>], tables: &[String]) -> Result<()> {
             Source::Put(model) => model
                 .put_item()
                 .err()
-                .map(|e| (position, e.with_model(model.model()))),
+                .map(|e| (position, e.with_model(model.schema().model))),
             Source::Delete(..) => None,
         });
     let Some((position, error)) = failed else {

@@ -25,8 +25,7 @@ pub(super) enum Source<'a> {
 /// A model, with its type erased, that a batch converts when it sends it.
 pub(super) trait PutSource: Sync {
     fn put_item(&self) -> Result<Item>;
-    fn model(&self) -> &'static str;
-    /// The model's schema.
+    /// The model's schema, which names it.
     fn schema(&self) -> &'static Schema;
     /// The exact signature of the model's key.
     fn key_bytes(&self) -> Result<Vec<u8>>;
@@ -35,10 +34,6 @@ pub(super) trait PutSource: Sync {
 impl<M: Model> PutSource for M {
     fn put_item(&self) -> Result<Item> {
         stored_item(self, WholeItemWrite::Replace, OPERATION)
-    }
-
-    fn model(&self) -> &'static str {
-        M::SCHEMA.model
     }
 
     fn schema(&self) -> &'static Schema {
@@ -83,7 +78,9 @@ impl Source<'_> {
     pub(super) fn build(&self) -> Result<(WriteRequest, usize)> {
         match self {
             Source::Put(model) => {
-                let item = model.put_item().map_err(|e| e.with_model(model.model()))?;
+                let item = model
+                    .put_item()
+                    .map_err(|e| e.with_model(model.schema().model))?;
                 let size = item_size(&item);
                 let put = PutRequest::builder()
                     .set_item(Some(item))

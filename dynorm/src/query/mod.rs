@@ -33,7 +33,7 @@ use crate::expr::plan::{self, Conditions};
 use crate::expr::{filters, Condition, Conjunction};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
-use crate::observe::{report_setters, Predicted, Reporting, Tally};
+use crate::observe::{report_setters, Reporting, Tally};
 use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model, Schema};
 use crate::value::Item;
 use page::Fetched;
@@ -234,28 +234,9 @@ impl<M: Model, R: FromItem> Query<M, R> {
             .map_err(|e| crate::item::built(e, M::SCHEMA.model, OPERATION))
     }
 
-    /// The read units one page would consume, predicted without sending it: from 0 (no
-    /// item matches) up to what its [`limit`](Self::limit) of the largest items (400 KB)
-    /// or 1 MB costs, whichever is less, read before any filter. Every page costs this
-    /// much at most; nothing says how many pages there are.
-    /// A hydrated query then reads the whole items by key, which is not counted here.
-    pub fn predict(&self) -> Result<Predicted> {
-        self.predicted(None)
-    }
-
-    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
-    /// [`item_size`](crate::observe::item_size) counts them, or their index entries for a
-    /// read through an index): the bound of a page of `limit` such items.
-    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
-        self.predicted(Some(item_bytes))
-    }
-
-    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
-        let input = self.preview(None)?;
-        let (table, index) = (input.table_name(), input.index_name());
-        let (consistent, limit) = (input.consistent_read(), input.limit());
-        Ok(page::predict(table, index, consistent, limit, size))
-    }
+    page::predict_setters!(
+        /// A hydrated query then reads the whole items by key, which is not counted here.
+    );
 
     /// Reads only the named attributes, as raw items.
     pub fn project<I>(self, attributes: I) -> Query<M, Item>

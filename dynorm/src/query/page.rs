@@ -45,6 +45,41 @@ pub(crate) fn predict(
     predicted
 }
 
+/// The `predict` and `predict_for` methods of a query or scan, written once over its
+/// `preview(None)`; the argument is the docs `predict` adds for that builder.
+macro_rules! predict_setters {
+    ($(#[$extra:meta])*) => {
+        /// The read units one page would consume, predicted without sending it: from 0 (no
+        /// item matches) up to what its [`limit`](Self::limit) of the largest items
+        /// (400 KB) or 1 MB costs, whichever is less, read before any filter. Every page
+        /// costs this much at most; nothing says how many pages there are.
+        $(#[$extra])*
+        pub fn predict(&self) -> Result<$crate::observe::Predicted> {
+            self.predicted(None)
+        }
+
+        /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
+        /// [`item_size`](crate::observe::item_size) counts them, or their index entries
+        /// for a read through an index): the bound of a page of `limit` such items.
+        pub fn predict_for(&self, item_bytes: usize) -> Result<$crate::observe::Predicted> {
+            self.predicted(Some(item_bytes))
+        }
+
+        fn predicted(&self, size: Option<usize>) -> Result<$crate::observe::Predicted> {
+            let input = self.preview(None)?;
+            Ok($crate::query::page::predict(
+                input.table_name(),
+                input.index_name(),
+                input.consistent_read(),
+                input.limit(),
+                size,
+            ))
+        }
+    };
+}
+
+pub(crate) use predict_setters;
+
 /// What one request returned: the items and the key to continue from.
 pub(crate) struct Fetched {
     pub items: Vec<Item>,

@@ -64,33 +64,17 @@ pub(crate) fn placeholders(text: &str, sigil: char) -> impl Iterator<Item = &str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{KeyAttribute, Projection};
-    use crate::value::ScalarType;
+    use crate::observe::predict::fixtures::{global, key, table};
+    use crate::schema::Projection;
     use aws_sdk_dynamodb::types::AttributeValue;
     use std::collections::HashMap;
 
-    const ID: KeyAttribute = KeyAttribute {
-        name: "id",
-        scalar: ScalarType::S,
-    };
-    const STATUS: KeyAttribute = KeyAttribute {
-        name: "status",
-        scalar: ScalarType::S,
-    };
-    const BY_STATUS: IndexSchema = IndexSchema {
-        name: "byStatus",
-        type_name: "OrderByStatus",
-        kind: IndexKind::Global,
-        hash_key: &[STATUS],
-        range_key: &[],
-        projection: Projection::Include(&["total"]),
-        range_prefix: None,
-    };
-    const SCHEMA: Schema = Schema {
-        keys: &[ID],
-        attributes: &["id", "status", "total", "note"],
-        ..Schema::blank("Order", ID)
-    };
+    const BY_STATUS: IndexSchema = global(
+        "byStatus",
+        &[key("status")],
+        Projection::Include(&["total"]),
+    );
+    const SCHEMA: Schema = table(&["id", "status", "total", "note"], &[BY_STATUS]);
 
     fn s(text: &str) -> AttributeValue {
         AttributeValue::S(text.to_owned())

@@ -2,6 +2,8 @@
 //! request and the model's schema with DynamoDB's rules, without sending anything.
 
 mod entry;
+#[cfg(test)]
+mod fixtures;
 pub(crate) mod reads;
 mod units;
 pub(crate) mod writes;

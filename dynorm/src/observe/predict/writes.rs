@@ -158,32 +158,13 @@ pub(crate) fn condition_check(predicted: &mut Predicted, target: Target<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{IndexKind, IndexSchema, KeyAttribute, Projection};
-    use crate::value::ScalarType;
+    use crate::observe::predict::fixtures::{global, key, table};
+    use crate::schema::Projection;
 
-    const ID: KeyAttribute = KeyAttribute {
-        name: "id",
-        scalar: ScalarType::S,
-    };
-    const G: KeyAttribute = KeyAttribute {
-        name: "g",
-        scalar: ScalarType::S,
-    };
-    const BY_G: IndexSchema = IndexSchema {
-        name: "byG",
-        type_name: "TByG",
-        kind: IndexKind::Global,
-        hash_key: &[G],
-        range_key: &[],
-        projection: Projection::KeysOnly,
-        range_prefix: None,
-    };
-    const SCHEMA: Schema = Schema {
-        keys: &[ID],
-        attributes: &["id", "g", "body"],
-        indexes: &[BY_G],
-        ..Schema::blank("T", ID)
-    };
+    const SCHEMA: Schema = table(
+        &["id", "g", "body"],
+        &[global("byG", &[key("g")], Projection::KeysOnly)],
+    );
 
     fn s(text: &str) -> AttributeValue {
         AttributeValue::S(text.to_owned())
