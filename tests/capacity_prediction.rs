@@ -8,7 +8,7 @@
 //! one, each on an optional attribute, so that an item without it is not in the index.
 //!
 //! The official DynamoDB Local (`DYNAMODB_ENDPOINT`) reports capacity for every table and
-//! index, and every check holds there, 44 of them. The embedded server reports capacity
+//! index, and every check holds there: 44 predictions of 40 operations. The embedded server reports capacity
 //! too, but counts two things otherwise: a local index entry without DynamoDB's 100 bytes
 //! of overhead, and the index units of a transaction once rather than twice. There, a
 //! table or index whose units differ is allowed only for those two (a local index, a
