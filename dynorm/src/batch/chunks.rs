@@ -167,8 +167,12 @@ mod tests {
         fn put_item(&self) -> crate::error::Result<Item> {
             Err(Error::validation("broken"))
         }
-        fn model(&self) -> &'static str {
-            "Broken"
+        fn schema(&self) -> &'static crate::schema::Schema {
+            static BROKEN: crate::schema::Schema = crate::schema::Schema {
+                keys: &[K],
+                ..crate::schema::Schema::blank("Broken", K)
+            };
+            &BROKEN
         }
         fn key_bytes(&self) -> crate::error::Result<Vec<u8>> {
             Ok(Vec::new())

@@ -17,8 +17,9 @@ use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
 use crate::item::read_options::{read_setters, ReadOptions};
+use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Metadata, Reporting};
+use crate::observe::{report_setters, Metadata, Predicted, Reporting};
 use crate::schema::{key_signature, Model};
 use crate::value::Item;
 
@@ -142,6 +143,31 @@ impl BatchGet {
                 .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
             })
             .collect()
+    }
+
+    /// The read units the batch would consume, predicted without sending it: one request
+    /// per chunk of 100 keys, and for each key a range from nothing (no item has it) to
+    /// what the largest item (400 KB) costs, since an item's size is known only once it
+    /// is read. Retries of unprocessed keys cost again and are not counted.
+    pub fn predict(&self) -> Result<Predicted> {
+        self.predicted(None)
+    }
+
+    /// As [`predict`](Self::predict), for keys that each have an item of `item_bytes`
+    /// bytes (as [`item_size`](crate::observe::item_size) counts them): exact.
+    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
+        self.predicted(Some(item_bytes))
+    }
+
+    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
+        let mut predicted = Predicted::default();
+        predicted.add_requests(self.preview()?.len());
+        for (table, _) in &self.keys {
+            let table = &self.tables.names[*table];
+            let consistent = self.read.consistent_read;
+            reads::by_key(&mut predicted, table, ByKey::Batch, consistent, size);
+        }
+        Ok(predicted)
     }
 
     /// Sends every read. Keys still unprocessed when their attempts run out give

@@ -24,7 +24,7 @@ use crate::client::Client;
 use crate::error::Unprocessed;
 use crate::error::{Error, ErrorKind};
 use crate::observe::span;
-use crate::observe::Tally;
+use crate::observe::{Predicted, Tally};
 use crate::schema::Model;
 
 impl Client {
@@ -89,6 +89,18 @@ impl<M: Model> GetMany<M> {
     /// The `BatchGetItem` input of each chunk, without sending anything.
     pub fn preview(&self) -> crate::Result<Vec<BatchGetItemInput>> {
         self.batch.preview()
+    }
+
+    /// The read units the reads would consume, predicted without sending them, as
+    /// [`BatchGet::predict`] does.
+    pub fn predict(&self) -> crate::Result<Predicted> {
+        self.batch.predict()
+    }
+
+    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each, as
+    /// [`BatchGet::predict_for`] does.
+    pub fn predict_for(&self, item_bytes: usize) -> crate::Result<Predicted> {
+        self.batch.predict_for(item_bytes)
     }
 
     /// Sends every read, and returns the items that exist; order is not kept.

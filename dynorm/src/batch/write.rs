@@ -16,7 +16,7 @@ use crate::client::Client;
 use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
-use crate::observe::{report_setters, Metadata, RateLimiter, Reporting};
+use crate::observe::{report_setters, Metadata, Predicted, RateLimiter, Reporting};
 use crate::schema::key_signature::KeySignature;
 use crate::schema::{BatchWritable, Model};
 
@@ -202,6 +202,21 @@ impl<'a> BatchWrite<'a> {
         }
     }
 
+    /// The capacity the batch would consume, predicted without sending it: one request
+    /// per chunk, and each put and delete as a single one would cost (a range with its
+    /// reasons, since each replaces or deletes whatever item is stored). Retries of
+    /// unprocessed writes cost again and are not counted. Every error
+    /// [`preview`](Self::preview) finds is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        let mut predicted = Predicted::default();
+        predicted.add_requests(self.preview()?.len());
+        for write in &self.writes {
+            let table = &self.tables.names[write.table];
+            write.source.predict(table, &mut predicted)?;
+        }
+        Ok(predicted)
+    }
+
     /// Sends every write, and returns how many were applied.
     ///
     /// If some are still unprocessed when their attempts run out, the error is
@@ -309,7 +324,7 @@ fn check_every_write(writes: &[Planned<'_>], tables: &[String]) -> Result<()> {
             Source::Put(model) => model
                 .put_item()
                 .err()
-                .map(|e| (position, e.with_model(model.model()))),
+                .map(|e| (position, e.with_model(model.schema().model))),
             Source::Delete(..) => None,
         });
     let Some((position, error)) = failed else {

@@ -5,6 +5,8 @@ use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 
 use crate::error::{Error, Result};
 use crate::item::whole_item::{stored_item, WholeItemWrite};
+use crate::observe::writes::{self, Target};
+use crate::observe::Predicted;
 use crate::schema::key_signature::{self, KeySignature};
 use crate::schema::{Model, Schema};
 use crate::value::limits::item_size;
@@ -23,7 +25,8 @@ pub(super) enum Source<'a> {
 /// A model, with its type erased, that a batch converts when it sends it.
 pub(super) trait PutSource: Sync {
     fn put_item(&self) -> Result<Item>;
-    fn model(&self) -> &'static str;
+    /// The model's schema, which names it.
+    fn schema(&self) -> &'static Schema;
     /// The exact signature of the model's key.
     fn key_bytes(&self) -> Result<Vec<u8>>;
 }
@@ -33,8 +36,8 @@ impl<M: Model> PutSource for M {
         stored_item(self, WholeItemWrite::Replace, OPERATION)
     }
 
-    fn model(&self) -> &'static str {
-        M::SCHEMA.model
+    fn schema(&self) -> &'static Schema {
+        &M::SCHEMA
     }
 
     fn key_bytes(&self) -> Result<Vec<u8>> {
@@ -45,6 +48,24 @@ impl<M: Model> PutSource for M {
 }
 
 impl Source<'_> {
+    /// Adds the write units of the write, into the table named `table`, to `predicted`.
+    pub(super) fn predict(&self, table: &str, predicted: &mut Predicted) -> Result<()> {
+        let (schema, put) = match self {
+            Source::Put(model) => (model.schema(), Some(model.put_item()?)),
+            Source::Delete(_, schema) => (*schema, None),
+        };
+        let target = Target {
+            schema,
+            table,
+            factor: 1.0,
+        };
+        match put {
+            Some(item) => writes::put(predicted, target, &item, false),
+            None => writes::delete(predicted, target),
+        }
+        Ok(())
+    }
+
     /// The exact signature of the write's key.
     pub(super) fn key_bytes(&self) -> Result<Vec<u8>> {
         match self {
@@ -57,7 +78,9 @@ impl Source<'_> {
     pub(super) fn build(&self) -> Result<(WriteRequest, usize)> {
         match self {
             Source::Put(model) => {
-                let item = model.put_item().map_err(|e| e.with_model(model.model()))?;
+                let item = model
+                    .put_item()
+                    .map_err(|e| e.with_model(model.schema().model))?;
                 let size = item_size(&item);
                 let put = PutRequest::builder()
                     .set_item(Some(item))

@@ -10,8 +10,9 @@ use crate::client::Client;
 use crate::error::{sdk_error, Result};
 use crate::item;
 use crate::item::read_options::{read_setters, ReadOptions};
+use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Metadata, Reporting};
+use crate::observe::{report_setters, Metadata, Predicted, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -89,6 +90,30 @@ impl<M: Model> GetItem<M> {
         self.input(self.client.table_name::<M>(), key)
             .build()
             .map_err(|e| item::built(e, M::SCHEMA.model, OPERATION))
+    }
+
+    /// The read units the request would consume, predicted without sending it: a range
+    /// from what an absent item costs to what the largest item (400 KB) costs, since an
+    /// item's size is known only once it is read. Every error `send` would find before
+    /// sending is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        self.predicted(None)
+    }
+
+    /// As [`predict`](Self::predict), for an item of `item_bytes` bytes (as
+    /// [`item_size`](crate::observe::item_size) counts them): exact.
+    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
+        self.predicted(Some(item_bytes))
+    }
+
+    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
+        self.key.as_ref().map_err(Clone::clone)?;
+        let mut predicted = Predicted::default();
+        predicted.add_requests(1);
+        let table = self.client.table_name::<M>();
+        let consistent = self.read.consistent_read;
+        reads::by_key(&mut predicted, &table, ByKey::Get, consistent, size);
+        Ok(predicted)
     }
 
     /// Sends the request. `Ok(None)` when there is no such item, or it has expired.

@@ -7,6 +7,7 @@ mod get;
 mod get_unique;
 pub(crate) mod guarded;
 mod insert;
+pub(crate) mod predict;
 mod put;
 pub(crate) mod read_options;
 mod update;

@@ -7,9 +7,10 @@ use crate::client::Client;
 use crate::error::Result;
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item::guarded;
+use crate::item::predict;
 use crate::item::whole_item::{prepare_item, WholeItemWrite};
 use crate::item::write_request::{self, Checks, Guarded, Put, WriteSpec};
-use crate::observe::{report_setters, Reporting};
+use crate::observe::{report_setters, Predicted, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -194,6 +195,14 @@ impl<'a, M: Model> CreateItem<'a, M> {
         preview_put(&self.clone().spec()?)
     }
 
+    /// The capacity the request would consume, predicted from the request and the
+    /// model's schema without sending it: exact where the request decides it, a range
+    /// with its reasons where the item already stored does. Every error `send` would find
+    /// before sending is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        Ok(predict::single(&self.clone().spec()?))
+    }
+
     /// Sends the request and returns the item as stored, with its generated defaults
     /// (`insert ... returning`).
     pub async fn send_returning_new(self) -> Result<M> {
@@ -255,6 +264,14 @@ impl<'a, M: Model> PutItem<'a, M> {
     /// error `send` would find before sending is found here.
     pub fn preview(&self) -> Result<PutItemInput> {
         preview_put(&self.clone().spec()?)
+    }
+
+    /// The capacity the request would consume, predicted from the request and the
+    /// model's schema without sending it: exact where the request decides it, a range
+    /// with its reasons where the item already stored does. Every error `send` would find
+    /// before sending is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        Ok(predict::single(&self.clone().spec()?))
     }
 
     /// Sends the `PutItem` request.

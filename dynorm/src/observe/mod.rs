@@ -10,6 +10,7 @@
 
 mod capacity;
 mod limiter;
+mod predict;
 pub(crate) mod span;
 
 pub use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
@@ -17,3 +18,12 @@ pub(crate) use capacity::{report_setters, Metadata, Reporting};
 pub use capacity::{Capacity, Tally};
 pub(crate) use limiter::units;
 pub use limiter::RateLimiter;
+pub(crate) use predict::{reads, writes};
+pub use predict::{Predicted, Units};
+
+/// An item's size as DynamoDB counts it for capacity and for its 400 KB limit: each
+/// attribute's name and value (strings and binary by their bytes, numbers about one byte
+/// per two significant digits plus one, lists and maps three bytes plus one per element).
+pub fn item_size(item: &crate::value::Item) -> usize {
+    crate::value::limits::item_size(item)
+}

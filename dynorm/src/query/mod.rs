@@ -251,6 +251,10 @@ impl<M: Model, R: FromItem> Query<M, R> {
             .map_err(|e| crate::item::built(e, M::SCHEMA.model, OPERATION))
     }
 
+    page::predict_setters!(
+        /// A hydrated query then reads the whole items by key, which is not counted here.
+    );
+
     /// Reads only the named attributes, as raw items.
     pub fn project<I>(self, attributes: I) -> Query<M, Item>
     where

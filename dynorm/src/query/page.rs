@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
 use crate::observe::span::record_capacity;
-use crate::observe::{Capacity, Tally};
+use crate::observe::{reads, Capacity, Predicted, Tally};
 use crate::query::cursor;
 use crate::schema::{FromItem, IndexSchema, Schema};
 use crate::value::Item;
@@ -26,6 +26,59 @@ pub struct Page<R> {
     /// Pass it back to get the next page; `None` on the last page.
     pub cursor: Option<String>,
 }
+
+/// The predicted read units of one page, from what its request names: the table, the
+/// index, consistency and limit (as the SDK's `Query` and `Scan` inputs hold them), for
+/// items of `size` bytes when the caller knows it.
+pub(crate) fn predict(
+    table: Option<&str>,
+    index: Option<&str>,
+    consistent: Option<bool>,
+    limit: Option<i32>,
+    size: Option<usize>,
+) -> Predicted {
+    let mut predicted = Predicted::default();
+    predicted.add_requests(1);
+    let (table, consistent) = (table.unwrap_or_default(), consistent.unwrap_or_default());
+    let limit = limit.and_then(|l| u32::try_from(l).ok());
+    reads::page(&mut predicted, table, index, consistent, limit, size);
+    predicted
+}
+
+/// The `predict` and `predict_for` methods of a query or scan, written once over its
+/// `preview(None)`; the argument is the docs `predict` adds for that builder.
+macro_rules! predict_setters {
+    ($(#[$extra:meta])*) => {
+        /// The read units one page would consume, predicted without sending it: from 0 (no
+        /// item matches) up to what its [`limit`](Self::limit) of the largest items
+        /// (400 KB) or 1 MB costs, whichever is less, read before any filter. Every page
+        /// costs this much at most; nothing says how many pages there are.
+        $(#[$extra])*
+        pub fn predict(&self) -> Result<$crate::observe::Predicted> {
+            self.predicted(None)
+        }
+
+        /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
+        /// [`item_size`](crate::observe::item_size) counts them, or their index entries
+        /// for a read through an index): the bound of a page of `limit` such items.
+        pub fn predict_for(&self, item_bytes: usize) -> Result<$crate::observe::Predicted> {
+            self.predicted(Some(item_bytes))
+        }
+
+        fn predicted(&self, size: Option<usize>) -> Result<$crate::observe::Predicted> {
+            let input = self.preview(None)?;
+            Ok($crate::query::page::predict(
+                input.table_name(),
+                input.index_name(),
+                input.consistent_read(),
+                input.limit(),
+                size,
+            ))
+        }
+    };
+}
+
+pub(crate) use predict_setters;
 
 /// What one request returned: the items and the key to continue from.
 pub(crate) struct Fetched {

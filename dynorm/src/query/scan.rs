@@ -150,6 +150,10 @@ impl<I: Index> Scan<I> {
             .map_err(|e| crate::item::built(e, schema.model, OPERATION))
     }
 
+    page::predict_setters!(
+        /// A parallel scan reads a page per segment.
+    );
+
     /// Scans only `segment` of `total` (a parallel scan run by you).
     pub fn segment(mut self, segment: u32, total: u32) -> Self {
         match (i32::try_from(segment), i32::try_from(total)) {

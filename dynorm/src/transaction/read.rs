@@ -9,8 +9,9 @@ use tracing::Instrument;
 use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::item;
+use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Metadata, Reporting};
+use crate::observe::{report_setters, Metadata, Predicted, Reporting};
 use crate::schema::Model;
 use crate::transaction::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::value::Item;
@@ -94,6 +95,30 @@ impl TransactGet {
             .set_return_consumed_capacity(self.report.capacity.clone())
             .build()
             .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+    }
+
+    /// The read units the transaction would consume, predicted without sending it: each
+    /// item read strongly and counted twice, as DynamoDB charges a transaction, in a range
+    /// up to the largest item (400 KB) since an item's size is known only once it is read.
+    pub fn predict(&self) -> Result<Predicted> {
+        self.predicted(None)
+    }
+
+    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
+    /// [`item_size`](crate::observe::item_size) counts them): exact.
+    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
+        self.predicted(Some(item_bytes))
+    }
+
+    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
+        let (_, items) = Self::checked(self.gets.clone())?;
+        let mut predicted = Predicted::default();
+        predicted.add_requests(1);
+        for item in &items {
+            let table = item.get().map(|get| get.table_name()).unwrap_or_default();
+            reads::by_key(&mut predicted, table, ByKey::Transaction, true, size);
+        }
+        Ok(predicted)
     }
 
     /// Sends the request.

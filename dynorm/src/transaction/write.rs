@@ -12,9 +12,10 @@ use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
+use crate::item::predict::PredictKind;
 use crate::item::write_request::{self, Checks, ConditionCheck, WriteSpec};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Metadata, Reporting};
+use crate::observe::{report_setters, Metadata, Predicted, Reporting};
 use crate::schema::Model;
 use crate::transaction::{
     canceled, private, single_table, with_table, TransactWriteOperation, MAX_TRANSACTION_ITEMS,
@@ -23,6 +24,8 @@ use crate::value::Item;
 
 /// The operation a write transaction's errors name.
 const OPERATION: &str = "transact_write";
+/// How many times DynamoDB counts each unit of a transaction's operations.
+const TRANSACTION_FACTOR: f64 = 2.0;
 
 impl Client {
     /// A write transaction: up to 100 `create`, `put`, `update`, `delete` and
@@ -165,6 +168,26 @@ impl TransactWrite {
         input(items, token, capacity)
             .build()
             .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+    }
+
+    /// The capacity the transaction would consume, predicted without sending it: each
+    /// operation's write units, twice over, as DynamoDB charges a transaction; ranges with
+    /// their reasons where the items already stored decide. Every error `send` would find
+    /// before sending is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        let copy = TransactWrite {
+            client: self.client.clone(),
+            writes: self.writes.clone(),
+            token: self.token.clone(),
+            report: self.report.clone(),
+        };
+        let (_, specs, _) = copy.specs()?;
+        let mut predicted = Predicted::default();
+        predicted.add_requests(1);
+        for spec in &specs {
+            PredictKind::predict(spec, &mut predicted, TRANSACTION_FACTOR);
+        }
+        Ok(predicted)
     }
 
     /// Checks everything that can be checked before sending.

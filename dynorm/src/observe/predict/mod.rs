@@ -1,0 +1,259 @@
+//! Predicted capacity: what a builder's requests would consume, computed from the
+//! request and the model's schema with DynamoDB's rules, without sending anything.
+
+mod entry;
+#[cfg(test)]
+mod fixtures;
+pub(crate) mod reads;
+mod units;
+pub(crate) mod writes;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::Capacity;
+
+/// A number of capacity units that is known to lie between `min` and `max`, both
+/// included; `min == max` when it is known exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Units {
+    min: f64,
+    max: f64,
+}
+
+impl Units {
+    /// Exactly `units`.
+    pub fn exact(units: f64) -> Self {
+        Self {
+            min: units,
+            max: units,
+        }
+    }
+
+    /// Between `min` and `max`, both included (swapped when given the other way round).
+    pub fn between(min: f64, max: f64) -> Self {
+        Self {
+            min: min.min(max),
+            max: max.max(min),
+        }
+    }
+
+    /// The fewest units it can be.
+    pub fn min(&self) -> f64 {
+        self.min
+    }
+
+    /// The most units it can be.
+    pub fn max(&self) -> f64 {
+        self.max
+    }
+
+    /// Whether the number is known exactly.
+    pub fn is_exact(&self) -> bool {
+        self.min == self.max
+    }
+
+    /// Whether `units` lies in the range.
+    pub fn contains(&self, units: f64) -> bool {
+        self.min <= units && units <= self.max
+    }
+
+    fn scaled(self, factor: f64) -> Self {
+        Self::between(self.min * factor, self.max * factor)
+    }
+}
+
+impl std::ops::Add for Units {
+    type Output = Units;
+
+    fn add(self, other: Units) -> Units {
+        Units::between(self.min + other.min, self.max + other.max)
+    }
+}
+
+impl fmt::Display for Units {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_exact() {
+            write!(f, "{}", self.min)
+        } else {
+            write!(f, "{}..={}", self.min, self.max)
+        }
+    }
+}
+
+/// The capacity a builder's requests would consume, predicted from the request and the
+/// model's schema with DynamoDB's rules: write units per 1 KB written to the table and
+/// each index, read units per 4 KB read, twice as many in a transaction. Made by
+/// `predict()` on every builder; nothing is sent.
+///
+/// Units are kept by table and index, keyed as [`Capacity::indexes`] keys what DynamoDB
+/// reports: `table` for the base table and `table/index` for an index. Where the cost
+/// depends on what is stored (the item a put replaces, the item an update changes, the
+/// size of an item read), the units are a range, and [`reasons`](Self::reasons) says why.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Predicted {
+    requests: usize,
+    read: Units,
+    write: Units,
+    units: BTreeMap<String, Units>,
+    reasons: Vec<String>,
+}
+
+/// Whether units are read or written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Access {
+    Read,
+    Write,
+}
+
+impl Predicted {
+    /// The requests the builder would send (one page, for a query or scan).
+    pub fn requests(&self) -> usize {
+        self.requests
+    }
+
+    /// The read units, summed over tables and indexes.
+    pub fn read_units(&self) -> Units {
+        self.read
+    }
+
+    /// The write units, summed over tables and indexes.
+    pub fn write_units(&self) -> Units {
+        self.write
+    }
+
+    /// Every unit, read and written: what DynamoDB reports as `CapacityUnits`.
+    pub fn units(&self) -> Units {
+        self.read + self.write
+    }
+
+    /// The units of one table (`table`) or index (`table/index`); exactly 0 when the
+    /// requests do not touch it.
+    pub fn of(&self, table_or_index: &str) -> Units {
+        self.units.get(table_or_index).copied().unwrap_or_default()
+    }
+
+    /// The units of every table and index the requests touch, keyed `table` and
+    /// `table/index`.
+    pub fn by_table_and_index(&self) -> &BTreeMap<String, Units> {
+        &self.units
+    }
+
+    /// Why some units are ranges, one sentence each; empty when every number is exact.
+    pub fn reasons(&self) -> &[String] {
+        &self.reasons
+    }
+
+    /// Whether every number is known exactly.
+    pub fn is_exact(&self) -> bool {
+        self.read.is_exact() && self.write.is_exact() && self.units.values().all(Units::is_exact)
+    }
+
+    /// Whether what DynamoDB reported (asked for with
+    /// [`ReturnConsumedCapacity::Indexes`](crate::observe::ReturnConsumedCapacity)) lies
+    /// within the prediction: the total, and each table and index apart.
+    pub fn contains(&self, consumed: &Capacity) -> bool {
+        let each = self.units.keys().chain(consumed.indexes.keys()).all(|key| {
+            let reported = consumed.indexes.get(key).copied().unwrap_or_default();
+            self.of(key).contains(reported)
+        });
+        each && self.units().contains(consumed.units)
+    }
+
+    /// Adds another prediction to this one, as when several builders are sent.
+    pub fn merge(&mut self, other: &Predicted) {
+        self.requests += other.requests;
+        self.read = self.read + other.read;
+        self.write = self.write + other.write;
+        for (key, units) in &other.units {
+            let sum = self.of(key) + *units;
+            self.units.insert(key.clone(), sum);
+        }
+        for reason in &other.reasons {
+            self.because(reason);
+        }
+    }
+
+    /// Counts `requests` more requests.
+    pub(crate) fn add_requests(&mut self, requests: usize) {
+        self.requests += requests;
+    }
+
+    /// Adds `units` read or written on `key` (`table` or `table/index`), times `factor`
+    /// (2 in a transaction).
+    pub(crate) fn add(&mut self, access: Access, key: String, units: Units, factor: f64) {
+        let units = units.scaled(factor);
+        match access {
+            Access::Read => self.read = self.read + units,
+            Access::Write => self.write = self.write + units,
+        }
+        let sum = self.of(&key) + units;
+        self.units.insert(key, sum);
+    }
+
+    /// Records why a number is a range, once.
+    pub(crate) fn because(&mut self, reason: &str) {
+        if !self.reasons.iter().any(|r| r == reason) {
+            self.reasons.push(reason.to_owned());
+        }
+    }
+}
+
+impl fmt::Display for Predicted {
+    /// One line per table and index (`Orders/byStatus: 0..=800 units`), then the reasons.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} request(s): {} read units, {} write units",
+            self.requests, self.read, self.write
+        )?;
+        for (key, units) in &self.units {
+            write!(f, "\n  {key}: {units} units")?;
+        }
+        for reason in &self.reasons {
+            write!(f, "\n  - {reason}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The key of an index's units: `table/index`, or `table` for the base table.
+pub(crate) fn index_key(table: &str, index: Option<&str>) -> String {
+    match index {
+        Some(index) => format!("{table}/{index}"),
+        None => table.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_add_scale_and_show_as_ranges() {
+        let sum = Units::exact(2.0) + Units::between(0.0, 400.0);
+        assert_eq!(sum, Units::between(2.0, 402.0));
+        assert!(sum.contains(2.0) && !sum.contains(1.0));
+        assert_eq!(sum.scaled(2.0).to_string(), "4..=804");
+        assert_eq!(Units::exact(0.5).to_string(), "0.5");
+    }
+
+    #[test]
+    fn a_prediction_contains_what_was_consumed_by_table_and_index() {
+        let mut predicted = Predicted::default();
+        predicted.add(Access::Write, "T".into(), Units::exact(2.0), 1.0);
+        predicted.add(Access::Write, "T/g".into(), Units::between(0.0, 4.0), 1.0);
+        predicted.because("why");
+        predicted.because("why");
+        assert_eq!(predicted.reasons().len(), 1);
+        let mut consumed = Capacity {
+            units: 4.0,
+            ..Capacity::default()
+        };
+        consumed.indexes.insert("T".into(), 2.0);
+        consumed.indexes.insert("T/g".into(), 2.0);
+        assert!(predicted.contains(&consumed));
+        consumed.indexes.insert("T/other".into(), 1.0);
+        assert!(!predicted.contains(&consumed));
+    }
+}

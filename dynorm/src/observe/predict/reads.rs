@@ -1,0 +1,131 @@
+//! The read units of reads: one item by key (alone, in a batch, in a transaction), and
+//! one page of a query or scan.
+//!
+//! DynamoDB charges an item read by key per started 4 KB of the item (half as much when
+//! eventually consistent, twice as much in a transaction), and a page for the sum of
+//! the sizes of every item it read, before any filter, rounded up per 4 KB. A page stops
+//! at 1 MB read, or at its `limit` of items.
+
+use super::units::{item_read_units, max_item_read_units, read_units, PAGE_BYTES};
+use super::{index_key, Access, Predicted, Units};
+use crate::value::limits::MAX_ITEM_BYTES;
+
+const UNKNOWN_SIZE: &str = "an item's size is known only once it is read (up to 400 KB): give it \
+     with `predict_for(bytes)`";
+const BATCH_ABSENT: &str = "a batch read may find no item for a key, which DynamoDB Local charges \
+     nothing";
+const PAGE: &str = "a page reads the items that match its key condition, before any filter, up \
+     to its limit or 1 MB: 0 when none match";
+
+/// How a read by key is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ByKey {
+    /// `GetItem`: an absent item costs as much as the smallest one.
+    Get,
+    /// One key of a `BatchGetItem`: an absent item may cost nothing.
+    Batch,
+    /// One `Get` of a `TransactGetItems`: strongly consistent, and twice the units.
+    Transaction,
+}
+
+/// One item read by key from `table`, of `size` bytes when the caller knows it.
+pub(crate) fn by_key(
+    predicted: &mut Predicted,
+    table: &str,
+    how: ByKey,
+    consistent: bool,
+    size: Option<usize>,
+) {
+    let (consistent, factor) = match how {
+        ByKey::Transaction => (true, 2.0),
+        ByKey::Get | ByKey::Batch => (consistent, 1.0),
+    };
+    let least = match how {
+        ByKey::Batch => 0.0,
+        ByKey::Get | ByKey::Transaction => item_read_units(0, consistent),
+    };
+    let units = match size {
+        Some(size) => Units::exact(item_read_units(size, consistent)),
+        None => {
+            predicted.because(UNKNOWN_SIZE);
+            Units::between(least, max_item_read_units(consistent))
+        }
+    };
+    if how == ByKey::Batch && size.is_none() {
+        predicted.because(BATCH_ABSENT);
+    }
+    predicted.add(Access::Read, index_key(table, None), units, factor);
+}
+
+/// One page of a query or scan of `table` (through `index`, if any): up to `limit`
+/// items (before the filter) of `size` bytes each when the caller knows it.
+pub(crate) fn page(
+    predicted: &mut Predicted,
+    table: &str,
+    index: Option<&str>,
+    consistent: bool,
+    limit: Option<u32>,
+    size: Option<usize>,
+) {
+    let item = size.unwrap_or(MAX_ITEM_BYTES);
+    let bytes = match limit {
+        Some(limit) => (limit as usize).saturating_mul(item).min(PAGE_BYTES),
+        None => PAGE_BYTES,
+    };
+    // A page stops after the item that crosses 1 MB, so it may read one item more.
+    let bytes = if bytes == PAGE_BYTES && limit.is_none_or(|l| l as usize * item > PAGE_BYTES) {
+        PAGE_BYTES + item
+    } else {
+        bytes
+    };
+    let most = read_units(bytes, consistent);
+    predicted.add(
+        Access::Read,
+        index_key(table, index),
+        Units::between(0.0, most),
+        1.0,
+    );
+    predicted.because(PAGE);
+    if index.is_some() {
+        // DynamoDB reports the base table of an index read too, with 0 units.
+        predicted.add(Access::Read, index_key(table, None), Units::exact(0.0), 1.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_get_of_a_known_size_is_exact() {
+        let mut p = Predicted::default();
+        by_key(&mut p, "T", ByKey::Get, false, Some(5000));
+        by_key(&mut p, "T", ByKey::Get, true, Some(5000));
+        assert_eq!(p.of("T"), Units::exact(3.0));
+        assert!(p.reasons().is_empty());
+    }
+
+    #[test]
+    fn an_unknown_size_is_a_range() {
+        let mut p = Predicted::default();
+        by_key(&mut p, "T", ByKey::Get, false, None);
+        assert_eq!(p.of("T"), Units::between(0.5, 50.0));
+        let mut p = Predicted::default();
+        by_key(&mut p, "T", ByKey::Batch, true, None);
+        assert_eq!(p.of("T"), Units::between(0.0, 100.0));
+        let mut p = Predicted::default();
+        by_key(&mut p, "T", ByKey::Transaction, false, Some(5000));
+        assert_eq!(p.of("T"), Units::exact(4.0));
+    }
+
+    #[test]
+    fn a_page_is_bounded_by_its_limit_or_a_megabyte() {
+        let mut p = Predicted::default();
+        page(&mut p, "T", Some("g"), false, Some(5), Some(1100));
+        assert_eq!(p.of("T/g"), Units::between(0.0, 1.0));
+        assert_eq!(p.of("T"), Units::exact(0.0));
+        let mut p = Predicted::default();
+        page(&mut p, "T", None, true, None, Some(1000));
+        assert_eq!(p.of("T").max(), 257.0);
+    }
+}
