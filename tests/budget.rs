@@ -173,3 +173,21 @@ async fn a_budget_refuses_reads_that_cannot_resume_and_bad_settings() {
     assert_eq!(error.model(), Some("Note"), "{error}");
     assert_eq!(requests.total(), 0, "refused before sending");
 }
+
+#[tokio::test]
+async fn a_plan_says_a_limit_with_a_filter_may_read_far_more_than_it_returns() {
+    let db = common::db_with::<Note>("budget_plan").await;
+    let plan = db
+        .query_by::<Note>("b")
+        .filter(Note::KEEP.eq(true))
+        .limit(10)
+        .plan()
+        .unwrap();
+    assert_eq!(plan.notes.len(), 1, "{plan}");
+    assert!(
+        plan.to_string().contains("far more items than it returns"),
+        "{plan}"
+    );
+    let plain = db.query_by::<Note>("b").limit(10).plan().unwrap();
+    assert!(plain.notes.is_empty(), "{plain}");
+}

@@ -202,6 +202,8 @@ pub struct Plan {
     /// through an index that does not project every attribute. The keys then cost one
     /// `BatchGetItem` per 100, plus a retry for keys returned unprocessed.
     pub hydrated: bool,
+    /// What the read may cost beyond what it returns, in words: a `limit` with a filter.
+    pub notes: Vec<String>,
 }
 
 impl Plan {
@@ -262,6 +264,9 @@ impl fmt::Display for Plan {
                 "\nthen: BatchGetItem of the whole items by key, one request per 100 keys \
                  (plus retries of unprocessed keys), in index order"
             )?;
+        }
+        for note in &self.notes {
+            write!(f, "\nnote: {note}")?;
         }
         Ok(())
     }
@@ -395,6 +400,7 @@ pub(crate) fn plan_query(
         names: placeholders.names,
         values: placeholders.values,
         hydrated: false,
+        notes: Vec::new(),
     })
 }
 

@@ -300,7 +300,15 @@ impl<M: Model, R: FromItem> Query<M, R> {
             hash: self.hash.clone(),
             managed: Vec::new(),
         };
-        self.plan_of(conditions, true)
+        let mut plan = self.plan_of(conditions, true)?;
+        if let (Some(limit), Some(_)) = (self.limit, &plan.filter) {
+            plan.notes.push(format!(
+                "`limit({limit})` caps the items each page reads before the filter: a page may \
+                 return few of them or none, and the read may go through far more items than it \
+                 returns, each paid for; a `budget` caps what it spends"
+            ));
+        }
+        Ok(plan)
     }
 
     /// The first error a builder call recorded.
