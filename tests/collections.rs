@@ -157,3 +157,54 @@ async fn equalities_on_leading_template_fields_go_into_the_key_condition() {
     assert_eq!(c3, [card("b1", "c3", "done", "ann")]);
     assert_eq!((tally.count(), tally.scanned_count()), (1, 4));
 }
+
+#[tokio::test]
+async fn a_collection_reads_page_by_page_within_a_budget() {
+    let db = board("coll_budget").await;
+    for n in 0..300 {
+        db.create(&card("b3", &format!("x{n:03}"), "open", "ann"))
+            .send()
+            .await
+            .unwrap();
+    }
+    let mut cursor: Option<String> = None;
+    let mut cards = std::collections::BTreeSet::new();
+    let mut people = 0;
+    let mut pages = 0;
+    loop {
+        let tally = Tally::default();
+        let page = db
+            .collection::<PersonWithCards>("ann")
+            .budget(2.0)
+            .max_item_bytes(512)
+            .tally(&tally)
+            .page(cursor.as_deref())
+            .await
+            .unwrap();
+        let spent = tally.consumed_capacity().map_or(0.0, |c| c.units);
+        assert!(spent <= 2.0, "page {pages} spent {spent} of 2 units");
+        for item in page.items {
+            match item {
+                PersonWithCards::Person(_) => people += 1,
+                PersonWithCards::Card(c) => {
+                    assert!(cards.insert((c.board_id, c.card_id)), "a card twice")
+                }
+            }
+        }
+        pages += 1;
+        match page.cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!((people, cards.len()), (1, 304), "every item once");
+    assert!(pages > 1, "the budget split the partition");
+    // A budget cannot stop `all` midway.
+    let error = db
+        .collection::<PersonWithCards>("ann")
+        .budget(2.0)
+        .all()
+        .await
+        .unwrap_err();
+    assert!(error.is_validation(), "{error}");
+}

@@ -7,7 +7,8 @@ use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use tracing::Instrument;
 
-use super::page;
+use super::budget::{budget_setters, read_within, Budget};
+use super::page::{self, Fetched, Page};
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
@@ -32,6 +33,8 @@ impl Client {
             hash: hash.into(),
             include_expired: false,
             report: Reporting::default(),
+            budget: None,
+            max_item_bytes: super::budget::MAX_ITEM_BYTES,
         }
     }
 }
@@ -44,9 +47,12 @@ pub struct CollectionQuery<C: Collection> {
     hash: <C::Partition as Index>::HashKey,
     include_expired: bool,
     report: Reporting,
+    budget: Option<f64>,
+    max_item_bytes: u32,
 }
 
 /// The parts of the request that every page repeats.
+#[derive(Clone)]
 struct Prepared {
     table: String,
     index: Option<&'static str>,
@@ -54,12 +60,14 @@ struct Prepared {
     names: Option<HashMap<String, String>>,
     values: Option<HashMap<String, AttributeValue>>,
     return_capacity: Option<ReturnConsumedCapacity>,
+    limit: Option<i32>,
 }
 
 impl Prepared {
     /// The request of the page after `start`.
     fn input(&self, start: Option<Item>) -> QueryInputBuilder {
         QueryInput::builder()
+            .set_limit(self.limit)
             .table_name(&self.table)
             .set_index_name(self.index.map(str::to_owned))
             .key_condition_expression(&self.key_condition)
@@ -163,7 +171,12 @@ impl<C: Collection> CollectionQuery<C> {
             key_condition,
             names: placeholders.take_names(),
             values: placeholders.take_values(),
-            return_capacity: self.report.capacity.clone(),
+            // A budget counts what each page consumed.
+            return_capacity: match (self.report.capacity(), self.budget) {
+                (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
+                (capacity, _) => capacity,
+            },
+            limit: None,
         })
     }
 
@@ -171,59 +184,117 @@ impl<C: Collection> CollectionQuery<C> {
     /// collection's entities in range key order. Items of other entities are skipped and
     /// counted in the [`tally`](Self::tally), never failed.
     pub async fn all(self) -> Result<Vec<C>> {
+        if self.budget.is_some() {
+            return Err(super::budget::refused_whole()
+                .with_model(<C::Anchor as Model>::SCHEMA.model)
+                .with_operation(OPERATION));
+        }
         let prepared = self.prepare()?;
-        let schema = &<C::Anchor as Model>::SCHEMA;
         let mut start: Option<Item> = None;
         let mut items = Vec::new();
-        let mut skipped = 0;
         loop {
-            let span = request_span!(
-                "Query",
-                schema.model,
-                prepared.table.as_str(),
-                "aws.dynamodb.count" = tracing::field::Empty,
-                "aws.dynamodb.scanned_count" = tracing::field::Empty,
-                "dynorm.key_condition" = prepared.key_condition.as_str(),
-                "dynorm.continued" = start.is_some(),
-            );
-            let output = prepared
-                .input(start.take())
-                .send_with(self.client.sdk())
-                .instrument(span.clone())
-                .await
-                .map_err(|e| sdk_error(e, schema.model, OPERATION, &prepared.table))
-                .inspect_err(|error| span::record_error(&span, error))?;
-            let fetched = page::fetched(
-                &span,
-                self.report.tally.as_ref(),
-                output.count,
-                output.scanned_count,
-                output.consumed_capacity.as_slice(),
-                output.items,
-                output.last_evaluated_key,
-            );
-            for item in fetched.items {
-                let Some(owner) = collection::owner(C::__ENTITIES, &item) else {
-                    skipped += 1;
-                    continue;
-                };
-                if !self.include_expired && owner.is_expired(&item) {
-                    continue;
-                }
-                match C::decode(entity_name(owner), item) {
-                    Some(decoded) => items.push(decoded.map_err(|e| e.with_operation(OPERATION))?),
-                    None => skipped += 1,
-                }
-            }
+            let fetched = self.fetch(&prepared, start.take()).await?;
+            items.extend(self.decode(fetched.items)?);
             match fetched.last_key.filter(|k| !k.is_empty()) {
                 Some(key) => start = Some(key),
-                None => {
-                    if let Some(tally) = &self.report.tally {
-                        tally.add_skipped(skipped);
-                    }
-                    return Ok(items);
-                }
+                None => return Ok(items),
             }
         }
+    }
+
+    /// One page of the partition, starting after `cursor` (from a previous page) or at the
+    /// beginning: one request, or with a [`budget`](Self::budget), as many as fit in it.
+    pub async fn page(self, cursor: Option<&str>) -> Result<Page<C>> {
+        let schema = &<C::Anchor as Model>::SCHEMA;
+        let index = <C::Partition as Index>::INDEX;
+        let signer = self.client.cursor_key().cloned();
+        let mut prepared = self.prepare()?;
+        let start = page::start_key(cursor, schema, &index, signer.as_ref(), OPERATION)?;
+        let (items, last_key) = match self.budget {
+            None => {
+                let fetched = self.fetch(&prepared, start).await?;
+                (fetched.items, fetched.last_key)
+            }
+            Some(units) => {
+                let budget = Budget {
+                    units,
+                    max_item_bytes: self.max_item_bytes,
+                    consistent: false,
+                };
+                budget
+                    .check()
+                    .map_err(|e| e.with_model(schema.model).with_operation(OPERATION))?;
+                let limit = prepared.limit;
+                let this = &self;
+                read_within(budget, limit, start, |start, page_limit| {
+                    prepared.limit = page_limit;
+                    let page = prepared.clone();
+                    async move { this.fetch(&page, start).await }
+                })
+                .await
+                .map_err(|e| e.with_model(schema.model).with_operation(OPERATION))?
+            }
+        };
+        let cursor = page::next_cursor(last_key, &index, signer.as_ref())?;
+        Ok(Page {
+            items: self.decode(items)?,
+            cursor,
+        })
+    }
+
+    budget_setters!();
+
+    /// Sends one page's request after `start`.
+    async fn fetch(&self, prepared: &Prepared, start: Option<Item>) -> Result<Fetched> {
+        let schema = &<C::Anchor as Model>::SCHEMA;
+        let span = request_span!(
+            "Query",
+            schema.model,
+            prepared.table.as_str(),
+            "aws.dynamodb.count" = tracing::field::Empty,
+            "aws.dynamodb.scanned_count" = tracing::field::Empty,
+            "dynorm.key_condition" = prepared.key_condition.as_str(),
+            "dynorm.continued" = start.is_some(),
+        );
+        let output = prepared
+            .input(start)
+            .send_with(self.client.sdk())
+            .instrument(span.clone())
+            .await
+            .map_err(|e| sdk_error(e, schema.model, OPERATION, &prepared.table))
+            .inspect_err(|error| span::record_error(&span, error))?;
+        Ok(page::fetched(
+            &span,
+            self.report.tally.as_ref(),
+            output.count,
+            output.scanned_count,
+            output.consumed_capacity.as_slice(),
+            output.items,
+            output.last_evaluated_key,
+        ))
+    }
+
+    /// Decodes the items of the collection's entities; items of other entities are
+    /// skipped and counted in the tally, expired ones left out.
+    fn decode(&self, items: Vec<Item>) -> Result<Vec<C>> {
+        let mut out = Vec::with_capacity(items.len());
+        let mut skipped = 0;
+        for item in items {
+            let Some(owner) = collection::owner(C::__ENTITIES, &item) else {
+                skipped += 1;
+                continue;
+            };
+            if !self.include_expired && owner.is_expired(&item) {
+                continue;
+            }
+            match C::decode(entity_name(owner), item) {
+                Some(decoded) => out.push(decoded.map_err(|e| e.with_operation(OPERATION))?),
+                None => skipped += 1,
+            }
+        }
+        if let Some(tally) = &self.report.tally {
+            tally.add_skipped(skipped);
+        }
+        Ok(out)
     }
 }
