@@ -101,6 +101,7 @@ async fn load_tree(
         .all(|(p, comments)| comments.len() == 2 && comments.iter().all(|c| c.post_id == p.id)));
 
     // The plan's requests, in the plan's rounds, never more at once than it says.
+    assert_eq!(plan.total_requests(posts), 1 + posts, "{plan}");
     requests.assert_counts([("Query", 1 + posts)]);
     assert_eq!(in_flight.started(), 1 + posts);
     assert_eq!(in_flight.rounds(), planned, "{plan}");

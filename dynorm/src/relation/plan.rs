@@ -49,6 +49,23 @@ impl LoadPlan {
     }
 }
 
+impl LoadPlan {
+    /// The requests of the whole load when no relation has more than `parents` distinct
+    /// parents: the sum of every request's (the roots' Query counts one, and each page
+    /// beyond a query's first one more), a bound in the sense of
+    /// [`total_rounds`](Self::total_rounds).
+    pub fn total_requests(&self, parents: usize) -> usize {
+        self.rounds
+            .iter()
+            .enumerate()
+            .flat_map(|(wave, requests)| {
+                let parents = if wave == 0 { 1 } else { parents };
+                requests.iter().map(move |r| r.requests_for(parents))
+            })
+            .sum()
+    }
+}
+
 impl fmt::Display for LoadPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, wave) in self.waves.iter().enumerate() {

@@ -96,6 +96,16 @@ impl Rounds {
                 .div_ceil(concurrency.max(1)),
         }
     }
+
+    /// The requests this takes for `parents` distinct parents (each of a query's pages
+    /// beyond its first is one more).
+    pub fn requests_for(self, parents: usize) -> usize {
+        match self {
+            Rounds::One => usize::from(parents > 0),
+            Rounds::PerParent { .. } => parents,
+            Rounds::PerHundredParents { .. } => parents.div_ceil(MAX_BATCH_KEYS),
+        }
+    }
 }
 
 impl fmt::Display for Rounds {
