@@ -17,7 +17,7 @@ use crate::expr::{
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, Guarded, WriteSpec};
-use crate::observe::{report_setters, Predicted, Reporting};
+use crate::observe::{report_setters, Reporting};
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 
@@ -351,17 +351,7 @@ impl<M: Model> UpdateItem<M> {
         )
     }
 
-    /// The capacity the request would consume, predicted from the request and the
-    /// model's schema without sending it: exact where the request decides it, a range
-    /// with its reasons where the item already stored does. Every error `send` would find
-    /// before sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        Ok(item::predict::single(&self.clone().spec()?))
-    }
-
-    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
-        item::guarded::send_spec(self.client.clone(), self.spec(), return_values).await
-    }
+    item::write_request::predict_and_send_with!();
 
     /// Sends the `UpdateItem` request.
     pub async fn send(self) -> Result<()> {

@@ -604,11 +604,7 @@ impl Prepared {
             .set_return_consumed_capacity(self.return_capacity.clone())
     }
 
-    fn fetch(
-        &self,
-        start: Option<Item>,
-        select: Option<Select>,
-    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+    fn fetch(&self, start: Option<Item>, select: Option<Select>) -> impl page::Fetching {
         self.fetch_with(start, select, self.plan.values.clone())
     }
 
@@ -636,19 +632,6 @@ impl Prepared {
             "dynorm.continued" = start.is_some(),
         );
         let request = self.input_with(start, select, values);
-        // The table name goes into the request; an error names it again.
-        let (client, schema) = (self.client.clone(), self.schema);
-        let (tally, limiter) = (self.tally.clone(), self.limiter.clone());
-        async move {
-            page::send_page!(
-                request,
-                span,
-                client,
-                schema,
-                OPERATION,
-                tally.as_ref(),
-                limiter.as_ref()
-            )
-        }
+        page::send_page!(request, span, self, OPERATION)
     }
 }

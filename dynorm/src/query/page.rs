@@ -80,6 +80,11 @@ macro_rules! predict_setters {
 
 pub(crate) use predict_setters;
 
+/// The future of one page, sent: what `fetch` of a prepared query or scan gives.
+pub(crate) trait Fetching: Future<Output = Result<Fetched>> + Send + 'static {}
+
+impl<F: Future<Output = Result<Fetched>> + Send + 'static> Fetching for F {}
+
 /// What one request returned: the items and the key to continue from.
 pub(crate) struct Fetched {
     pub items: Vec<Item>,
@@ -89,47 +94,54 @@ pub(crate) struct Fetched {
     pub units: Option<f64>,
 }
 
-/// Sends a page's request (`$request`, a `Query` or `Scan` input builder, whose outputs
-/// share the page fields) in `$span`, and gives the page, its counts and capacity added
-/// to `$tally`, or the error, recorded on the span. The SDK's outputs share these fields but
-/// no trait, hence a macro.
+/// The future of one page of a query or scan: its request (`$request`, a `Query` or `Scan`
+/// input builder, whose outputs share the page fields) sent in `$span` by `$prepared` (a
+/// prepared query or scan: its `client`, `schema`, `tally` and `limiter`), within the rate
+/// limiter when there is one, giving the page, its counts and capacity added to the tally,
+/// or the error, recorded on the span. The SDK's outputs share these fields but no trait,
+/// hence a macro.
 macro_rules! send_page {
-    ($request:expr, $span:expr, $client:expr, $schema:expr, $operation:expr, $tally:expr, $limiter:expr) => {{
-        use ::tracing::Instrument as _;
-        let (span, client, schema) = ($span, $client, $schema);
-        let limiter: Option<&$crate::observe::RateLimiter> = $limiter;
-        if let Some(limiter) = limiter {
-            limiter.wait().await;
-        }
-        let result = $request
-            .send_with(client.sdk())
-            .instrument(span.clone())
-            .await
-            .map_err(|e| {
-                let table = client.table_name_of(schema);
-                $crate::error::sdk_error(e, schema.model, $operation, &table)
-            });
-        if let (Some(limiter), Ok(output)) = (limiter, &result) {
-            limiter.spend($crate::observe::units(output.consumed_capacity.as_slice()));
-        }
-        if let (Some(limiter), Err(error)) = (limiter, &result) {
-            if error.is_throttled() {
-                limiter.throttled(error.throttling_reasons());
+    ($request:expr, $span:expr, $prepared:expr, $operation:expr) => {{
+        let request = $request;
+        let span = $span;
+        // The table name goes into the request; an error names it again.
+        let (client, schema) = ($prepared.client.clone(), $prepared.schema);
+        let (tally, limiter) = ($prepared.tally.clone(), $prepared.limiter.clone());
+        async move {
+            use ::tracing::Instrument as _;
+            if let Some(limiter) = &limiter {
+                limiter.wait().await;
             }
-        }
-        match result {
-            Ok(output) => Ok($crate::query::page::fetched(
-                &span,
-                $tally,
-                output.count,
-                output.scanned_count,
-                output.consumed_capacity.as_slice(),
-                output.items,
-                output.last_evaluated_key,
-            )),
-            Err(error) => {
-                $crate::observe::span::record_error(&span, &error);
-                Err(error)
+            let result = request
+                .send_with(client.sdk())
+                .instrument(span.clone())
+                .await
+                .map_err(|e| {
+                    let table = client.table_name_of(schema);
+                    $crate::error::sdk_error(e, schema.model, $operation, &table)
+                });
+            if let (Some(limiter), Ok(output)) = (&limiter, &result) {
+                limiter.spend($crate::observe::units(output.consumed_capacity.as_slice()));
+            }
+            if let (Some(limiter), Err(error)) = (&limiter, &result) {
+                if error.is_throttled() {
+                    limiter.throttled(error.throttling_reasons());
+                }
+            }
+            match result {
+                Ok(output) => Ok($crate::query::page::fetched(
+                    &span,
+                    tally.as_ref(),
+                    output.count,
+                    output.scanned_count,
+                    output.consumed_capacity.as_slice(),
+                    output.items,
+                    output.last_evaluated_key,
+                )),
+                Err(error) => {
+                    $crate::observe::span::record_error(&span, &error);
+                    Err(error)
+                }
             }
         }
     }};

@@ -16,7 +16,7 @@ use crate::observe::span::request_span;
 use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
 use crate::query::budget::{budget_setters, read_within, refused_whole, Budget};
 use crate::query::checked_concurrency;
-use crate::query::page::{self, Fetched, ItemStream, Page};
+use crate::query::page::{self, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
 use crate::value::Item;
 
@@ -367,11 +367,7 @@ impl Prepared {
             .set_return_consumed_capacity(self.return_capacity.clone())
     }
 
-    fn fetch(
-        &self,
-        start: Option<Item>,
-        select: Option<Select>,
-    ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
+    fn fetch(&self, start: Option<Item>, select: Option<Select>) -> impl page::Fetching {
         let span = request_span!(
             "Scan",
             self.schema.model,
@@ -388,19 +384,6 @@ impl Prepared {
             "dynorm.continued" = start.is_some(),
         );
         let request = self.input(start, select);
-        // The table name goes into the request; an error names it again.
-        let (client, schema) = (self.client.clone(), self.schema);
-        let (tally, limiter) = (self.tally.clone(), self.limiter.clone());
-        async move {
-            page::send_page!(
-                request,
-                span,
-                client,
-                schema,
-                OPERATION,
-                tally.as_ref(),
-                limiter.as_ref()
-            )
-        }
+        page::send_page!(request, span, self, OPERATION)
     }
 }

@@ -4,6 +4,8 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{AttributeValue, BillingMode, KeyType, ScalarAttributeType};
 use futures_util::future::BoxFuture;
 
@@ -164,32 +166,22 @@ pub struct TableCheckpoints {
     table: OwnTable,
 }
 
-const CONSUMER: &str = "consumer";
+/// The hash key of the consumer's own tables: its name (and, for checkpoints, the stream).
+pub(crate) const CONSUMER: &str = "consumer";
 const SHARD: &str = "shard";
 const SEQUENCE_NUMBER: &str = "sequenceNumber";
 const SHARD_END: &str = "shardEnd";
-const POSITION: &str = "position";
+/// Where a record stands in its shard, as text that sorts as the sequence number does.
+pub(crate) const POSITION: &str = "position";
 
 impl TableCheckpoints {
-    /// A store in table `table` (the full name, no prefix added).
-    pub fn new(client: &Client, table: impl Into<String>) -> Self {
-        Self {
-            table: OwnTable::new(client, table),
-        }
-    }
-
-    /// The name of the table that holds the checkpoints.
-    pub fn table(&self) -> &str {
-        &self.table.name
-    }
-
-    /// Creates the checkpoint table unless it exists (on-demand billing), keyed by
-    /// consumer and stream, then shard, and waits until it is active.
-    pub async fn ensure_table(&self) -> Result<()> {
-        self.table
-            .ensure(CONSUMER, SHARD, "ensure_checkpoint_table")
-            .await
-    }
+    own_table_methods!(
+        "checkpoints",
+        "keyed by consumer and stream, then shard",
+        CONSUMER,
+        SHARD,
+        "ensure_checkpoint_table"
+    );
 
     fn hash(consumer: &str, stream: &str) -> AttributeValue {
         AttributeValue::S(format!("{consumer}|{stream}"))
@@ -199,27 +191,15 @@ impl TableCheckpoints {
 impl CheckpointStore for TableCheckpoints {
     fn load<'a>(&'a self, key: CheckpointKey<'a>) -> BoxFuture<'a, Result<Option<Checkpoint>>> {
         Box::pin(async move {
-            let output = self
+            let sent = self
                 .table
-                .client
-                .sdk()
                 .get_item()
-                .table_name(&self.table.name)
                 .key(CONSUMER, Self::hash(key.consumer, key.stream))
                 .key(SHARD, AttributeValue::S(key.shard.to_owned()))
                 .consistent_read(true)
-                .send()
-                .instrument(request_span!(
-                    "GetItem",
-                    tracing::field::Empty,
-                    self.table.name.as_str()
-                ))
-                .await
-                .map_err(|e| {
-                    from_sdk(e)
-                        .with_operation("load_checkpoint")
-                        .with_table(&self.table.name)
-                })?;
+                .send();
+            let span = request_span!("GetItem", tracing::field::Empty, self.table.name.as_str());
+            let output = self.table.send(span, "load_checkpoint", sent).await?;
             let Some(item) = output.item else {
                 return Ok(None);
             };
@@ -246,10 +226,7 @@ impl CheckpointStore for TableCheckpoints {
         Box::pin(async move {
             let request = self
                 .table
-                .client
-                .sdk()
                 .put_item()
-                .table_name(&self.table.name)
                 .item(CONSUMER, Self::hash(key.consumer, key.stream))
                 .item(SHARD, AttributeValue::S(key.shard.to_owned()));
             let request = match checkpoint {
@@ -270,20 +247,14 @@ impl CheckpointStore for TableCheckpoints {
                     .item(POSITION, AttributeValue::S(END_POSITION.to_owned()))
                     .item(SHARD_END, AttributeValue::Bool(true)),
             };
-            let span = request_span!("PutItem", tracing::field::Empty, self.table.name.as_str());
-            match request.send().instrument(span).await {
+            let sent = self
+                .table
+                .send(self.table.put_span(), "save_checkpoint", request.send());
+            match sent.await {
                 Ok(_) => Ok(()),
-                Err(e) => {
-                    let error = from_sdk(e)
-                        .with_operation("save_checkpoint")
-                        .with_table(&self.table.name);
-                    if error.is_condition_failed() {
-                        // Another writer got further: its checkpoint stays.
-                        Ok(())
-                    } else {
-                        Err(error)
-                    }
-                }
+                // Another writer got further: its checkpoint stays.
+                Err(error) if error.is_condition_failed() => Ok(()),
+                Err(error) => Err(error),
             }
         })
     }
@@ -305,6 +276,47 @@ impl OwnTable {
         }
     }
 
+    /// Sends a request on the table in `span` (its `request_span!`); an error names
+    /// `operation` and the table.
+    pub(crate) async fn send<T, E>(
+        &self,
+        span: tracing::Span,
+        operation: &'static str,
+        request: impl std::future::Future<Output = std::result::Result<T, SdkError<E, HttpResponse>>>,
+    ) -> Result<T>
+    where
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    {
+        request
+            .instrument(span)
+            .await
+            .map_err(|e| from_sdk(e).with_operation(operation).with_table(&self.name))
+    }
+
+    /// A `GetItem` on the table.
+    pub(crate) fn get_item(
+        &self,
+    ) -> aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder {
+        self.client.sdk().get_item().table_name(&self.name)
+    }
+
+    /// A `PutItem` on the table.
+    pub(crate) fn put_item(
+        &self,
+    ) -> aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder {
+        self.client.sdk().put_item().table_name(&self.name)
+    }
+
+    /// A `Query` on the table.
+    pub(crate) fn query(&self) -> aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder {
+        self.client.sdk().query().table_name(&self.name)
+    }
+
+    /// The span of a `PutItem` on the table.
+    pub(crate) fn put_span(&self) -> tracing::Span {
+        request_span!("PutItem", tracing::field::Empty, self.name.as_str())
+    }
+
     /// Creates the table with string keys `hash` and `range` unless it exists, and waits
     /// until it is active; an error names `operation`.
     pub(crate) async fn ensure(
@@ -318,6 +330,32 @@ impl OwnTable {
             .map_err(|e| e.with_operation(operation))
     }
 }
+
+/// The constructor, `table()` and `ensure_table()` of a store kept in an [`OwnTable`]
+/// (its field `table`), written once: what it holds, how it is keyed, its key attributes,
+/// and the operation that names an error of `ensure_table`.
+macro_rules! own_table_methods {
+    ($holds:literal, $keyed:literal, $hash:expr, $range:expr, $operation:literal) => {
+        #[doc = concat!("A store of ", $holds, " in table `table` (the full name, no prefix added).")]
+        pub fn new(client: &Client, table: impl Into<String>) -> Self {
+            Self {
+                table: OwnTable::new(client, table),
+            }
+        }
+
+        #[doc = concat!("The name of the table that holds the ", $holds, ".")]
+        pub fn table(&self) -> &str {
+            &self.table.name
+        }
+
+        #[doc = concat!("Creates the table of ", $holds, " unless it exists (on-demand billing), ", $keyed, ", and waits until it is active.")]
+        pub async fn ensure_table(&self) -> Result<()> {
+            self.table.ensure($hash, $range, $operation).await
+        }
+    };
+}
+
+pub(crate) use own_table_methods;
 
 /// Creates table `table` with string keys `hash` and `range` unless it exists (on-demand
 /// billing), and waits until it is active: the checkpoint and dead-letter tables.

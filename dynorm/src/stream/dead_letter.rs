@@ -6,13 +6,12 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::future::BoxFuture;
 
 use crate::client::Client;
-use crate::error::{from_sdk, Error, Result};
+use crate::error::{Error, Result};
 use crate::observe::span::request_span;
-use crate::stream::checkpoint::{sortable, OwnTable};
+use crate::stream::checkpoint::{own_table_methods, sortable, OwnTable, CONSUMER, POSITION};
 #[cfg(feature = "streams")]
 use crate::stream::record::Record;
 use crate::value::Item;
-use tracing::Instrument;
 
 /// A stream record that does not decode as the consumer's type, with why: what a
 /// [`DeadLetters`] sink receives. The keys and images are the record's own attributes, as
@@ -127,8 +126,6 @@ pub struct TableDeadLetters {
     table: OwnTable,
 }
 
-const CONSUMER: &str = "consumer";
-const POSITION: &str = "position";
 const TABLE: &str = "table";
 const STREAM: &str = "stream";
 const SHARD: &str = "shard";
@@ -142,54 +139,30 @@ const ERROR: &str = "error";
 const DEAD_LETTERED_AT: &str = "deadLetteredAt";
 
 impl TableDeadLetters {
-    /// A sink in table `table` (the full name, no prefix added).
-    pub fn new(client: &Client, table: impl Into<String>) -> Self {
-        Self {
-            table: OwnTable::new(client, table),
-        }
-    }
-
-    /// The name of the table that holds the dead letters.
-    pub fn table(&self) -> &str {
-        &self.table.name
-    }
-
-    /// Creates the dead-letter table unless it exists (on-demand billing), keyed by
-    /// consumer, then position, and waits until it is active.
-    pub async fn ensure_table(&self) -> Result<()> {
-        self.table
-            .ensure(CONSUMER, POSITION, "ensure_dead_letter_table")
-            .await
-    }
+    own_table_methods!(
+        "dead letters",
+        "keyed by consumer, then position",
+        CONSUMER,
+        POSITION,
+        "ensure_dead_letter_table"
+    );
 
     /// Every letter of consumer `consumer`, in stream order: every page, read consistently.
     pub async fn all(&self, consumer: &str) -> Result<Vec<DeadLetter>> {
         let mut letters = Vec::new();
         let mut start = None;
         loop {
-            let output = self
+            let sent = self
                 .table
-                .client
-                .sdk()
                 .query()
-                .table_name(&self.table.name)
                 .key_condition_expression("#consumer = :consumer")
                 .expression_attribute_names("#consumer", CONSUMER)
                 .expression_attribute_values(":consumer", AttributeValue::S(consumer.to_owned()))
                 .consistent_read(true)
                 .set_exclusive_start_key(start)
-                .send()
-                .instrument(request_span!(
-                    "Query",
-                    tracing::field::Empty,
-                    self.table.name.as_str()
-                ))
-                .await
-                .map_err(|e| {
-                    from_sdk(e)
-                        .with_operation("read_dead_letters")
-                        .with_table(&self.table.name)
-                })?;
+                .send();
+            let span = request_span!("Query", tracing::field::Empty, self.table.name.as_str());
+            let output = self.table.send(span, "read_dead_letters", sent).await?;
             for item in output.items.unwrap_or_default() {
                 letters.push(self.letter_of(item)?);
             }
@@ -244,10 +217,7 @@ impl DeadLetters for TableDeadLetters {
             let s = AttributeValue::S;
             let request = self
                 .table
-                .client
-                .sdk()
                 .put_item()
-                .table_name(&self.table.name)
                 .item(CONSUMER, s(letter.consumer))
                 .item(POSITION, s(sortable(&letter.sequence_number)))
                 .item(TABLE, s(letter.table))
@@ -278,24 +248,18 @@ impl DeadLetters for TableDeadLetters {
                         Some(value) => request.item(name, value),
                         None => request,
                     });
-            let span = request_span!("PutItem", tracing::field::Empty, self.table.name.as_str());
-            request
-                .send()
-                .instrument(span)
-                .await
-                .map(|_| ())
-                .map_err(|e| {
-                    let error = from_sdk(e)
-                        .with_operation("save_dead_letter")
-                        .with_table(&self.table.name);
-                    if error.is_condition_failed() {
-                        error.with_context(
+            let sent = self
+                .table
+                .send(self.table.put_span(), "save_dead_letter", request.send());
+            sent.await.map(|_| ()).map_err(|error| {
+                if error.is_condition_failed() {
+                    error.with_context(
                         "the letter of another record has the same consumer and sequence number",
                     )
-                    } else {
-                        error
-                    }
-                })
+                } else {
+                    error
+                }
+            })
         })
     }
 }

@@ -5,8 +5,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::config::interceptors::{
-    BeforeSerializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
-    FinalizerInterceptorContextMut,
+    BeforeSerializationInterceptorContextMut, FinalizerInterceptorContextMut,
 };
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
@@ -186,6 +185,28 @@ struct Injecting {
 }
 
 impl Injecting {
+    /// The answer of one attempt, before signing: throttled attempts are not sent.
+    fn answer_attempt(
+        &self,
+        request: &mut aws_smithy_runtime_api::http::Request,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let operation = match wire::target(request) {
+            Some("DynamoDB_20120810.BatchWriteItem") => "BatchWriteItem",
+            Some("DynamoDB_20120810.BatchGetItem") => "BatchGetItem",
+            _ => return Ok(()),
+        };
+        if self.faults.roll() >= self.faults.throttle {
+            wire::answer_with(cfg, self.owner, None);
+            return Ok(());
+        }
+        self.faults.state.throttled.fetch_add(1, Ordering::Relaxed);
+        let answer = Answer::throttled(operation, &wire::body(request), &self.region, None);
+        wire::neutralize(request)?;
+        wire::answer_with(cfg, self.owner, Some(answer));
+        Ok(())
+    }
+
     fn hand_back_later(&self, cfg: &mut ConfigBag, hand_back: HandBack) {
         let mut all = cfg.load::<HandBacks>().cloned().unwrap_or_default();
         all.0.insert(self.owner, hand_back);
@@ -236,31 +257,7 @@ impl Intercept for Injecting {
         Ok(())
     }
 
-    // Once per attempt: throttled attempts are not sent.
-    fn modify_before_signing(
-        &self,
-        context: &mut BeforeTransmitInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
-        cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        let request = context.request_mut();
-        let operation = match wire::target(request) {
-            Some("DynamoDB_20120810.BatchWriteItem") => "BatchWriteItem",
-            Some("DynamoDB_20120810.BatchGetItem") => "BatchGetItem",
-            _ => return Ok(()),
-        };
-        if self.faults.roll() >= self.faults.throttle {
-            wire::answer_with(cfg, self.owner, None);
-            return Ok(());
-        }
-        self.faults.state.throttled.fetch_add(1, Ordering::Relaxed);
-        let answer = Answer::throttled(operation, &wire::body(request), &self.region, None);
-        wire::neutralize(request)?;
-        wire::answer_with(cfg, self.owner, Some(answer));
-        Ok(())
-    }
-
-    wire::replace_answer_hook!();
+    wire::answer_hooks!();
 
     // The attempt that succeeds hands back what was taken out, beside what the server
     // itself left unprocessed.

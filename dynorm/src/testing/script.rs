@@ -5,8 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextMut;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept};
 use aws_sdk_dynamodb::error::BoxError;
 
 use super::wire::{self, Answer};
@@ -240,27 +239,12 @@ struct Scripted {
 }
 
 impl Scripted {
-    fn new(script: &Script, region: Option<&str>) -> Self {
-        Self {
-            script: script.clone(),
-            region: region.unwrap_or("us-east-1").to_owned(),
-            owner: wire::next_owner(),
-        }
-    }
-}
-
-impl Intercept for Scripted {
-    fn name(&self) -> &'static str {
-        "dynorm-testing-script"
-    }
-
-    fn modify_before_signing(
+    /// The answer of one attempt of the scripted operation, before signing.
+    fn answer_attempt(
         &self,
-        context: &mut BeforeTransmitInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
+        request: &mut aws_smithy_runtime_api::http::Request,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
-        let request = context.request_mut();
         let Some(target) = wire::target(request).filter(|t| *t == self.script.target) else {
             wire::answer_with(cfg, self.owner, None);
             return Ok(());
@@ -301,5 +285,19 @@ impl Intercept for Scripted {
         Ok(())
     }
 
-    wire::replace_answer_hook!();
+    fn new(script: &Script, region: Option<&str>) -> Self {
+        Self {
+            script: script.clone(),
+            region: region.unwrap_or("us-east-1").to_owned(),
+            owner: wire::next_owner(),
+        }
+    }
+}
+
+impl Intercept for Scripted {
+    fn name(&self) -> &'static str {
+        "dynorm-testing-script"
+    }
+
+    wire::answer_hooks!();
 }

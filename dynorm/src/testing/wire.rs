@@ -158,10 +158,21 @@ pub(super) fn answer_with(cfg: &mut ConfigBag, owner: usize, answer: Option<Answ
     cfg.interceptor_state().store_put(answers);
 }
 
-/// The `Intercept` method of every interceptor of the kit that puts back the answer it
-/// recorded (its field `owner`): [`replace_answer`].
-macro_rules! replace_answer_hook {
+/// The `Intercept` methods of every interceptor of the kit: before signing, its own
+/// `answer_attempt` decides the attempt's answer (or none); before deserialization, the
+/// answer it recorded (its field `owner`) replaces the server's ([`replace_answer`]).
+macro_rules! answer_hooks {
     () => {
+        // Once per attempt.
+        fn modify_before_signing(
+            &self,
+            context: &mut aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextMut<'_>,
+            _components: &aws_sdk_dynamodb::config::RuntimeComponents,
+            cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+        ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+            self.answer_attempt(context.request_mut(), cfg)
+        }
+
         fn modify_before_deserialization(
             &self,
             context: &mut aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorContextMut<'_>,
@@ -173,7 +184,7 @@ macro_rules! replace_answer_hook {
     };
 }
 
-pub(super) use replace_answer_hook;
+pub(super) use answer_hooks;
 
 /// Puts the answer `owner` recorded for the current attempt in place of the server's.
 pub(super) fn replace_answer(
