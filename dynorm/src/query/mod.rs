@@ -319,6 +319,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             managed: Vec::new(),
         };
         let mut plan = self.plan_of(conditions, false)?;
+        self.client
+            .check_index_readable(&M::SCHEMA, plan.index.request_name(), OPERATION)?;
         let projection = self.projection.map(|attributes| {
             attributes
                 .iter()
