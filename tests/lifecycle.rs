@@ -4,47 +4,17 @@
 
 mod common;
 
+use common::tasks::{write_old_tasks, Task, TaskGSI1, TaskV1};
+
 use dynorm::schema::DifferenceKind;
-use dynorm::{ErrorKind, Model};
-
-/// Tasks as they were written before the index by owner existed.
-#[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "Tasks", entity = "task")]
-#[key(pk = "TASK#{id}", sk = "TASK")]
-struct TaskV1 {
-    id: String,
-    owner: String,
-    title: String,
-}
-
-/// Tasks today: the same items, and an index by owner whose keys old items lack.
-#[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "Tasks", entity = "task")]
-#[key(pk = "TASK#{id}", sk = "TASK")]
-#[key(index = "GSI1", gsi1pk = "OWNER#{owner}", gsi1sk = "TASK#{id}")]
-struct Task {
-    id: String,
-    owner: String,
-    title: String,
-}
+use dynorm::ErrorKind;
 
 const TASKS: usize = 30;
-
-async fn write_old_tasks(db: &dynorm::Client) {
-    for i in 0..TASKS {
-        let task = TaskV1 {
-            id: format!("t{i:02}"),
-            owner: format!("o{}", i % 3),
-            title: format!("task {i}"),
-        };
-        db.put(&task).send().await.unwrap();
-    }
-}
 
 #[tokio::test]
 async fn an_index_being_created_is_refused_before_sending_until_its_keys_are_backfilled() {
     let db = common::db_with::<TaskV1>("lifecycle_create").await;
-    write_old_tasks(&db).await;
+    write_old_tasks(&db, TASKS).await;
     let before = db.table_differences::<Task>().await.unwrap();
     assert_eq!(before.len(), 1, "{before:?}");
     assert_eq!(before[0].kind, DifferenceKind::MissingIndex);
@@ -102,7 +72,7 @@ async fn an_index_being_created_is_refused_before_sending_until_its_keys_are_bac
 #[tokio::test]
 async fn add_index_creates_waits_and_backfills_and_delete_index_removes_it() {
     let db = common::db_with::<TaskV1>("lifecycle_add").await;
-    write_old_tasks(&db).await;
+    write_old_tasks(&db, TASKS).await;
     let progress = format!("{}_progress", db.table_name::<Task>());
     let report = db
         .add_index::<Task>("GSI1", "tasks-gsi1", progress)

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
-use aws_sdk_dynamodb::types::TableStatus;
+use aws_sdk_dynamodb::types::{TableDescription, TableStatus};
 
 use crate::client::Client;
 use crate::error::{from_sdk, sdk_error, Error, Result};
@@ -103,6 +103,18 @@ impl Client {
 
     /// Polls `DescribeTable` until table `name` is `ACTIVE`, for at most `timeout`.
     pub(crate) async fn wait_for_table(&self, name: &str, timeout: Duration) -> Result<()> {
+        self.wait_for(name, timeout, "ACTIVE", |_| true).await
+    }
+
+    /// Polls `DescribeTable` until table `name` is `ACTIVE` and `ready` holds of it, for
+    /// at most `timeout`; `state` says what was waited for, in the error after `timeout`.
+    pub(crate) async fn wait_for(
+        &self,
+        name: &str,
+        timeout: Duration,
+        state: &str,
+        ready: impl Fn(&TableDescription) -> bool,
+    ) -> Result<()> {
         let deadline = tokio::time::Instant::now() + timeout;
         let mut delay = Duration::from_millis(20);
         loop {
@@ -118,12 +130,16 @@ impl Client {
                         .with_operation("wait_until_active")
                         .with_table(name)
                 })?;
-            if output.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
+            if output
+                .table()
+                .filter(|t| t.table_status() == Some(&TableStatus::Active))
+                .is_some_and(&ready)
+            {
                 return Ok(());
             }
             if tokio::time::Instant::now() + delay > deadline {
                 return Err(Error::config(format!(
-                    "table `{name}` was not ACTIVE after {timeout:?}"
+                    "table `{name}` was not {state} after {timeout:?}"
                 ))
                 .with_operation("wait_until_active"));
             }

@@ -5,7 +5,9 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{IndexStatus, TableStatus};
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, GlobalSecondaryIndexUpdate, IndexStatus, TableDescription,
+};
 use tracing::Instrument as _;
 
 use crate::backfill::BackfillReport;
@@ -148,47 +150,25 @@ impl Client {
         index: &str,
         wait: Duration,
     ) -> Result<IndexCreation> {
-        const OPERATION: &str = "create_index";
-        let table = self.table_name_of(schema);
-        let fail = |e: Error| {
-            e.with_model(schema.model)
-                .with_operation(OPERATION)
-                .with_table(table.clone())
-                .with_index(index)
-        };
-        let declared = global_index(schema, index).map_err(fail)?;
-        let (definitions, update) = table_definition::create_global_index(declared)
-            .map_err(|e| fail(Error::config(e.to_string())))?;
+        let declared = global_index(schema, index)
+            .map_err(|e| IndexUpdate::new(self, schema, index, "create_index").fail(e))?;
+        let update = IndexUpdate::new(self, schema, declared.name, "create_index");
+        let (definitions, sdk_update) = table_definition::create_global_index(declared)
+            .map_err(|e| update.fail(Error::config(e.to_string())))?;
         // Marked before the request, so that no read slips in between.
-        self.creating.mark(&table, declared.name);
+        self.creating.mark(&update.table, declared.name);
         let creation = IndexCreation {
             creating: self.creating.clone(),
-            table: table.clone(),
+            table: update.table.clone(),
             index: declared.name,
         };
-        self.sdk
-            .update_table()
-            .table_name(&table)
-            .set_attribute_definitions(Some(definitions))
-            .global_secondary_index_updates(update)
-            .send()
-            .instrument(request_span!(
-                "UpdateTable",
-                schema.model,
-                table.as_str(),
-                "aws.dynamodb.index_name" = declared.name
-            ))
-            .await
-            .map_err(|e| fail(sdk_error(e, schema.model, OPERATION, &table)))?;
-        self.wait_for_index(&table, Some(declared.name), wait)
-            .await
-            .map_err(fail)?;
+        update.send(Some(definitions), sdk_update, wait).await?;
         Ok(creation)
     }
 
-    /// Deletes global index `index` from `M`'s live table with `UpdateTable`, and waits
-    /// until the table is `ACTIVE` and the index gone (at most 15 minutes). Destructive:
-    /// dynorm never calls it unless asked to by the index's name.
+    /// Deletes `M`'s global index `index` from its live table with `UpdateTable`, and
+    /// waits until the table is `ACTIVE` and the index gone (at most 15 minutes).
+    /// Destructive: dynorm never calls it unless asked to by the index's name.
     pub async fn delete_index<M: Model>(&self, index: &str) -> Result<()> {
         self.delete_index_of(&M::SCHEMA, index, WAIT).await
     }
@@ -200,76 +180,95 @@ impl Client {
         index: &str,
         wait: Duration,
     ) -> Result<()> {
-        const OPERATION: &str = "delete_index";
-        let table = self.table_name_of(schema);
-        let fail = |e: Error| {
-            e.with_model(schema.model)
-                .with_operation(OPERATION)
-                .with_table(table.clone())
-                .with_index(index)
-        };
-        let update = table_definition::delete_global_index(index)
-            .map_err(|e| fail(Error::config(e.to_string())))?;
-        self.sdk
+        let update = IndexUpdate::new(self, schema, index, "delete_index");
+        let sdk_update = table_definition::delete_global_index(index)
+            .map_err(|e| update.fail(Error::config(e.to_string())))?;
+        update.send(None, sdk_update, wait).await
+    }
+}
+
+/// One `UpdateTable` that creates or deletes a global index, and the names its errors
+/// carry.
+struct IndexUpdate<'a> {
+    client: &'a Client,
+    schema: &'a Schema,
+    table: String,
+    index: &'a str,
+    operation: &'static str,
+}
+
+impl<'a> IndexUpdate<'a> {
+    fn new(
+        client: &'a Client,
+        schema: &'a Schema,
+        index: &'a str,
+        operation: &'static str,
+    ) -> Self {
+        let table = client.table_name_of(schema);
+        Self {
+            client,
+            schema,
+            table,
+            index,
+            operation,
+        }
+    }
+
+    fn fail(&self, error: Error) -> Error {
+        error
+            .with_model(self.schema.model)
+            .with_operation(self.operation)
+            .with_table(self.table.clone())
+            .with_index(self.index)
+    }
+
+    /// Sends the update (with the definitions of a new index's keys), then waits: for a
+    /// new index, until it is `ACTIVE` and not backfilling; for a deleted one, until no
+    /// index is being deleted.
+    async fn send(
+        &self,
+        definitions: Option<Vec<AttributeDefinition>>,
+        update: GlobalSecondaryIndexUpdate,
+        wait: Duration,
+    ) -> Result<()> {
+        let creating = definitions.is_some();
+        self.client
+            .sdk
             .update_table()
-            .table_name(&table)
+            .table_name(&self.table)
+            .set_attribute_definitions(definitions)
             .global_secondary_index_updates(update)
             .send()
             .instrument(request_span!(
                 "UpdateTable",
-                schema.model,
-                table.as_str(),
-                "aws.dynamodb.index_name" = index
+                self.schema.model,
+                self.table.as_str(),
+                "aws.dynamodb.index_name" = self.index
             ))
             .await
-            .map_err(|e| fail(sdk_error(e, schema.model, OPERATION, &table)))?;
-        self.wait_for_index(&table, None, wait).await.map_err(fail)
-    }
-
-    /// Polls `DescribeTable` until table `name` is `ACTIVE` and, when `index` is given,
-    /// that global index is `ACTIVE` and not backfilling; without one, until no global
-    /// index is being deleted.
-    async fn wait_for_index(
-        &self,
-        name: &str,
-        index: Option<&str>,
-        timeout: Duration,
-    ) -> Result<()> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        let mut delay = Duration::from_millis(20);
-        loop {
-            let output = self
-                .sdk
-                .describe_table()
-                .table_name(name)
-                .send()
-                .instrument(request_span!("DescribeTable", tracing::field::Empty, name))
-                .await
-                .map_err(|e| crate::error::from_sdk(e).with_table(name))?;
-            let table = output.table();
-            let table_active = table.and_then(|t| t.table_status()) == Some(&TableStatus::Active);
-            let indexes = table.map(|t| t.global_secondary_indexes()).unwrap_or(&[]);
-            let index_ready = match index {
-                Some(index) => indexes.iter().any(|g| {
+            .map_err(|e| self.fail(sdk_error(e, self.schema.model, self.operation, &self.table)))?;
+        let index = self.index;
+        let ready = |table: &TableDescription| {
+            let mut indexes = table.global_secondary_indexes().iter();
+            if creating {
+                indexes.any(|g| {
                     g.index_name() == Some(index)
                         && g.index_status() == Some(&IndexStatus::Active)
                         && g.backfilling() != Some(true)
-                }),
-                None => indexes
-                    .iter()
-                    .all(|g| g.index_status() != Some(&IndexStatus::Deleting)),
-            };
-            if table_active && index_ready {
-                return Ok(());
+                })
+            } else {
+                indexes.all(|g| g.index_status() != Some(&IndexStatus::Deleting))
             }
-            if tokio::time::Instant::now() + delay > deadline {
-                return Err(Error::config(format!(
-                    "table `{name}` and its indexes were not ACTIVE after {timeout:?}"
-                )));
-            }
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(Duration::from_secs(5));
-        }
+        };
+        let state = if creating {
+            "ACTIVE with its new index"
+        } else {
+            "ACTIVE without the index"
+        };
+        self.client
+            .wait_for(&self.table, wait, state, ready)
+            .await
+            .map_err(|e| self.fail(e))
     }
 }
 

@@ -9,8 +9,10 @@ use aws_sdk_dynamodb::types::{
     ScalarAttributeType, StreamSpecification,
 };
 
+use serde_json::{json, Map, Value};
+
 use crate::schema::Schema;
-use crate::schema::{IndexKind, IndexSchema, Projection, StreamView};
+use crate::schema::{IndexKind, IndexSchema, KeyAttribute, Projection, StreamView};
 
 /// The `CreateTable` input of a table shared by several entities: the union of their key
 /// attributes and indexes, each once. `table_name` overrides the first entity's name.
@@ -103,19 +105,10 @@ fn complete(
         .expect("CreateTableInput has no required fields")
 }
 
-/// The `CreateTable` input for a table's keys and its indexes.
-fn build_input(
-    table_name: String,
-    table: &IndexSchema,
-    indexes: &[IndexSchema],
-    stream: Option<StreamView>,
-) -> CreateTableInput {
+/// The definitions of key attributes, each once.
+fn definitions<'a>(attributes: impl Iterator<Item = &'a KeyAttribute>) -> Vec<AttributeDefinition> {
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
-    let index_keys = indexes
-        .iter()
-        .flat_map(|i| i.hash_key.iter().chain(i.range_key));
-    let table_keys = table.hash_key.iter().chain(table.range_key);
-    for attribute in table_keys.chain(index_keys) {
+    for attribute in attributes {
         if definitions
             .iter()
             .all(|d| d.attribute_name() != attribute.name)
@@ -126,6 +119,21 @@ fn build_input(
             ));
         }
     }
+    definitions
+}
+
+/// The `CreateTable` input for a table's keys and its indexes.
+fn build_input(
+    table_name: String,
+    table: &IndexSchema,
+    indexes: &[IndexSchema],
+    stream: Option<StreamView>,
+) -> CreateTableInput {
+    let index_keys = indexes
+        .iter()
+        .flat_map(|i| i.hash_key.iter().chain(i.range_key));
+    let table_keys = table.hash_key.iter().chain(table.range_key);
+    let definitions = definitions(table_keys.chain(index_keys));
     let globals = indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Global)
@@ -195,25 +203,34 @@ pub(crate) fn projection(index: &IndexSchema) -> SdkProjection {
 
 /// The input as the JSON that `aws dynamodb create-table --cli-input-json` accepts.
 pub fn to_cli_json(input: &CreateTableInput) -> String {
-    use serde_json::{json, Map, Value};
-    let keys = |elements: &[KeySchemaElement]| -> Vec<Value> {
-        elements
-            .iter()
-            .map(|k| json!({"AttributeName": k.attribute_name(), "KeyType": k.key_type().as_str()}))
-            .collect()
-    };
-    let projection = |p: Option<&SdkProjection>| -> Value {
-        let mut out = Map::new();
-        if let Some(p) = p {
-            if let Some(t) = p.projection_type() {
-                out.insert("ProjectionType".into(), json!(t.as_str()));
-            }
-            if !p.non_key_attributes().is_empty() {
-                out.insert("NonKeyAttributes".into(), json!(p.non_key_attributes()));
-            }
+    serde_json::to_string_pretty(&cli_json(input)).unwrap_or_default()
+}
+
+/// A key schema as JSON: `[{"AttributeName": .., "KeyType": ..}]`, as the CLI and
+/// CloudFormation write it.
+pub(crate) fn keys_json(elements: &[KeySchemaElement]) -> serde_json::Value {
+    elements
+        .iter()
+        .map(|k| json!({"AttributeName": k.attribute_name(), "KeyType": k.key_type().as_str()}))
+        .collect()
+}
+
+/// A projection as JSON: `{"ProjectionType": .., "NonKeyAttributes": [..]}`.
+pub(crate) fn projection_json(projection: Option<&SdkProjection>) -> serde_json::Value {
+    let mut out = Map::new();
+    if let Some(p) = projection {
+        if let Some(t) = p.projection_type() {
+            out.insert("ProjectionType".into(), json!(t.as_str()));
         }
-        Value::Object(out)
-    };
+        if !p.non_key_attributes().is_empty() {
+            out.insert("NonKeyAttributes".into(), json!(p.non_key_attributes()));
+        }
+    }
+    Value::Object(out)
+}
+
+/// The input as JSON, with the names of the CLI's (and CloudFormation's) fields.
+pub(crate) fn cli_json(input: &CreateTableInput) -> Value {
     let mut out = Map::new();
     out.insert("TableName".into(), json!(input.table_name()));
     out.insert(
@@ -224,15 +241,16 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
             .map(|d| json!({"AttributeName": d.attribute_name(), "AttributeType": d.attribute_type().as_str()}))
             .collect(),
     );
-    out.insert("KeySchema".into(), keys(input.key_schema()).into());
+    out.insert("KeySchema".into(), keys_json(input.key_schema()));
     if let Some(mode) = input.billing_mode() {
         out.insert("BillingMode".into(), json!(mode.as_str()));
     }
+    let index = |name: &str, keys: &[KeySchemaElement], p: Option<&SdkProjection>| json!({"IndexName": name, "KeySchema": keys_json(keys), "Projection": projection_json(p)});
     if !input.global_secondary_indexes().is_empty() {
         let globals: Vec<Value> = input
             .global_secondary_indexes()
             .iter()
-            .map(|g| json!({"IndexName": g.index_name(), "KeySchema": keys(g.key_schema()), "Projection": projection(g.projection())}))
+            .map(|g| index(g.index_name(), g.key_schema(), g.projection()))
             .collect();
         out.insert("GlobalSecondaryIndexes".into(), globals.into());
     }
@@ -240,7 +258,7 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
         let locals: Vec<Value> = input
             .local_secondary_indexes()
             .iter()
-            .map(|l| json!({"IndexName": l.index_name(), "KeySchema": keys(l.key_schema()), "Projection": projection(l.projection())}))
+            .map(|l| index(l.index_name(), l.key_schema(), l.projection()))
             .collect();
         out.insert("LocalSecondaryIndexes".into(), locals.into());
     }
@@ -252,7 +270,7 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
         }
         out.insert("StreamSpecification".into(), Value::Object(spec));
     }
-    serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default()
+    Value::Object(out)
 }
 
 /// The `UpdateTable` index update that creates global index `index`, and the definitions
@@ -260,18 +278,7 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
 pub(crate) fn create_global_index(
     index: &IndexSchema,
 ) -> Result<(Vec<AttributeDefinition>, GlobalSecondaryIndexUpdate), BuildError> {
-    let mut definitions: Vec<AttributeDefinition> = Vec::new();
-    for attribute in index.hash_key.iter().chain(index.range_key) {
-        if definitions
-            .iter()
-            .all(|d| d.attribute_name() != attribute.name)
-        {
-            definitions.push(attribute_definition(
-                attribute.name,
-                attribute.scalar.to_sdk(),
-            ));
-        }
-    }
+    let definitions = definitions(index.hash_key.iter().chain(index.range_key));
     let create = CreateGlobalSecondaryIndexAction::builder()
         .index_name(index.name)
         .set_key_schema(Some(key_schema(index)))

@@ -134,17 +134,6 @@ pub(crate) fn into_result(name: &str, found: Vec<Difference>) -> Result<()> {
     Err(error)
 }
 
-/// The one difference of a table that does not exist.
-pub(crate) fn missing_table(name: &str) -> Difference {
-    Difference {
-        kind: DifferenceKind::MissingTable,
-        table: name.to_owned(),
-        index: None,
-        attribute: None,
-        message: "the table does not exist".to_owned(),
-    }
-}
-
 /// The differences found so far, each once.
 struct Drift<'a> {
     table: &'a str,
