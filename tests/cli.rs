@@ -30,6 +30,9 @@ struct Session {
 
 const TASKS: usize = 12;
 
+/// A table or index that is not active by then fails the test, rather than holding it.
+const WAIT: std::time::Duration = std::time::Duration::from_secs(120);
+
 fn args(db: &Client, words: &[&str]) -> Vec<String> {
     let progress = format!("{}progress", db.table_prefix());
     let mut out = vec!["app".to_owned(), "--progress-table".to_owned(), progress];
@@ -85,7 +88,7 @@ async fn create_drifted_sessions(db: &Client) {
 async fn check_lists_every_difference_as_data_and_as_text() {
     let db = common::db("cli_check").await;
     create_drifted_sessions(&db).await;
-    let app = App::new().model::<Session>().model::<Task>();
+    let app = App::new().wait(WAIT).model::<Session>().model::<Task>();
     let outcome = app.run_with(&db, args(&db, &["check"])).await.unwrap();
     assert!(!outcome.is_success());
     let Outcome::Check(differences) = &outcome else {
@@ -165,7 +168,7 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
     let db = common::db_with::<TaskV1>("cli_sync").await;
     write_old_tasks(&db, TASKS).await;
 
-    let today = App::new().model::<Task>();
+    let today = App::new().wait(WAIT).model::<Task>();
     let planned = today
         .run_with(&db, args(&db, &["sync", "--dry-run"]))
         .await
@@ -199,7 +202,7 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
     assert!(!db.is_creating_index::<Task>("GSI1"));
 
     // An application whose model no longer has the index: `sync` refuses to delete it ...
-    let before = App::new().model::<TaskV1>();
+    let before = App::new().wait(WAIT).model::<TaskV1>();
     let outcome = before.run_with(&db, args(&db, &["sync"])).await.unwrap();
     let Outcome::Sync(report) = &outcome else {
         panic!("{outcome:?}")
@@ -246,7 +249,7 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
 async fn every_subcommand_runs_as_a_function() {
     let db = common::db_with::<TaskV1>("cli_each").await;
     write_old_tasks(&db, TASKS).await;
-    let app = App::new().model::<Task>().model::<Session>();
+    let app = App::new().wait(WAIT).model::<Task>().model::<Session>();
     let run = |words: &'static [&'static str]| {
         let (app, db) = (&app, &db);
         async move { app.run_with(db, args(db, words)).await.unwrap() }
@@ -354,7 +357,7 @@ async fn every_subcommand_runs_as_a_function() {
 #[tokio::test]
 async fn arguments_that_do_not_parse_are_a_validation_error() {
     let db = common::db("cli_args").await;
-    let app = App::new().model::<Task>();
+    let app = App::new().wait(WAIT).model::<Task>();
     let error = app
         .run_with(&db, ["app", "export", "yaml"])
         .await

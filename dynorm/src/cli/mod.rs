@@ -27,6 +27,7 @@ mod sync;
 
 use std::fmt;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser as _;
 
@@ -43,11 +44,16 @@ use self::registry::{Entry, Registered, Tables};
 /// The progress table of backfills, unless `--progress-table` names another.
 const PROGRESS_TABLE: &str = "dynorm_backfills";
 
+/// How long `sync` waits for a table or an index to become active, unless
+/// [`App::wait`] says otherwise.
+const WAIT: Duration = Duration::from_secs(60 * 60);
+
 /// The models of an application, and the command line that manages their tables.
 #[derive(Default)]
 pub struct App {
     models: Vec<Box<dyn Registered>>,
     client: Option<Client>,
+    wait: Option<Duration>,
 }
 
 impl fmt::Debug for App {
@@ -73,6 +79,13 @@ impl App {
     /// [`Client::from_env`]).
     pub fn client(mut self, client: Client) -> Self {
         self.client = Some(client);
+        self
+    }
+
+    /// How long `sync` waits for a new table or index to become active, and for a
+    /// deleted index to go (an hour by default); then it fails with a `Config` error.
+    pub fn wait(mut self, wait: Duration) -> Self {
+        self.wait = Some(wait);
         self
     }
 
@@ -143,6 +156,7 @@ impl App {
                     client: &client,
                     progress_table: &progress_table,
                     progress,
+                    wait: self.wait.unwrap_or(WAIT),
                 };
                 sync::run(&context, &tables, &options)
                     .await

@@ -12,14 +12,13 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::schema::{Difference, DifferenceKind, IndexKind, Schema};
 
-/// How long `sync` waits for a table or an index to become active.
-const WAIT: Duration = Duration::from_secs(60 * 60);
-
 /// What `sync` needs besides the tables.
 pub(crate) struct Context<'a> {
     pub client: &'a Client,
     pub progress_table: &'a str,
     pub progress: bool,
+    /// How long to wait for a table or an index to become active.
+    pub wait: Duration,
 }
 
 /// A change `sync` made (or, in a dry run, would make).
@@ -271,13 +270,13 @@ impl Step {
         match self {
             Step::CreateTable => {
                 client.send_create_table(table.input()).await?;
-                client.wait_for_table(&table.name, WAIT).await?;
+                client.wait_for_table(&table.name, context.wait).await?;
                 if let Some(schema) = table.schemas().into_iter().find(|s| s.ttl.is_some()) {
                     client.enable_ttl_of(schema).await?;
                 }
             }
             Step::CreateIndex(schema, index) => {
-                let creation = client.create_index_of(schema, index, WAIT).await?;
+                let creation = client.create_index_of(schema, index, context.wait).await?;
                 let mut backfilled = 0;
                 for model in &table.models {
                     if model.schema().index(index).is_none() {
@@ -298,7 +297,7 @@ impl Step {
                 }
             }
             Step::DeleteIndex(schema, index) => {
-                client.delete_index_of(schema, index, WAIT).await?;
+                client.delete_index_of(schema, index, context.wait).await?;
             }
             Step::EnableStream(schema) => {
                 let view = schema.stream.ok_or_else(|| {
