@@ -6,7 +6,7 @@ only when `x` has the same rank or a lower one:
 
     value (0) -> error (1) -> schema (2) -> expr (3)
       -> operations: item, query, batch, transaction, stream (4) -> client (5)
-      -> codegen, local, lib.rs (6) -> testing (7)
+      -> cli, codegen, local, lib.rs (6) -> testing (7)
 
 Operations may also name `crate::client::Client`, the type their `impl Client` blocks
 extend, as the AWS SDK's operation modules do. Comments and doc links are not imports.
@@ -31,6 +31,7 @@ RANKS = {
     "stream": 4,
     "relation": 4,
     "client": 5,
+    "cli": 6,
     "codegen": 6,
     "local": 6,
     "lib": 6,

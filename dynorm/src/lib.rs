@@ -109,7 +109,7 @@
 // Layers, from the bottom up; an arrow may only point down (see ARCHITECTURE.md):
 // value -> error -> schema -> expr -> operations (item, query, batch, transaction, stream,
 // relation, backfill)
-// -> client.
+// -> client -> cli (the command line, feature `cli`).
 pub mod value;
 
 pub mod error;
@@ -130,6 +130,12 @@ pub mod stream;
 pub mod transaction;
 
 pub mod client;
+
+// The command line for an application's models (feature `cli`): plan, export, check,
+// sync, migrate.
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+pub mod cli;
 
 mod codegen;
 #[cfg(feature = "local")]
@@ -174,8 +180,8 @@ pub mod __private {
 #[doc = include_str!("../README.md")]
 struct CrateReadmeDoctests;
 
-/// The README's examples, compiled as doctests so that it stays true (its change streams
-/// and test kit examples need the `streams` and `testing` features).
-#[cfg(all(doctest, feature = "testing", feature = "streams"))]
+/// The README's examples, compiled as doctests so that it stays true (its change streams,
+/// test kit and command line examples need the `streams`, `testing` and `cli` features).
+#[cfg(all(doctest, feature = "testing", feature = "streams", feature = "cli"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

@@ -11,6 +11,9 @@
 
 mod lease;
 mod rewrite;
+mod status;
+
+pub use self::status::BackfillStatus;
 
 use std::marker::PhantomData;
 use std::sync::Arc;

@@ -3,12 +3,13 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
-use aws_sdk_dynamodb::types::TableStatus;
+use aws_sdk_dynamodb::types::{TableDescription, TableStatus};
 
 use crate::client::Client;
 use crate::error::{from_sdk, sdk_error, Error, Result};
 use crate::observe::span::request_span;
-use crate::schema::{table_definition, Model, SharedTable, StreamView};
+use crate::schema::table_drift::{self, LiveTable};
+use crate::schema::{table_definition, Difference, Model, Schema, SharedTable, StreamView};
 use tracing::Instrument;
 
 impl Client {
@@ -31,7 +32,7 @@ impl Client {
     }
 
     /// Sends a `CreateTable` input.
-    async fn send_create_table(&self, input: CreateTableInput) -> Result<()> {
+    pub(crate) async fn send_create_table(&self, input: CreateTableInput) -> Result<()> {
         let name = input.table_name.clone();
         self.sdk
             .create_table()
@@ -74,9 +75,10 @@ impl Client {
         self.wait_for_table(&name, Duration::from_secs(60)).await
     }
 
-    /// Creates `M`'s table unless it exists, then waits until it is active. A table that
-    /// exists must match the model: when it differs, the error is
-    /// [`verify_table`](Self::verify_table)'s, listing every difference.
+    /// Creates `M`'s table unless it exists, then waits until it is active, and turns on
+    /// time to live for a model with a `#[ttl]`. A table that exists must match the model:
+    /// when it differs, the error is [`verify_table`](Self::verify_table)'s, listing every
+    /// difference.
     pub async fn ensure_table<M: Model>(&self) -> Result<()> {
         let existed = match self.create_table::<M>().await {
             Ok(()) => false,
@@ -86,6 +88,8 @@ impl Client {
         self.wait_until_active::<M>(Duration::from_secs(60)).await?;
         if existed {
             self.compare_table::<M>("ensure_table").await?;
+        } else if M::SCHEMA.ttl.is_some() {
+            self.enable_ttl::<M>().await?;
         }
         Ok(())
     }
@@ -99,6 +103,18 @@ impl Client {
 
     /// Polls `DescribeTable` until table `name` is `ACTIVE`, for at most `timeout`.
     pub(crate) async fn wait_for_table(&self, name: &str, timeout: Duration) -> Result<()> {
+        self.wait_for(name, timeout, "ACTIVE", |_| true).await
+    }
+
+    /// Polls `DescribeTable` until table `name` is `ACTIVE` and `ready` holds of it, for
+    /// at most `timeout`; `state` says what was waited for, in the error after `timeout`.
+    pub(crate) async fn wait_for(
+        &self,
+        name: &str,
+        timeout: Duration,
+        state: &str,
+        ready: impl Fn(&TableDescription) -> bool,
+    ) -> Result<()> {
         let deadline = tokio::time::Instant::now() + timeout;
         let mut delay = Duration::from_millis(20);
         loop {
@@ -114,12 +130,16 @@ impl Client {
                         .with_operation("wait_until_active")
                         .with_table(name)
                 })?;
-            if output.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
+            if output
+                .table()
+                .filter(|t| t.table_status() == Some(&TableStatus::Active))
+                .is_some_and(&ready)
+            {
                 return Ok(());
             }
             if tokio::time::Instant::now() + delay > deadline {
                 return Err(Error::config(format!(
-                    "table `{name}` was not ACTIVE after {timeout:?}"
+                    "table `{name}` was not {state} after {timeout:?}"
                 ))
                 .with_operation("wait_until_active"));
             }
@@ -129,49 +149,116 @@ impl Client {
     }
 
     /// Compares the live table with the model: its key schema, the key attributes' types,
-    /// every index the model declares (kind, key schema, projection) and the stream. Any
+    /// every index the model declares (kind, key schema, projection), the stream, time to
+    /// live and billing ([`table_differences`](Self::table_differences) lists them). Any
     /// difference is an [`ErrorKind::Config`](crate::ErrorKind) error that lists them all
     /// and names the first one's attribute, so drift between the model and the
-    /// infrastructure shows up early, in one read.
+    /// infrastructure shows up early.
     pub async fn verify_table<M: Model>(&self) -> Result<()> {
         self.compare_table::<M>("verify_table").await
     }
 
-    /// Compares the live table with `M`, for `operation`.
-    async fn compare_table<M: Model>(&self, operation: &'static str) -> Result<()> {
+    /// Every difference between `M` and its live table, as data: the key schema, the key
+    /// attributes' types, every index the model declares (present, kind, key schema,
+    /// projection), the stream, time to live (for a model with `#[ttl]`) and billing.
+    /// Indexes the model does not declare are not differences: a shared table has the
+    /// indexes of every entity ([`shared_table_differences`](Self::shared_table_differences)
+    /// lists them).
+    pub async fn table_differences<M: Model>(&self) -> Result<Vec<Difference>> {
         let name = self.table_name::<M>();
+        self.differences_of(&[&M::SCHEMA], &name, false, "table_differences")
+            .await
+    }
+
+    /// Every difference between the entities of shared table `T` and the live table, as
+    /// [`table_differences`](Self::table_differences) lists them for each, and the global
+    /// indexes on the table that no entity declares.
+    pub async fn shared_table_differences<T: SharedTable>(&self) -> Result<Vec<Difference>> {
+        let Some(first) = T::ENTITIES.first() else {
+            return Ok(Vec::new());
+        };
+        let name = self.table_name_of(first);
+        self.differences_of(T::ENTITIES, &name, true, "shared_table_differences")
+            .await
+    }
+
+    /// Reads table `name` (and its time to live, when a model has a `#[ttl]`) and lists
+    /// how it differs from `schemas`, for `operation`.
+    pub(crate) async fn differences_of(
+        &self,
+        schemas: &[&Schema],
+        name: &str,
+        extra_indexes: bool,
+        operation: &'static str,
+    ) -> Result<Vec<Difference>> {
+        let model = schemas.first().map_or("", |s| s.model);
         let output = self
             .sdk
             .describe_table()
-            .table_name(&name)
+            .table_name(name)
             .send()
-            .instrument(request_span!(
-                "DescribeTable",
-                M::SCHEMA.model,
-                name.as_str()
-            ))
+            .instrument(request_span!("DescribeTable", model, name))
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, operation, &name))?;
+            .map_err(|e| sdk_error(e, model, operation, name))?;
         let table = output.table().ok_or_else(|| {
             Error::config(format!("DescribeTable returned no description of `{name}`"))
+                .with_model(model)
+                .with_operation(operation)
         })?;
-        table_definition::compare(&M::SCHEMA, &name, table)
+        let ttl = if schemas.iter().any(|s| s.ttl.is_some()) {
+            let output = self
+                .sdk
+                .describe_time_to_live()
+                .table_name(name)
+                .send()
+                .instrument(request_span!("DescribeTimeToLive", model, name))
+                .await
+                .map_err(|e| sdk_error(e, model, operation, name))?;
+            output.time_to_live_description
+        } else {
+            None
+        };
+        let live = LiveTable {
+            description: table,
+            ttl: ttl.as_ref(),
+        };
+        Ok(table_drift::differences(
+            schemas,
+            name,
+            &live,
+            extra_indexes,
+        ))
+    }
+
+    /// Compares the live table with `M`, for `operation`: an error listing every
+    /// difference.
+    async fn compare_table<M: Model>(&self, operation: &'static str) -> Result<()> {
+        let name = self.table_name::<M>();
+        let found = self
+            .differences_of(&[&M::SCHEMA], &name, false, operation)
+            .await?;
+        table_drift::into_result(&name, found)
             .map_err(|e| e.with_model(M::SCHEMA.model).with_operation(operation))
     }
 
     /// Turns on DynamoDB's time to live for `M`'s table, on its `#[ttl]` attribute.
     pub async fn enable_ttl<M: Model>(&self) -> Result<()> {
-        let Some(attribute) = M::SCHEMA.ttl else {
+        self.enable_ttl_of(&M::SCHEMA).await
+    }
+
+    /// Turns on time to live for `schema`'s table, on its `#[ttl]` attribute.
+    pub(crate) async fn enable_ttl_of(&self, schema: &Schema) -> Result<()> {
+        let Some(attribute) = schema.ttl else {
             return Err(Error::config("the model has no #[ttl] attribute")
-                .with_model(M::SCHEMA.model)
+                .with_model(schema.model)
                 .with_operation("enable_ttl"));
         };
         let specification = aws_sdk_dynamodb::types::TimeToLiveSpecification::builder()
             .enabled(true)
             .attribute_name(attribute)
             .build()
-            .map_err(|e| Error::config(e.to_string()).with_model(M::SCHEMA.model))?;
-        let table = self.table_name::<M>();
+            .map_err(|e| Error::config(e.to_string()).with_model(schema.model))?;
+        let table = self.table_name_of(schema);
         self.sdk
             .update_time_to_live()
             .table_name(&table)
@@ -179,11 +266,11 @@ impl Client {
             .send()
             .instrument(request_span!(
                 "UpdateTimeToLive",
-                M::SCHEMA.model,
+                schema.model,
                 table.as_str()
             ))
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_ttl", &table))?;
+            .map_err(|e| sdk_error(e, schema.model, "enable_ttl", &table))?;
         Ok(())
     }
 
@@ -193,23 +280,21 @@ impl Client {
     /// since DynamoDB changes a view only by turning the stream off and on again, which
     /// starts a new stream.
     pub async fn enable_stream<M: Model>(&self, view: StreamView) -> Result<()> {
-        let table = self.table_name::<M>();
-        let fail = |e: Error| {
-            e.with_model(M::SCHEMA.model)
-                .with_operation("enable_stream")
-        };
+        self.enable_stream_of(&M::SCHEMA, view).await
+    }
+
+    /// Turns on the stream of `schema`'s table, as [`enable_stream`](Self::enable_stream).
+    pub(crate) async fn enable_stream_of(&self, schema: &Schema, view: StreamView) -> Result<()> {
+        let table = self.table_name_of(schema);
+        let fail = |e: Error| e.with_model(schema.model).with_operation("enable_stream");
         let output = self
             .sdk
             .describe_table()
             .table_name(&table)
             .send()
-            .instrument(request_span!(
-                "DescribeTable",
-                M::SCHEMA.model,
-                table.as_str()
-            ))
+            .instrument(request_span!("DescribeTable", schema.model, table.as_str()))
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_stream", &table))?;
+            .map_err(|e| sdk_error(e, schema.model, "enable_stream", &table))?;
         let live = output
             .table()
             .and_then(|t| t.stream_specification())
@@ -231,13 +316,9 @@ impl Client {
             .table_name(&table)
             .stream_specification(table_definition::stream_specification(Some(view)))
             .send()
-            .instrument(request_span!(
-                "UpdateTable",
-                M::SCHEMA.model,
-                table.as_str()
-            ))
+            .instrument(request_span!("UpdateTable", schema.model, table.as_str()))
             .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, "enable_stream", &table))?;
+            .map_err(|e| sdk_error(e, schema.model, "enable_stream", &table))?;
         self.wait_for_table(&table, Duration::from_secs(60))
             .await
             .map_err(fail)

@@ -2,12 +2,16 @@
 //! only: every operation adds its own `impl Client` block in its own module.
 
 mod admin;
+mod lifecycle;
 #[cfg(feature = "streams")]
 mod streams;
 
 use std::sync::Arc;
 
 use crate::schema::{Model, Schema};
+
+use self::lifecycle::Creating;
+pub use self::lifecycle::IndexCreation;
 
 #[cfg(feature = "streams")]
 use self::streams::{Streams, StreamsProbe};
@@ -30,6 +34,8 @@ use crate::query::CursorKey;
 pub struct Client {
     sdk: aws_sdk_dynamodb::Client,
     naming: Arc<Naming>,
+    /// The indexes this client and its clones are creating, which reads refuse.
+    creating: Arc<Creating>,
     /// The DynamoDB Streams client: given to the builder, or made once from `sdk`'s
     /// configuration by the first stream read.
     #[cfg(feature = "streams")]
@@ -103,6 +109,7 @@ impl ClientBuilder {
         Client {
             sdk: self.sdk,
             naming: Arc::new(self.naming),
+            creating: Arc::default(),
             #[cfg(feature = "streams")]
             streams: self.streams,
         }
@@ -184,6 +191,7 @@ impl Client {
         Self {
             sdk,
             naming: self.naming.clone(),
+            creating: self.creating.clone(),
             #[cfg(feature = "streams")]
             streams: self.streams.for_other_sdk(),
         }

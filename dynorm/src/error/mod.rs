@@ -2,9 +2,10 @@
 //!
 //! Every error has a kind. Errors DynamoDB returns get theirs from its error code, in
 //! `service.rs`: `Validation`, `TableNotFound`, `Throttled`, `TransactionConflict`,
-//! `TransactionCanceled`, `ItemCollectionTooLarge`, `IdempotencyMismatch`, and `Service` for
-//! server faults, timeouts and the rest; [`Error::is_retryable`] says whether retrying could
-//! help. Messages are one line; the SDK error stays the `source()`.
+//! `TransactionCanceled`, `ItemCollectionTooLarge`, `IdempotencyMismatch`, `IndexNotActive`
+//! (a read of an index DynamoDB is still backfilling), and `Service` for server faults,
+//! timeouts and the rest; [`Error::is_retryable`] says whether retrying could help.
+//! Messages are one line; the SDK error stays the `source()`.
 //!
 //! This is a leaf of the crate: it knows values, and nothing above them. Helpers that
 //! decode an error's item as a model live with the model traits, in `schema`.
@@ -75,6 +76,11 @@ pub enum ErrorKind {
     /// consumer read them (`TrimmedDataAccessException`): they are lost to it, and it does
     /// not skip them silently.
     StreamTrimmed,
+    /// A query or scan named a secondary index that cannot be read yet: this client is
+    /// still creating it (`Client::create_index`), found before sending, or DynamoDB is
+    /// still backfilling it ("Cannot read from backfilling global secondary index").
+    /// [`Error::index`] names it; retrying once the index is active succeeds.
+    IndexNotActive,
     /// DynamoDB or the transport failed otherwise: a server fault (HTTP 5xx), a timeout, a
     /// connection that failed, or an error code dynorm gives no kind of its own;
     /// [`source()`](StdError::source) is the SDK error.
@@ -100,6 +106,7 @@ impl ErrorKind {
             Self::Conversion => "conversion error",
             Self::Config => "configuration error",
             Self::StreamTrimmed => "stream trimmed",
+            Self::IndexNotActive => "index not active",
             Self::Service => "service error",
         }
     }
@@ -132,6 +139,7 @@ struct Inner {
     operation: Option<&'static str>,
     table: Option<String>,
     attribute: Option<String>,
+    index: Option<String>,
     code: Option<String>,
     message: String,
     item: Option<Item>,
@@ -154,6 +162,7 @@ impl Error {
                 operation: None,
                 table: None,
                 attribute: None,
+                index: None,
                 code: None,
                 message: message.into(),
                 item: None,
@@ -245,6 +254,12 @@ impl Error {
         self
     }
 
+    /// Sets the secondary index the error concerns, unless one is already known.
+    pub(crate) fn with_index(mut self, index: impl Into<String>) -> Self {
+        self.inner.index.get_or_insert_with(|| index.into());
+        self
+    }
+
     /// Attaches the item DynamoDB returned with the failure.
     pub(crate) fn with_item(mut self, item: Option<Item>) -> Self {
         self.inner.item = item;
@@ -280,6 +295,12 @@ impl Error {
     /// The attribute, or the path inside one (`tags[2]`, `address.city`).
     pub fn attribute(&self) -> Option<&str> {
         self.inner.attribute.as_deref()
+    }
+
+    /// The secondary index, when the error concerns one (an
+    /// [`IndexNotActive`](ErrorKind::IndexNotActive) error names it).
+    pub fn index(&self) -> Option<&str> {
+        self.inner.index.as_deref()
     }
 
     /// The bare message, without the model, operation, table, attribute and code.
@@ -394,6 +415,11 @@ impl Error {
         self.kind() == ErrorKind::Config
     }
 
+    /// Whether the query or scan named an index that is not active yet.
+    pub fn is_index_not_active(&self) -> bool {
+        self.kind() == ErrorKind::IndexNotActive
+    }
+
     /// Whether change stream records were trimmed before they were read.
     pub fn is_stream_trimmed(&self) -> bool {
         self.kind() == ErrorKind::StreamTrimmed
@@ -426,7 +452,9 @@ impl Error {
     /// a version conflict, which fail again until something else changes.
     pub fn is_retryable(&self) -> bool {
         match self.kind() {
-            ErrorKind::Throttled | ErrorKind::TransactionConflict => true,
+            ErrorKind::Throttled | ErrorKind::TransactionConflict | ErrorKind::IndexNotActive => {
+                true
+            }
             ErrorKind::Service => self.inner.transient,
             ErrorKind::TransactionCanceled => {
                 let mut failures = self.inner.reasons.iter().filter(|r| r.is_failure());
@@ -469,6 +497,9 @@ impl fmt::Display for Error {
         if let Some(at) = &inner.stream_record {
             write!(f, ", {at}")?;
         }
+        if let Some(index) = &inner.index {
+            write!(f, ", index `{index}`")?;
+        }
         if let Some(attribute) = &inner.attribute {
             write!(f, ", attribute `{attribute}`")?;
         }
@@ -490,6 +521,7 @@ impl fmt::Debug for Error {
             .field("operation", &inner.operation)
             .field("table", &inner.table)
             .field("attribute", &inner.attribute)
+            .field("index", &inner.index)
             .field("code", &inner.code)
             .field("message", &inner.message)
             .field("retryable", &self.is_retryable())

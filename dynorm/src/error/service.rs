@@ -48,6 +48,10 @@ where
             let (kind, transient) = classify(code.as_deref(), status);
             let message = service_message(err, code.as_deref())
                 .unwrap_or_else(|| default_message(kind, status));
+            let kind = match backfilling_index(kind, &message) {
+                Some(_) => ErrorKind::IndexNotActive,
+                None => kind,
+            };
             let throttling = if kind == ErrorKind::Throttled {
                 throttling_reasons(err)
             } else {
@@ -93,11 +97,16 @@ where
             Vec::new(),
         ),
     };
-    Error::new(kind, message)
+    let index = backfilling_index(kind, &message).flatten();
+    let error = Error::new(kind, message)
         .with_code(code)
         .with_transient(transient)
         .with_throttling_reasons(throttling)
-        .with_source(error)
+        .with_source(error);
+    match index {
+        Some(index) => error.with_index(index),
+        None => error,
+    }
 }
 
 /// The kind of a service error with this code and HTTP status, and whether the failure
@@ -123,6 +132,23 @@ fn classify(code: Option<&str>, status: u16) -> (ErrorKind, bool) {
         "TrimmedDataAccessException" => (ErrorKind::StreamTrimmed, false),
         _ => (ErrorKind::Service, status >= 500),
     }
+}
+
+/// What DynamoDB says when a query or scan reads a global index it is still backfilling.
+const BACKFILLING: &str = "Cannot read from backfilling global secondary index";
+
+/// For DynamoDB's refusal to read an index it is still backfilling: `Some`, with the
+/// index's name when the message gives it.
+fn backfilling_index(kind: ErrorKind, message: &str) -> Option<Option<String>> {
+    if !matches!(kind, ErrorKind::Validation | ErrorKind::IndexNotActive) {
+        return None;
+    }
+    let rest = &message[message.find(BACKFILLING)? + BACKFILLING.len()..];
+    let name = rest
+        .trim_start_matches([':', ' '])
+        .split_whitespace()
+        .next();
+    Some(name.map(|n| n.trim_end_matches(['.', ',']).to_owned()))
 }
 
 /// The message of a service error: from its metadata, or else from the modelled
@@ -475,6 +501,23 @@ mod tests {
             error.message(),
             "the request could not be built: missing table name"
         );
+    }
+
+    #[test]
+    fn reading_a_backfilling_index_is_index_not_active_and_names_it() {
+        let error = get_error(
+            unhandled(
+                "ValidationException",
+                "Cannot read from backfilling global secondary index: byOwner",
+            ),
+            400,
+        );
+        assert_eq!(error.kind(), ErrorKind::IndexNotActive);
+        assert_eq!(error.index(), Some("byOwner"));
+        assert!(error.is_retryable());
+        assert!(error.to_string().contains("index `byOwner`"), "{error}");
+        let other = get_error(unhandled("ValidationException", "something else"), 400);
+        assert_eq!((other.kind(), other.index()), (ErrorKind::Validation, None));
     }
 
     #[test]

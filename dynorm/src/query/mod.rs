@@ -368,6 +368,8 @@ impl<M: Model, R: FromItem> Query<M, R> {
             managed: Vec::new(),
         };
         let mut plan = self.plan_of(conditions, false)?;
+        self.client
+            .check_index_readable(&M::SCHEMA, plan.index.request_name(), OPERATION)?;
         // A hydrated query reads only the table key from the index: the rest comes by key.
         let projection = if plan.hydrated {
             Some(M::SCHEMA.key_attributes().map(|k| k.name).collect())

@@ -184,6 +184,8 @@ impl<I: Index> Scan<I> {
         if let Some(error) = self.errors.drain(..).next() {
             return fail(error);
         }
+        self.client
+            .check_index_readable(schema, I::INDEX.request_name(), OPERATION)?;
         if self.read.consistent_read && I::INDEX.kind == IndexKind::Global {
             return fail(Error::validation(format!(
                 "global index `{}` does not support consistent reads",

@@ -20,6 +20,7 @@ pub(crate) mod shape;
 pub(crate) mod shared_table;
 pub(crate) mod stream_view;
 pub(crate) mod table_definition;
+pub(crate) mod table_drift;
 pub(crate) mod table_schema;
 pub(crate) mod template_parse;
 pub(crate) mod unique;
@@ -30,6 +31,7 @@ pub use index::{FromItem, Index};
 pub use insert::Insertable;
 pub use model::{BatchWritable, Keyed, Model, ModelKey};
 pub use shared_table::SharedTable;
+pub use table_drift::{Difference, DifferenceKind};
 
 // The static description the derive writes: read by dynorm, written through `__private`
 // only, so that no field of it is a public promise.

@@ -1,17 +1,18 @@
 //! The `CreateTable` input a model describes.
 
+use aws_sdk_dynamodb::error::BuildError;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, ScalarAttributeType,
-    StreamSpecification,
+    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction,
+    DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
+    KeySchemaElement, KeyType, LocalSecondaryIndex, Projection as SdkProjection, ProjectionType,
+    ScalarAttributeType, StreamSpecification,
 };
 
-use aws_sdk_dynamodb::types::TableDescription;
+use serde_json::{json, Map, Value};
 
-use crate::error::{Error, Result};
 use crate::schema::Schema;
-use crate::schema::{IndexKind, IndexSchema, Projection, StreamView};
+use crate::schema::{IndexKind, IndexSchema, KeyAttribute, Projection, StreamView};
 
 /// The `CreateTable` input of a table shared by several entities: the union of their key
 /// attributes and indexes, each once. `table_name` overrides the first entity's name.
@@ -104,19 +105,10 @@ fn complete(
         .expect("CreateTableInput has no required fields")
 }
 
-/// The `CreateTable` input for a table's keys and its indexes.
-fn build_input(
-    table_name: String,
-    table: &IndexSchema,
-    indexes: &[IndexSchema],
-    stream: Option<StreamView>,
-) -> CreateTableInput {
+/// The definitions of key attributes, each once.
+fn definitions<'a>(attributes: impl Iterator<Item = &'a KeyAttribute>) -> Vec<AttributeDefinition> {
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
-    let index_keys = indexes
-        .iter()
-        .flat_map(|i| i.hash_key.iter().chain(i.range_key));
-    let table_keys = table.hash_key.iter().chain(table.range_key);
-    for attribute in table_keys.chain(index_keys) {
+    for attribute in attributes {
         if definitions
             .iter()
             .all(|d| d.attribute_name() != attribute.name)
@@ -127,6 +119,21 @@ fn build_input(
             ));
         }
     }
+    definitions
+}
+
+/// The `CreateTable` input for a table's keys and its indexes.
+fn build_input(
+    table_name: String,
+    table: &IndexSchema,
+    indexes: &[IndexSchema],
+    stream: Option<StreamView>,
+) -> CreateTableInput {
+    let index_keys = indexes
+        .iter()
+        .flat_map(|i| i.hash_key.iter().chain(i.range_key));
+    let table_keys = table.hash_key.iter().chain(table.range_key);
+    let definitions = definitions(table_keys.chain(index_keys));
     let globals = indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Global)
@@ -170,7 +177,7 @@ fn build_input(
 }
 
 /// The key schema of a table or index: its hash attributes, then its range attributes.
-fn key_schema(index: &IndexSchema) -> Vec<KeySchemaElement> {
+pub(crate) fn key_schema(index: &IndexSchema) -> Vec<KeySchemaElement> {
     let hash = index.hash_key.iter().map(|k| (k, KeyType::Hash));
     let range = index.range_key.iter().map(|k| (k, KeyType::Range));
     hash.chain(range)
@@ -179,7 +186,7 @@ fn key_schema(index: &IndexSchema) -> Vec<KeySchemaElement> {
 }
 
 /// An index's projection.
-fn projection(index: &IndexSchema) -> SdkProjection {
+pub(crate) fn projection(index: &IndexSchema) -> SdkProjection {
     match index.projection {
         Projection::All => SdkProjection::builder()
             .projection_type(ProjectionType::All)
@@ -196,25 +203,34 @@ fn projection(index: &IndexSchema) -> SdkProjection {
 
 /// The input as the JSON that `aws dynamodb create-table --cli-input-json` accepts.
 pub fn to_cli_json(input: &CreateTableInput) -> String {
-    use serde_json::{json, Map, Value};
-    let keys = |elements: &[KeySchemaElement]| -> Vec<Value> {
-        elements
-            .iter()
-            .map(|k| json!({"AttributeName": k.attribute_name(), "KeyType": k.key_type().as_str()}))
-            .collect()
-    };
-    let projection = |p: Option<&SdkProjection>| -> Value {
-        let mut out = Map::new();
-        if let Some(p) = p {
-            if let Some(t) = p.projection_type() {
-                out.insert("ProjectionType".into(), json!(t.as_str()));
-            }
-            if !p.non_key_attributes().is_empty() {
-                out.insert("NonKeyAttributes".into(), json!(p.non_key_attributes()));
-            }
+    serde_json::to_string_pretty(&cli_json(input)).unwrap_or_default()
+}
+
+/// A key schema as JSON: `[{"AttributeName": .., "KeyType": ..}]`, as the CLI and
+/// CloudFormation write it.
+pub(crate) fn keys_json(elements: &[KeySchemaElement]) -> serde_json::Value {
+    elements
+        .iter()
+        .map(|k| json!({"AttributeName": k.attribute_name(), "KeyType": k.key_type().as_str()}))
+        .collect()
+}
+
+/// A projection as JSON: `{"ProjectionType": .., "NonKeyAttributes": [..]}`.
+pub(crate) fn projection_json(projection: Option<&SdkProjection>) -> serde_json::Value {
+    let mut out = Map::new();
+    if let Some(p) = projection {
+        if let Some(t) = p.projection_type() {
+            out.insert("ProjectionType".into(), json!(t.as_str()));
         }
-        Value::Object(out)
-    };
+        if !p.non_key_attributes().is_empty() {
+            out.insert("NonKeyAttributes".into(), json!(p.non_key_attributes()));
+        }
+    }
+    Value::Object(out)
+}
+
+/// The input as JSON, with the names of the CLI's (and CloudFormation's) fields.
+pub(crate) fn cli_json(input: &CreateTableInput) -> Value {
     let mut out = Map::new();
     out.insert("TableName".into(), json!(input.table_name()));
     out.insert(
@@ -225,15 +241,16 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
             .map(|d| json!({"AttributeName": d.attribute_name(), "AttributeType": d.attribute_type().as_str()}))
             .collect(),
     );
-    out.insert("KeySchema".into(), keys(input.key_schema()).into());
+    out.insert("KeySchema".into(), keys_json(input.key_schema()));
     if let Some(mode) = input.billing_mode() {
         out.insert("BillingMode".into(), json!(mode.as_str()));
     }
+    let index = |name: &str, keys: &[KeySchemaElement], p: Option<&SdkProjection>| json!({"IndexName": name, "KeySchema": keys_json(keys), "Projection": projection_json(p)});
     if !input.global_secondary_indexes().is_empty() {
         let globals: Vec<Value> = input
             .global_secondary_indexes()
             .iter()
-            .map(|g| json!({"IndexName": g.index_name(), "KeySchema": keys(g.key_schema()), "Projection": projection(g.projection())}))
+            .map(|g| index(g.index_name(), g.key_schema(), g.projection()))
             .collect();
         out.insert("GlobalSecondaryIndexes".into(), globals.into());
     }
@@ -241,7 +258,7 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
         let locals: Vec<Value> = input
             .local_secondary_indexes()
             .iter()
-            .map(|l| json!({"IndexName": l.index_name(), "KeySchema": keys(l.key_schema()), "Projection": projection(l.projection())}))
+            .map(|l| index(l.index_name(), l.key_schema(), l.projection()))
             .collect();
         out.insert("LocalSecondaryIndexes".into(), locals.into());
     }
@@ -253,189 +270,28 @@ pub fn to_cli_json(input: &CreateTableInput) -> String {
         }
         out.insert("StreamSpecification".into(), Value::Object(spec));
     }
-    serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default()
+    Value::Object(out)
 }
 
-/// Checks a live table against the model, and lists every difference, not only the first:
-/// the table's key schema, the types of the model's key attributes (table and indexes),
-/// each index the model declares (present, global or local, its key schema and its
-/// projection), and the stream. Indexes the model does not declare are not differences:
-/// a shared table has the indexes of every entity.
-pub fn compare(schema: &Schema, name: &str, table: &TableDescription) -> Result<()> {
-    let mut drift = Drift::default();
-    let table_index = schema.table_index();
-    compare_keys(&mut drift, "the table", &table_index, table.key_schema());
-    for index in schema.indexes {
-        let global = table
-            .global_secondary_indexes()
-            .iter()
-            .find(|g| g.index_name() == Some(index.name))
-            .map(|g| (IndexKind::Global, g.key_schema(), g.projection()));
-        let local = table
-            .local_secondary_indexes()
-            .iter()
-            .find(|l| l.index_name() == Some(index.name))
-            .map(|l| (IndexKind::Local, l.key_schema(), l.projection()));
-        let what = format!("index `{}`", index.name);
-        match global.or(local) {
-            None => drift.push(
-                index.hash_key.first().map(|k| k.name),
-                format!("{what} is missing"),
-            ),
-            Some((kind, keys, live_projection)) => {
-                if kind != index.kind {
-                    drift.push(
-                        None,
-                        format!("{what} is {kind:?}, the model declares {:?}", index.kind),
-                    );
-                }
-                compare_keys(&mut drift, &what, index, keys);
-                compare_projection(&mut drift, &what, index, live_projection);
-            }
-        }
-    }
-    for attribute in schema.key_attributes().chain(
-        schema
-            .indexes
-            .iter()
-            .flat_map(|i| i.hash_key.iter().chain(i.range_key)),
-    ) {
-        let defined = table
-            .attribute_definitions()
-            .iter()
-            .find(|d| d.attribute_name() == attribute.name)
-            .map(|d| d.attribute_type().clone());
-        // An attribute the table does not define at all comes with a key schema or a
-        // missing index, already reported; a type is reported once per attribute.
-        let wanted = attribute.scalar.to_sdk();
-        let shown = format!("`{}`", attribute.name);
-        match defined {
-            Some(defined) if defined != wanted && !drift.mentions(&shown) => drift.push(
-                Some(attribute.name),
-                format!("the table defines {shown} as {defined}, the model needs {wanted}"),
-            ),
-            _ => {}
-        }
-    }
-    if let Err(error) = compare_stream(schema.stream, name, table) {
-        drift.push(None, error.message().to_owned());
-    }
-    drift.into_result(name)
-}
-
-/// The differences found between a live table and a model.
-#[derive(Default)]
-struct Drift {
-    /// Each difference, with the attribute it is about, when one is.
-    found: Vec<(Option<&'static str>, String)>,
-}
-
-impl Drift {
-    fn push(&mut self, attribute: Option<&'static str>, difference: String) {
-        self.found.push((attribute, difference));
-    }
-
-    /// Whether a difference already names this text (an attribute is reported once).
-    fn mentions(&self, text: &str) -> bool {
-        self.found.iter().any(|(_, d)| d.contains(text))
-    }
-
-    /// One error that lists every difference, naming the first one's attribute.
-    fn into_result(self, name: &str) -> Result<()> {
-        let Some((attribute, _)) = self.found.first() else {
-            return Ok(());
-        };
-        let attribute = *attribute;
-        let count = self.found.len();
-        let listed: Vec<String> = self.found.into_iter().map(|(_, d)| d).collect();
-        let noun = if count == 1 {
-            "difference"
-        } else {
-            "differences"
-        };
-        let mut error = Error::config(format!(
-            "table `{name}` differs from the model ({count} {noun}): {}",
-            listed.join("; ")
-        ));
-        if let Some(attribute) = attribute {
-            error = error.with_attribute(attribute);
-        }
-        Err(error)
-    }
-}
-
-/// Compares a live key schema with a table's or an index's keys.
-fn compare_keys(drift: &mut Drift, what: &str, index: &IndexSchema, live: &[KeySchemaElement]) {
-    let wanted = key_schema(index);
-    let names = |elements: &[KeySchemaElement]| -> Vec<String> {
-        elements
-            .iter()
-            .map(|k| format!("{} {}", k.attribute_name(), k.key_type()))
-            .collect()
-    };
-    if names(&wanted) != names(live) {
-        drift.push(
-            index.hash_key.first().map(|k| k.name),
-            format!(
-                "{what} has the key schema [{}], the model declares [{}]",
-                names(live).join(", "),
-                names(&wanted).join(", ")
-            ),
-        );
-    }
-}
-
-/// Compares a live index projection with the one the model declares.
-fn compare_projection(
-    drift: &mut Drift,
-    what: &str,
+/// The `UpdateTable` index update that creates global index `index`, and the definitions
+/// of its key attributes, which the request must carry.
+pub(crate) fn create_global_index(
     index: &IndexSchema,
-    live: Option<&SdkProjection>,
-) {
-    let wanted = projection(index);
-    let describe = |p: Option<&SdkProjection>| -> String {
-        let Some(p) = p else {
-            return "none".to_owned();
-        };
-        let mut attributes: Vec<&str> = p.non_key_attributes().iter().map(String::as_str).collect();
-        attributes.sort_unstable();
-        match p.projection_type() {
-            Some(ProjectionType::Include) => format!("INCLUDE [{}]", attributes.join(", ")),
-            Some(other) => other.as_str().to_owned(),
-            None => "none".to_owned(),
-        }
-    };
-    let (live, wanted) = (describe(live), describe(Some(&wanted)));
-    if live != wanted {
-        drift.push(
-            None,
-            format!("{what} projects {live}, the model declares {wanted}"),
-        );
-    }
+) -> Result<(Vec<AttributeDefinition>, GlobalSecondaryIndexUpdate), BuildError> {
+    let definitions = definitions(index.hash_key.iter().chain(index.range_key));
+    let create = CreateGlobalSecondaryIndexAction::builder()
+        .index_name(index.name)
+        .set_key_schema(Some(key_schema(index)))
+        .projection(projection(index))
+        .build()?;
+    let update = GlobalSecondaryIndexUpdate::builder().create(create).build();
+    Ok((definitions, update))
 }
 
-/// Checks a live table's stream against the view type the model declares. A table with a
-/// stream the model does not declare is fine; a missing stream or another view is not.
-fn compare_stream(wanted: Option<StreamView>, name: &str, table: &TableDescription) -> Result<()> {
-    let Some(wanted) = wanted else {
-        return Ok(());
-    };
-    let live = table
-        .stream_specification()
-        .filter(|s| s.stream_enabled())
-        .map(|s| {
-            s.stream_view_type()
-                .and_then(|v| StreamView::from_name(v.as_str()))
-        });
-    match live {
-        None => Err(Error::config(format!(
-            "table `{name}` has no stream, the model declares a {wanted} stream \
-             (`Client::enable_stream` turns it on)"
-        ))),
-        Some(Some(view)) if view == wanted => Ok(()),
-        Some(view) => Err(Error::config(format!(
-            "table `{name}` has a {} stream, the model declares {wanted}",
-            view.map_or_else(|| "stream of an unknown view".to_owned(), |v| v.to_string())
-        ))),
-    }
+/// The `UpdateTable` index update that deletes global index `name`.
+pub(crate) fn delete_global_index(name: &str) -> Result<GlobalSecondaryIndexUpdate, BuildError> {
+    let delete = DeleteGlobalSecondaryIndexAction::builder()
+        .index_name(name)
+        .build()?;
+    Ok(GlobalSecondaryIndexUpdate::builder().delete(delete).build())
 }

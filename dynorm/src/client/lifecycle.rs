@@ -1,0 +1,286 @@
+//! Index lifecycle: adding a global index to a live table (`UpdateTable`, then waiting
+//! until it is active, then backfilling the keys of items written before it), deleting
+//! one, and the indexes this client is creating, which queries and scans refuse to read.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, GlobalSecondaryIndexUpdate, IndexStatus, TableDescription,
+};
+use tracing::Instrument as _;
+
+use crate::backfill::BackfillReport;
+use crate::client::Client;
+use crate::error::{sdk_error, Error, ErrorKind, Result};
+use crate::observe::span::request_span;
+use crate::schema::{table_definition, IndexKind, IndexSchema, Model, Schema};
+
+/// The indexes a client and its clones are creating, by full table name and index name.
+#[derive(Debug, Default)]
+pub(crate) struct Creating {
+    indexes: Mutex<Vec<(String, String)>>,
+}
+
+impl Creating {
+    fn lock(&self) -> MutexGuard<'_, Vec<(String, String)>> {
+        // A panic while the list was held leaves it as it was: a list of names.
+        self.indexes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn contains(&self, table: &str, index: &str) -> bool {
+        self.lock().iter().any(|(t, i)| t == table && i == index)
+    }
+
+    fn mark(&self, table: &str, index: &str) {
+        self.lock().push((table.to_owned(), index.to_owned()));
+    }
+
+    fn unmark(&self, table: &str, index: &str) {
+        let mut indexes = self.lock();
+        if let Some(at) = indexes.iter().position(|(t, i)| t == table && i == index) {
+            indexes.remove(at);
+        }
+    }
+}
+
+/// A global index this client is creating. Until it is dropped (or
+/// [`finish`](Self::finish)ed), every query and scan through the index, by this client
+/// or any of its clones, fails before sending with an
+/// [`IndexNotActive`](ErrorKind::IndexNotActive) error: DynamoDB has made the index, but
+/// items written before it may still lack its keys until a backfill writes them.
+#[derive(Debug)]
+#[must_use = "the index is readable again as soon as this is dropped"]
+pub struct IndexCreation {
+    creating: Arc<Creating>,
+    table: String,
+    index: &'static str,
+}
+
+impl IndexCreation {
+    /// The full table name.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// The index name.
+    pub fn index(&self) -> &'static str {
+        self.index
+    }
+
+    /// Lets queries and scans read the index again.
+    pub fn finish(self) {}
+}
+
+impl Drop for IndexCreation {
+    fn drop(&mut self) {
+        self.creating.unmark(&self.table, self.index);
+    }
+}
+
+/// How long [`Client::create_index`] and [`Client::delete_index`] wait for the table and
+/// the index by default.
+const WAIT: Duration = Duration::from_secs(15 * 60);
+
+impl Client {
+    /// Whether this client (or a clone) is creating `M`'s index `index`.
+    pub fn is_creating_index<M: Model>(&self, index: &str) -> bool {
+        self.creating.contains(&self.table_name::<M>(), index)
+    }
+
+    /// Refuses, before sending, a read through `index` of `schema`'s table while this
+    /// client creates it.
+    pub(crate) fn check_index_readable(
+        &self,
+        schema: &Schema,
+        index: Option<&str>,
+        operation: &'static str,
+    ) -> Result<()> {
+        let Some(index) = index else {
+            return Ok(());
+        };
+        let table = self.table_name_of(schema);
+        if !self.creating.contains(&table, index) {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::IndexNotActive,
+            format!(
+                "index `{index}` is being created and its keys backfilled; it is read once that is done"
+            ),
+        )
+        .with_model(schema.model)
+        .with_operation(operation)
+        .with_table(table)
+        .with_index(index))
+    }
+
+    /// Adds `M`'s global index `index` to its live table with `UpdateTable` (DynamoDB adds
+    /// one index at a time), and waits until the table and the index are `ACTIVE` (at most
+    /// 15 minutes). Until the returned [`IndexCreation`] is dropped, queries and scans
+    /// through the index are refused before sending: run a backfill of every model that
+    /// uses the index first, so that items written before it have its keys
+    /// ([`add_index`](Self::add_index) does both).
+    pub async fn create_index<M: Model>(&self, index: &str) -> Result<IndexCreation> {
+        self.create_index_of(&M::SCHEMA, index, WAIT).await
+    }
+
+    /// [`create_index`](Self::create_index), then a backfill of `M` as run `run` with its
+    /// progress in table `progress_table` (see [`backfill`](Self::backfill)), which writes
+    /// the index keys that items written before the index lack; the index is readable
+    /// once both are done.
+    pub async fn add_index<M: Model>(
+        &self,
+        index: &str,
+        run: impl Into<String>,
+        progress_table: impl Into<String>,
+    ) -> Result<BackfillReport> {
+        let creation = self.create_index::<M>(index).await?;
+        let report = self.backfill::<M>(run, progress_table).send().await?;
+        creation.finish();
+        Ok(report)
+    }
+
+    /// Creates global index `index` of `schema` on its table, waiting at most `wait`.
+    pub(crate) async fn create_index_of(
+        &self,
+        schema: &Schema,
+        index: &str,
+        wait: Duration,
+    ) -> Result<IndexCreation> {
+        let declared = global_index(schema, index)
+            .map_err(|e| IndexUpdate::new(self, schema, index, "create_index").fail(e))?;
+        let update = IndexUpdate::new(self, schema, declared.name, "create_index");
+        let (definitions, sdk_update) = table_definition::create_global_index(declared)
+            .map_err(|e| update.fail(Error::config(e.to_string())))?;
+        // Marked before the request, so that no read slips in between.
+        self.creating.mark(&update.table, declared.name);
+        let creation = IndexCreation {
+            creating: self.creating.clone(),
+            table: update.table.clone(),
+            index: declared.name,
+        };
+        update.send(Some(definitions), sdk_update, wait).await?;
+        Ok(creation)
+    }
+
+    /// Deletes `M`'s global index `index` from its live table with `UpdateTable`, and
+    /// waits until the table is `ACTIVE` and the index gone (at most 15 minutes).
+    /// Destructive: dynorm never calls it unless asked to by the index's name.
+    pub async fn delete_index<M: Model>(&self, index: &str) -> Result<()> {
+        self.delete_index_of(&M::SCHEMA, index, WAIT).await
+    }
+
+    /// Deletes global index `index` from `schema`'s table, waiting at most `wait`.
+    pub(crate) async fn delete_index_of(
+        &self,
+        schema: &Schema,
+        index: &str,
+        wait: Duration,
+    ) -> Result<()> {
+        let update = IndexUpdate::new(self, schema, index, "delete_index");
+        let sdk_update = table_definition::delete_global_index(index)
+            .map_err(|e| update.fail(Error::config(e.to_string())))?;
+        update.send(None, sdk_update, wait).await
+    }
+}
+
+/// One `UpdateTable` that creates or deletes a global index, and the names its errors
+/// carry.
+struct IndexUpdate<'a> {
+    client: &'a Client,
+    schema: &'a Schema,
+    table: String,
+    index: &'a str,
+    operation: &'static str,
+}
+
+impl<'a> IndexUpdate<'a> {
+    fn new(
+        client: &'a Client,
+        schema: &'a Schema,
+        index: &'a str,
+        operation: &'static str,
+    ) -> Self {
+        let table = client.table_name_of(schema);
+        Self {
+            client,
+            schema,
+            table,
+            index,
+            operation,
+        }
+    }
+
+    fn fail(&self, error: Error) -> Error {
+        error
+            .with_model(self.schema.model)
+            .with_operation(self.operation)
+            .with_table(self.table.clone())
+            .with_index(self.index)
+    }
+
+    /// Sends the update (with the definitions of a new index's keys), then waits: for a
+    /// new index, until it is `ACTIVE` and not backfilling; for a deleted one, until no
+    /// index is being deleted.
+    async fn send(
+        &self,
+        definitions: Option<Vec<AttributeDefinition>>,
+        update: GlobalSecondaryIndexUpdate,
+        wait: Duration,
+    ) -> Result<()> {
+        let creating = definitions.is_some();
+        self.client
+            .sdk
+            .update_table()
+            .table_name(&self.table)
+            .set_attribute_definitions(definitions)
+            .global_secondary_index_updates(update)
+            .send()
+            .instrument(request_span!(
+                "UpdateTable",
+                self.schema.model,
+                self.table.as_str(),
+                "aws.dynamodb.index_name" = self.index
+            ))
+            .await
+            .map_err(|e| self.fail(sdk_error(e, self.schema.model, self.operation, &self.table)))?;
+        let index = self.index;
+        let ready = |table: &TableDescription| {
+            let mut indexes = table.global_secondary_indexes().iter();
+            if creating {
+                indexes.any(|g| {
+                    g.index_name() == Some(index)
+                        && g.index_status() == Some(&IndexStatus::Active)
+                        && g.backfilling() != Some(true)
+                })
+            } else {
+                indexes.all(|g| g.index_status() != Some(&IndexStatus::Deleting))
+            }
+        };
+        let state = if creating {
+            "ACTIVE with its new index"
+        } else {
+            "ACTIVE without the index"
+        };
+        self.client
+            .wait_for(&self.table, wait, state, ready)
+            .await
+            .map_err(|e| self.fail(e))
+    }
+}
+
+/// The global index `name` of `schema`, or why it cannot be added to a live table.
+fn global_index<'a>(schema: &'a Schema, name: &str) -> Result<&'a IndexSchema> {
+    match schema.indexes.iter().find(|i| i.name == name) {
+        Some(index) if index.kind == IndexKind::Global => Ok(index),
+        Some(_) => Err(Error::config(format!(
+            "index `{name}` is local: DynamoDB adds local indexes only when it creates the table"
+        ))),
+        None => Err(Error::config(format!(
+            "the model declares no index `{name}`"
+        ))),
+    }
+}
