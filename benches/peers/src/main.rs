@@ -365,7 +365,7 @@ mod with_modyne {
 
     impl Side {
         pub async fn new(sdk: aws_sdk_dynamodb::Client, prefix: &str, items: &[Plain]) -> R<Self> {
-            let name = format!("{prefix}Orders");
+            let name = format!("{prefix}ModyneOrders");
             let key = |name: &str, key_type| -> R<_> {
                 Ok((
                     AttributeDefinition::builder()
@@ -577,7 +577,7 @@ mod with_raw {
 
     impl Side {
         pub async fn new(db: aws_sdk_dynamodb::Client, prefix: &str, items: &[Plain]) -> R<Self> {
-            let table = format!("{prefix}Order");
+            let table = format!("{prefix}RawOrders");
             let key = |name: &str, key_type| -> R<_> {
                 Ok((
                     AttributeDefinition::builder()
