@@ -15,6 +15,8 @@
 //! - `delete` reads the item with a strongly consistent `GetItem` first.
 //! - An update that touches none of those attributes is sent as it is.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
@@ -64,6 +66,18 @@ pub(crate) async fn send_spec<K: Into<WriteKind>>(
     return_values: ReturnValue,
 ) -> Result<Option<Item>> {
     send(&client, spec?.into_any(), return_values).await
+}
+
+/// [`send`] behind a pointer, for a caller that knows when it is compiled whether it needs
+/// it: an `async fn` keeps a state, and the code to poll it, for every future it awaits,
+/// even on a branch a constant rules out, but a boxed future's code is linked only where
+/// the box is made.
+pub(crate) fn send_boxed<'a>(
+    client: &'a Client,
+    spec: WriteSpec,
+    return_values: ReturnValue,
+) -> Pin<Box<dyn Future<Output = Result<Option<Item>>> + Send + 'a>> {
+    Box::pin(send(client, spec, return_values))
 }
 
 /// Sends a single write (`create`, `put`, `update`, `delete`, `insert`): as its own
@@ -288,6 +302,24 @@ impl RawRead<'_> {
     }
 }
 
+/// Sends a put as its own `PutItem` request: `send_single` of a put, in a function of its
+/// own, which puts of a model without companions call directly.
+pub(crate) async fn send_put_single(
+    client: &Client,
+    spec: WriteSpec<Put>,
+    return_values: ReturnValue,
+) -> Result<Option<Item>> {
+    let (Put(item), mut spec) = spec.replace_kind(());
+    write_request::send_write!(
+        client,
+        "PutItem",
+        &mut spec,
+        PutItemInput::builder().set_item(Some(item)),
+        return_values,
+        PutItemError
+    )
+}
+
 /// Sends one write of any kind as its own request.
 pub(crate) async fn send_single(
     client: &Client,
@@ -296,14 +328,9 @@ pub(crate) async fn send_single(
 ) -> Result<Option<Item>> {
     let (kind, mut spec) = spec.replace_kind(());
     match kind {
-        WriteKind::Put(Put(item)) => write_request::send_write!(
-            client,
-            "PutItem",
-            &mut spec,
-            PutItemInput::builder().set_item(Some(item)),
-            return_values,
-            PutItemError
-        ),
+        WriteKind::Put(put) => {
+            send_put_single(client, spec.replace_kind(put).1, return_values).await
+        }
         WriteKind::Update(Update { key, expression }) => write_request::send_write!(
             client,
             "UpdateItem",

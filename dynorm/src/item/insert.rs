@@ -84,7 +84,9 @@ impl<N: Insertable> InsertItem<N> {
     pub async fn send(self) -> Result<()> {
         let client = self.client.clone();
         let spec = self.spec()?;
-        send_put(&client, spec, ReturnValue::None).await.map(drop)
+        send_put::<N::Model>(&client, spec, ReturnValue::None)
+            .await
+            .map(drop)
     }
 
     /// Sends the request and returns the model as stored, with its generated attributes.
@@ -92,7 +94,7 @@ impl<N: Insertable> InsertItem<N> {
         let client = self.client.clone();
         let spec = self.spec()?;
         let stored = spec.kind.0.clone();
-        send_put(&client, spec, ReturnValue::None).await?;
+        send_put::<N::Model>(&client, spec, ReturnValue::None).await?;
         decode::<N::Model>(stored)
     }
 }

@@ -77,12 +77,22 @@ pub(crate) fn put_spec<M: Model>(
 }
 
 /// Sends a put, mapping a failed condition to the error its checks explain.
-pub(crate) async fn send_put(
+///
+/// Whether `M` has companions (unique attributes, counts) is known when the function is
+/// compiled: a model without them sends its puts through a path that holds only
+/// `PutItem`, so a binary that only puts such models links no transaction, update or
+/// delete code. The path with companions is boxed (one allocation more per put of such a
+/// model) so that it is not linked where it is not taken.
+pub(crate) async fn send_put<M: Model>(
     client: &Client,
     spec: WriteSpec<Put>,
     return_values: ReturnValue,
 ) -> Result<Option<Item>> {
-    guarded::send(client, spec.into_any(), return_values).await
+    if const { M::SCHEMA.has_companions() } {
+        guarded::send_boxed(client, spec.into_any(), return_values).await
+    } else {
+        guarded::send_put_single(client, spec, return_values).await
+    }
 }
 
 /// The `PutItem` input of a put spec.
@@ -209,7 +219,7 @@ impl<'a, M: Model> CreateItem<'a, M> {
         let client = self.write.client.clone();
         let spec = self.spec()?;
         let item = spec.kind.0.clone();
-        send_put(&client, spec, ReturnValue::None).await?;
+        send_put::<M>(&client, spec, ReturnValue::None).await?;
         M::from_item(item).map_err(|e| e.with_operation("create"))
     }
 
@@ -217,7 +227,7 @@ impl<'a, M: Model> CreateItem<'a, M> {
     /// [`ErrorKind::AlreadyExists`](crate::ErrorKind), carrying the stored item.
     pub async fn send(self) -> Result<()> {
         let client = self.write.client.clone();
-        send_put(&client, self.spec()?, ReturnValue::None)
+        send_put::<M>(&client, self.spec()?, ReturnValue::None)
             .await
             .map(drop)
     }
@@ -286,6 +296,7 @@ impl<'a, M: Model> PutItem<'a, M> {
     }
 
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
-        super::guarded::send_spec(self.write.client.clone(), self.spec(), return_values).await
+        let client = self.write.client.clone();
+        send_put::<M>(&client, self.spec()?, return_values).await
     }
 }

@@ -94,7 +94,7 @@ impl Schema {
 impl Schema {
     /// Whether a write of this model writes other items with it: the guards of its unique
     /// values, or the counts it is kept in.
-    pub(crate) fn has_companions(&self) -> bool {
+    pub(crate) const fn has_companions(&self) -> bool {
         !self.uniques.is_empty() || !self.counts.is_empty()
     }
 
