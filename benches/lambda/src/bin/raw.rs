@@ -20,9 +20,18 @@ type Item = HashMap<String, AttributeValue>;
 fn to_item(order: &Order) -> Item {
     let mut item = HashMap::with_capacity(5);
     item.insert("id".to_owned(), AttributeValue::S(order.id.clone()));
-    item.insert("customer".to_owned(), AttributeValue::S(order.customer.clone()));
-    item.insert("total".to_owned(), AttributeValue::N(order.total.to_string()));
-    item.insert("lines".to_owned(), AttributeValue::N(order.lines.to_string()));
+    item.insert(
+        "customer".to_owned(),
+        AttributeValue::S(order.customer.clone()),
+    );
+    item.insert(
+        "total".to_owned(),
+        AttributeValue::N(order.total.to_string()),
+    );
+    item.insert(
+        "lines".to_owned(),
+        AttributeValue::N(order.lines.to_string()),
+    );
     if let Some(note) = &order.note {
         item.insert("note".to_owned(), AttributeValue::S(note.clone()));
     }
