@@ -9,10 +9,6 @@ use super::page::Fetched;
 /// DynamoDB's largest item, in bytes.
 pub(crate) const MAX_ITEM_BYTES: u32 = 400 * 1024;
 
-/// What a page of DynamoDB reads at most before it stops: 1 MB, and the item that
-/// crosses it.
-const PAGE_BYTES: u64 = 1024 * 1024;
-
 /// A read's capacity budget and what bounds the cost of its pages.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Budget {
@@ -50,26 +46,24 @@ impl Budget {
         }
     }
 
-    /// The most a page of at most `limit` items can cost (`None`: no limit).
+    /// The most one item can cost: its 4 KB blocks, each rounded up. DynamoDB rounds a
+    /// page's total and DynamoDB Local each item; this bound holds for both.
+    fn per_item(&self) -> f64 {
+        f64::from(self.max_item_bytes.div_ceil(4096)) * self.per_4kb()
+    }
+
+    /// The most a page of at most `limit` items can cost (`None`: no limit, no bound).
     pub(crate) fn worst_case(&self, limit: Option<i32>) -> f64 {
-        let largest = u64::from(self.max_item_bytes);
-        let mut bytes = PAGE_BYTES + largest;
-        if let Some(limit) = limit {
-            bytes = bytes.min(u64::try_from(limit).unwrap_or(0) * largest);
+        match limit {
+            Some(limit) => f64::from(limit.max(0)) * self.per_item(),
+            None => f64::INFINITY,
         }
-        bytes.div_ceil(4096) as f64 * self.per_4kb()
     }
 
     /// The `Limit` of the next page, so that its worst case fits in `left` units, within
-    /// the caller's own `limit`; `None` when no page fits.
+    /// the caller's own `limit`; `None` when no item fits.
     pub(crate) fn next_limit(&self, left: f64, limit: Option<i32>) -> Option<Option<i32>> {
-        if self.worst_case(limit) <= left {
-            return Some(limit);
-        }
-        // Whole 4 KB blocks that fit, then whole items in them.
-        let blocks = (left / self.per_4kb()).floor();
-        let items = (blocks * 4096.0 / f64::from(self.max_item_bytes)).floor();
-        let items = items.min(f64::from(i32::MAX)) as i32;
+        let items = (left / self.per_item()).floor().min(f64::from(i32::MAX)) as i32;
         let items = limit.map_or(items, |limit| items.min(limit));
         (items > 0).then_some(Some(items))
     }
@@ -164,20 +158,24 @@ mod tests {
 
     #[test]
     fn a_page_is_cut_to_what_its_worst_case_lets_through() {
-        // 1 KB items, eventually consistent: 8 items per unit.
+        // Items up to 1 KB, eventually consistent: half a unit each at most.
         let b = budget(10.0, 1024, false);
-        assert_eq!(b.next_limit(10.0, None), Some(Some(80)));
-        assert_eq!(b.worst_case(Some(80)), 10.0);
-        assert_eq!(b.next_limit(10.0, Some(25)), Some(Some(25)));
+        assert_eq!(b.next_limit(10.0, None), Some(Some(20)));
+        assert_eq!(b.worst_case(Some(20)), 10.0);
+        assert_eq!(b.next_limit(10.0, Some(15)), Some(Some(15)));
         assert_eq!(
             b.next_limit(0.4, None),
             None,
-            "half a unit is the least a page costs"
+            "half a unit is the least an item costs"
         );
-        // A page costs at most about 1 MB, whatever its limit.
-        let b = budget(1000.0, 1024, true);
-        assert_eq!(b.next_limit(1000.0, None), Some(None));
-        assert_eq!(b.worst_case(None), 257.0);
+        assert_eq!(
+            b.worst_case(None),
+            f64::INFINITY,
+            "a page without a limit has no bound"
+        );
+        // Items of 5 KB, strongly consistent: two blocks each.
+        let b = budget(100.0, 5 * 1024, true);
+        assert_eq!(b.next_limit(100.0, None), Some(Some(50)));
         // The largest items, strongly consistent: 100 units each.
         let b = budget(250.0, MAX_ITEM_BYTES, true);
         assert_eq!(b.next_limit(250.0, None), Some(Some(2)));
