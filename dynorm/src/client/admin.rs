@@ -241,7 +241,8 @@ impl Client {
             .map_err(|e| e.with_model(M::SCHEMA.model).with_operation(operation))
     }
 
-    /// Turns on DynamoDB's time to live for `M`'s table, on its `#[ttl]` attribute.
+    /// Turns on DynamoDB's time to live for `M`'s table, on its `#[ttl]` attribute; where it
+    /// is already on, nothing changes.
     pub async fn enable_ttl<M: Model>(&self) -> Result<()> {
         self.enable_ttl_of(&M::SCHEMA).await
     }
@@ -259,7 +260,8 @@ impl Client {
             .build()
             .map_err(|e| Error::config(e.to_string()).with_model(schema.model))?;
         let table = self.table_name_of(schema);
-        self.sdk
+        let sent = self
+            .sdk
             .update_time_to_live()
             .table_name(&table)
             .time_to_live_specification(specification)
@@ -270,8 +272,15 @@ impl Client {
                 table.as_str()
             ))
             .await
-            .map_err(|e| sdk_error(e, schema.model, "enable_ttl", &table))?;
-        Ok(())
+            .map_err(|e| sdk_error(e, schema.model, "enable_ttl", &table));
+        match sent {
+            // Already on (`ensure_table` turns it on for a table it creates): done.
+            Err(error) if error.is_validation() && error.message().contains("already enabled") => {
+                Ok(())
+            }
+            Err(error) => Err(error),
+            Ok(_) => Ok(()),
+        }
     }
 
     /// Turns on the stream of `M`'s existing table with view type `view`, and waits until
