@@ -104,6 +104,18 @@ async fn write_old_items(db: &Client) {
     }
 }
 
+/// The stored item of user `id`, raw, if any.
+async fn raw_item(db: &Client, id: &str) -> Option<Item> {
+    db.sdk()
+        .get_item()
+        .table_name(db.table_name::<User>())
+        .key("id", s(id))
+        .send()
+        .await
+        .unwrap()
+        .item
+}
+
 #[tokio::test]
 async fn every_read_path_upcasts_old_items() {
     let db = common::db_with::<User>("shapes_reads").await;
@@ -159,17 +171,7 @@ async fn writes_store_the_current_shape_and_newer_shapes_are_refused() {
     write_old_items(&db).await;
     let raw = |id: &'static str| {
         let db = db.clone();
-        async move {
-            db.sdk()
-                .get_item()
-                .table_name(db.table_name::<User>())
-                .key("id", s(id))
-                .send()
-                .await
-                .unwrap()
-                .item
-                .unwrap()
-        }
+        async move { raw_item(&db, id).await.unwrap() }
     };
     // Reading an old item and writing it back stores it in the current shape.
     let user = db.get::<User>("u1").send().await.unwrap().unwrap();
@@ -215,16 +217,7 @@ async fn an_update_writes_an_older_shape_only_what_that_shape_holds() {
     write_old_items(&db).await;
     let raw = |id: &'static str| {
         let db = db.clone();
-        async move {
-            db.sdk()
-                .get_item()
-                .table_name(db.table_name::<User>())
-                .key("id", s(id))
-                .send()
-                .await
-                .unwrap()
-                .item
-        }
+        async move { raw_item(&db, id).await }
     };
 
     // `u2` is stored in shape 2, which has no `display`: an update of it would write what
