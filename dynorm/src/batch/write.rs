@@ -366,11 +366,7 @@ mod tests {
     }
 
     fn client() -> Client {
-        let config = aws_sdk_dynamodb::Config::builder()
-            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
-            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
-            .build();
-        Client::new(aws_sdk_dynamodb::Client::from_conf(config))
+        Client::offline()
     }
 
     #[test]

@@ -122,6 +122,16 @@ impl Client {
         Self::builder(sdk).build()
     }
 
+    /// A client that is never sent anything: for unit tests of what builders plan.
+    #[cfg(test)]
+    pub(crate) fn offline() -> Self {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+            .build();
+        Self::new(aws_sdk_dynamodb::Client::from_conf(config))
+    }
+
     /// A builder, for a client with a table prefix or suffix.
     pub fn builder(sdk: aws_sdk_dynamodb::Client) -> ClientBuilder {
         ClientBuilder {

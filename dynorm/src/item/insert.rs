@@ -9,8 +9,10 @@ use super::write_request::{Put, WriteSpec};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction};
-use crate::observe::{report_setters, Reporting};
+use crate::observe::{report_setters, Predicted, Reporting};
 use crate::schema::{Insertable, Model};
+use crate::transaction::TransactWrite;
+use crate::value::Item;
 
 const OPERATION: &str = "insert";
 
@@ -68,16 +70,22 @@ impl<N: Insertable> InsertItem<N> {
 
     report_setters!(report);
 
-    pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
-        put_spec::<N::Model>(
+    /// The capacity the insert would consume, predicted without sending it: a new item's
+    /// write units on the table and each index its attributes reach (exact, since the key
+    /// is new), or its transaction's for a model with unique attributes or counts. Every
+    /// error `send` would find before sending is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        let spec = row_spec(
             &self.client,
-            self.new.to_item(),
-            OPERATION,
-            WholeItemWrite::Create,
-            KeyMustBeNew::Yes,
-            self.condition,
-            self.report,
-        )
+            &self.new,
+            self.condition.clone(),
+            self.report.clone(),
+        )?;
+        Ok(crate::item::predict::single(&spec))
+    }
+
+    pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
+        row_spec(&self.client, &self.new, self.condition, self.report)
     }
 
     /// Sends the request.
@@ -97,6 +105,24 @@ impl<N: Insertable> InsertItem<N> {
         send_put::<N::Model>(&client, spec, ReturnValue::None).await?;
         decode::<N::Model>(stored)
     }
+}
+
+/// The put of one inserted row: its generated attributes filled in, its key required new.
+fn row_spec<N: Insertable>(
+    client: &Client,
+    new: &N,
+    condition: Conjunction,
+    report: Reporting,
+) -> Result<WriteSpec<Put>> {
+    put_spec::<N::Model>(
+        client,
+        new.to_item(),
+        OPERATION,
+        WholeItemWrite::Create,
+        KeyMustBeNew::Yes,
+        condition,
+        report,
+    )
 }
 
 fn decode<M: Model>(item: crate::value::Item) -> Result<M> {
@@ -125,43 +151,55 @@ impl<N: Insertable> InsertMany<N> {
         /// Adds the requests sent and what they cost to `tally`.
     );
 
+    /// The capacity the rows would consume, predicted without sending them: one
+    /// transaction per chunk of rows, each new item's write units twice over, as DynamoDB
+    /// charges a transaction. Every error `send` would find before sending is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        let mut predicted = Predicted::default();
+        for (transaction, _) in self.transactions()? {
+            predicted.merge(&transaction.predict()?);
+        }
+        Ok(predicted)
+    }
+
     /// Sends every row and returns the stored models, in the order given.
     pub async fn send_returning_new(self) -> Result<Vec<N::Model>> {
-        let InsertMany {
-            client,
-            rows,
-            report,
-        } = self;
-        let mut specs = Vec::with_capacity(rows.len());
-        for row in rows {
-            specs.push(
-                InsertItem {
-                    client: client.clone(),
-                    new: row,
-                    condition: Conjunction::default(),
-                    report: Reporting::default(),
-                }
-                .spec()?,
-            );
-        }
-        let mut stored = Vec::with_capacity(specs.len());
-        // Each row of a model with unique attributes also writes one guard per constraint.
-        let per_row = 1 + <N::Model as Model>::SCHEMA.uniques.len();
-        let rows_per_transaction = (crate::transaction::MAX_TRANSACTION_ITEMS / per_row).max(1);
-        let mut specs = specs.into_iter().peekable();
-        while specs.peek().is_some() {
-            let chunk: Vec<WriteSpec<Put>> = specs.by_ref().take(rows_per_transaction).collect();
-            let items: Vec<_> = chunk.iter().map(|spec| spec.kind.0.clone()).collect();
-            let mut transaction = client.transact_write();
-            transaction.report = report.clone();
-            for spec in chunk {
-                transaction = transaction.write_spec(spec.into_any());
-            }
+        let mut stored = Vec::with_capacity(self.rows.len());
+        for (transaction, items) in self.transactions()? {
             transaction.send().await?;
             for item in items {
                 stored.push(decode::<N::Model>(item)?);
             }
         }
         Ok(stored)
+    }
+
+    /// The transactions that write the rows, in order, each with the items it stores.
+    fn transactions(&self) -> Result<Vec<(TransactWrite, Vec<Item>)>> {
+        let mut specs = Vec::with_capacity(self.rows.len());
+        for row in &self.rows {
+            specs.push(row_spec(
+                &self.client,
+                row,
+                Conjunction::default(),
+                Reporting::default(),
+            )?);
+        }
+        // Each row of a model with unique attributes also writes one guard per constraint.
+        let per_row = 1 + <N::Model as Model>::SCHEMA.uniques.len();
+        let rows_per_transaction = (crate::transaction::MAX_TRANSACTION_ITEMS / per_row).max(1);
+        let mut transactions = Vec::new();
+        let mut specs = specs.into_iter().peekable();
+        while specs.peek().is_some() {
+            let chunk: Vec<WriteSpec<Put>> = specs.by_ref().take(rows_per_transaction).collect();
+            let items: Vec<Item> = chunk.iter().map(|spec| spec.kind.0.clone()).collect();
+            let mut transaction = self.client.transact_write();
+            transaction.report = self.report.clone();
+            for spec in chunk {
+                transaction = transaction.write_spec(spec.into_any());
+            }
+            transactions.push((transaction, items));
+        }
+        Ok(transactions)
     }
 }

@@ -139,7 +139,7 @@ pub struct Tally {
     totals: Arc<Mutex<Totals>>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Totals {
     requests: usize,
     count: usize,
@@ -173,6 +173,19 @@ impl Tally {
         self.write(|totals| {
             totals.requests += metadata.requests as usize;
             merge_into(&mut totals.capacity, metadata.consumed_capacity.as_ref());
+        });
+    }
+
+    /// Adds everything `other` has counted.
+    pub(crate) fn add_tally(&self, other: &Tally) {
+        let other = other.read(Totals::clone);
+        self.write(|totals| {
+            totals.requests += other.requests;
+            totals.count += other.count;
+            totals.scanned_count += other.scanned_count;
+            totals.skipped += other.skipped;
+            totals.dead_lettered += other.dead_lettered;
+            merge_into(&mut totals.capacity, other.capacity.as_ref());
         });
     }
 

@@ -1,6 +1,9 @@
 //! A capacity budget for one page of a query or scan: as many DynamoDB pages as fit, each
 //! sent only when its worst case fits in what is left, so the read never passes it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
 use crate::error::{Error, Result};
 use crate::value::Item;
 
@@ -48,7 +51,7 @@ impl Budget {
 
     /// The most one item can cost: its 4 KB blocks, each rounded up. DynamoDB rounds a
     /// page's total and DynamoDB Local each item; this bound holds for both.
-    fn per_item(&self) -> f64 {
+    pub(crate) fn per_item(&self) -> f64 {
         f64::from(self.max_item_bytes.div_ceil(4096)) * self.per_4kb()
     }
 
@@ -66,6 +69,96 @@ impl Budget {
         let items = (left / self.per_item()).floor().min(f64::from(i32::MAX)) as i32;
         let items = limit.map_or(items, |limit| items.min(limit));
         (items > 0).then_some(Some(items))
+    }
+}
+
+/// A budget shared by every request of one budgeted load (a relation tree): each request
+/// reserves the most it can cost before it is sent, and gives back what it did not
+/// consume when it has answered, so that the requests in flight together never pass it.
+#[derive(Debug)]
+pub(crate) struct Meter {
+    budget: Budget,
+    /// The units neither consumed nor reserved.
+    left: Mutex<f64>,
+    /// Whether a reservation was refused: the load stopped for the budget.
+    refused: AtomicBool,
+}
+
+impl Meter {
+    /// A meter of `budget`'s units, checked.
+    pub(crate) fn new(budget: Budget) -> Result<Self> {
+        budget.check()?;
+        Ok(Self {
+            left: Mutex::new(budget.units),
+            budget,
+            refused: AtomicBool::new(false),
+        })
+    }
+
+    /// Reserves the worst case of one page of at most `want` items (`None`: as many as
+    /// fit), taking at most a `share`-th of what is left when that pays for an item, so
+    /// that the `share` requests of a round each get a page. Gives the page's `Limit`
+    /// and the units reserved, or an error when not even one item fits.
+    pub(crate) fn reserve_page(&self, want: Option<usize>, share: usize) -> Result<(i32, f64)> {
+        let mut left = self.lock();
+        let fair = *left / share.max(1) as f64;
+        let per_item = self.budget.per_item();
+        let room = if fair >= per_item { fair } else { *left };
+        let want = want.map(|w| i32::try_from(w).unwrap_or(i32::MAX));
+        match self.budget.next_limit(room, want) {
+            Some(Some(items)) => {
+                let units = self.budget.worst_case(Some(items));
+                *left -= units;
+                Ok((items, units))
+            }
+            _ => Err(self.refuse(*left)),
+        }
+    }
+
+    /// Reserves the worst case of reading `items` items by key, or an error when it does
+    /// not fit in what is left.
+    pub(crate) fn reserve_items(&self, items: usize) -> Result<f64> {
+        let mut left = self.lock();
+        let units = self
+            .budget
+            .worst_case(Some(i32::try_from(items).unwrap_or(i32::MAX)));
+        if units > *left {
+            return Err(self.refuse(*left));
+        }
+        *left -= units;
+        Ok(units)
+    }
+
+    /// Gives back what a request reserved and did not consume (`consumed`, as DynamoDB
+    /// reported it; all of it was, when it did not say).
+    pub(crate) fn settle(&self, reserved: f64, consumed: Option<f64>) {
+        let consumed = consumed.unwrap_or(reserved).min(reserved);
+        *self.lock() += reserved - consumed;
+    }
+
+    /// The units left, neither consumed nor reserved.
+    #[cfg(test)]
+    fn left(&self) -> f64 {
+        *self.lock()
+    }
+
+    /// Whether a reservation was refused since the meter was made.
+    pub(crate) fn refused(&self) -> bool {
+        self.refused.load(Ordering::Relaxed)
+    }
+
+    fn refuse(&self, left: f64) -> Error {
+        self.refused.store(true, Ordering::Relaxed);
+        Error::validation(format!(
+            "the budget of {} units has {left} left, too little for the next request's items \
+             of up to {} bytes",
+            self.budget.units, self.budget.max_item_bytes
+        ))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, f64> {
+        // A panic while the lock is held leaves a number, still meaningful.
+        self.left.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -180,6 +273,27 @@ mod tests {
         let b = budget(250.0, MAX_ITEM_BYTES, true);
         assert_eq!(b.next_limit(250.0, None), Some(Some(2)));
         assert_eq!(b.next_limit(99.0, None), None);
+    }
+
+    #[test]
+    fn a_meter_shares_what_is_left_and_takes_back_what_was_not_consumed() {
+        // Items up to 1 KB, eventually consistent: half a unit each at most.
+        let meter = Meter::new(budget(10.0, 1024, false)).unwrap();
+        // Four requests of a round: the first takes a quarter (5 items).
+        assert_eq!(meter.reserve_page(None, 4).unwrap(), (5, 2.5));
+        assert_eq!(meter.reserve_page(Some(2), 4).unwrap(), (2, 1.0));
+        meter.settle(2.5, Some(0.5));
+        assert_eq!(meter.left(), 8.5);
+        meter.settle(1.0, None);
+        assert_eq!(meter.left(), 8.5, "unreported: all of it was consumed");
+        assert_eq!(meter.reserve_items(17).unwrap(), 8.5);
+        assert!(!meter.refused());
+        assert!(meter.reserve_page(None, 1).is_err());
+        assert!(meter.refused());
+        // Less than a fair share of an item: what is left, when it pays for one.
+        let meter = Meter::new(budget(1.0, 1024, false)).unwrap();
+        assert_eq!(meter.reserve_page(None, 8).unwrap(), (2, 1.0));
+        assert!(meter.reserve_items(1).is_err());
     }
 
     #[test]

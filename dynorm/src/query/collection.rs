@@ -13,7 +13,7 @@ use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Reporting};
+use crate::observe::{report_setters, Predicted, Reporting};
 use crate::schema::collection;
 use crate::schema::{entity_name, Collection, Index, IndexSchema, Model, Schema};
 use crate::value::Item;
@@ -143,6 +143,30 @@ impl<C: Collection> CollectionQuery<C> {
             .input(None)
             .build()
             .map_err(|e| crate::item::built(e, model, OPERATION))
+    }
+
+    /// The read units one page would consume, predicted without sending it: from 0 (the
+    /// partition is empty) up to what 1 MB of its largest items (400 KB) costs, read
+    /// before items of other entities are skipped. Every page costs this much at most.
+    pub fn predict(&self) -> Result<Predicted> {
+        self.predicted(None)
+    }
+
+    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
+    /// [`item_size`](crate::observe::item_size) counts them).
+    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
+        self.predicted(Some(item_bytes))
+    }
+
+    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
+        let input = self.preview()?;
+        Ok(page::predict(
+            input.table_name(),
+            input.index_name(),
+            input.consistent_read(),
+            input.limit(),
+            size,
+        ))
     }
 
     /// The key condition on the partition, rendered once.

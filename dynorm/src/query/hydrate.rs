@@ -13,7 +13,7 @@ use crate::batch::{BatchOptions, MAX_BATCH_KEYS};
 use crate::error::Result;
 use crate::expr::Plan;
 use crate::item::read_options::ReadOptions;
-use crate::observe::{report_setters, Reporting};
+use crate::observe::{reads, report_setters, Predicted, Reporting};
 use crate::schema::{FromItem, Model};
 use crate::value::Item;
 
@@ -101,6 +101,41 @@ impl<M: Model> Hydrated<M> {
     /// `BatchGetItem` per 100 keys, which depend on what the page returns.
     pub fn preview(&self, cursor: Option<&str>) -> Result<QueryInput> {
         self.query.preview(cursor)
+    }
+
+    /// The capacity one page would consume, predicted without sending it: the index page
+    /// (as [`Query::predict`] bounds it), then, when the plan is
+    /// [hydrated](Plan::hydrated), each key it finds read whole with `BatchGetItem`: from
+    /// nothing up to the largest item's (400 KB) units per key, for at most the query's
+    /// `limit` of keys. Without a `limit`, a page's keys are bounded only by its 1 MB.
+    pub fn predict(&self) -> Result<Predicted> {
+        self.predicted(None)
+    }
+
+    /// As [`predict`](Self::predict), for whole items of `item_bytes` bytes each (as
+    /// [`item_size`](crate::observe::item_size) counts them); their index entries are no
+    /// larger.
+    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
+        self.predicted(Some(item_bytes))
+    }
+
+    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
+        let input = self.preview(None)?;
+        let table = input.table_name().unwrap_or_default();
+        let mut predicted = page::predict(
+            Some(table),
+            input.index_name(),
+            input.consistent_read(),
+            input.limit(),
+            size,
+        );
+        if self.plan()?.hydrated {
+            let keys = input.limit().and_then(|l| usize::try_from(l).ok());
+            let consistent = self.query.read.consistent_read;
+            let most = reads::keys_found(&mut predicted, table, keys, consistent, size);
+            predicted.add_requests(most.div_ceil(MAX_BATCH_KEYS));
+        }
+        Ok(predicted)
     }
 
     /// Every matching item, whole, in index order: every index page, then one

@@ -1,7 +1,7 @@
 //! Reading many items: typed queries (through a named index, or with the index chosen
 //! from the conditions), scans, pages with cursors, and collections.
 
-mod budget;
+pub(crate) mod budget;
 mod collection;
 mod cursor;
 mod hydrate;
@@ -506,11 +506,14 @@ pub(crate) struct Repeated<R> {
 
 impl<R: FromItem> Repeated<R> {
     /// Every item the query matches with `values` in place of the stand-ins, or the first
-    /// `limit`, page after page, without the machinery of a stream.
+    /// `limit`, page after page, without the machinery of a stream. With a `meter`, each
+    /// page reserves its worst case first (its `Limit` cut to fit a `share`-th of what is
+    /// left), and gives back what it did not consume.
     pub(crate) async fn collect(
         &self,
         values: &[AttributeValue],
         limit: Option<usize>,
+        meter: Option<(&budget::Meter, usize)>,
     ) -> Result<Vec<R>> {
         if values.len() != self.slots.len() {
             return Err(Error::validation(format!(
@@ -530,7 +533,22 @@ impl<R: FromItem> Repeated<R> {
                     placeholder.clone_from(value);
                 }
             }
-            let fetched = self.prepared.fetch_with(start, None, placed).await?;
+            let fetched = match meter {
+                None => {
+                    let limit = self.prepared.limit;
+                    self.prepared.fetch_with(start, None, placed, limit).await?
+                }
+                Some((meter, share)) => {
+                    let want = limit.map(|limit| limit - out.len());
+                    let (page_limit, reserved) = meter.reserve_page(want, share)?;
+                    let fetched = self
+                        .prepared
+                        .fetch_with(start, None, placed, Some(page_limit))
+                        .await;
+                    meter.settle(reserved, fetched.as_ref().ok().and_then(|f| f.units));
+                    fetched?
+                }
+            };
             for item in fetched.items {
                 if limit.is_some_and(|limit| out.len() >= limit) {
                     return Ok(out);
@@ -579,15 +597,17 @@ impl Prepared {
 
     /// The request of the page after `start`, with the plan's values.
     fn input(&self, start: Option<Item>, select: Option<Select>) -> QueryInputBuilder {
-        self.input_with(start, select, self.plan.values.clone())
+        self.input_with(start, select, self.plan.values.clone(), self.limit)
     }
 
-    /// The request of the page after `start`, with `values` for the plan's placeholders.
+    /// The request of the page after `start`, with `values` for the plan's placeholders
+    /// and `limit` items at most.
     fn input_with(
         &self,
         start: Option<Item>,
         select: Option<Select>,
         values: HashMap<String, AttributeValue>,
+        limit: Option<i32>,
     ) -> QueryInputBuilder {
         let plan = &self.plan;
         QueryInput::builder()
@@ -597,7 +617,7 @@ impl Prepared {
             .set_filter_expression(plan.filter.clone())
             .set_expression_attribute_names(Some(plan.names.clone()))
             .set_expression_attribute_values(Some(values))
-            .set_limit(self.limit)
+            .set_limit(limit)
             .scan_index_forward(!self.descending)
             .consistent_read(self.consistent_read)
             .set_projection_expression(self.projection.clone())
@@ -607,22 +627,24 @@ impl Prepared {
     }
 
     fn fetch(&self, start: Option<Item>, select: Option<Select>) -> impl page::Fetching {
-        self.fetch_with(start, select, self.plan.values.clone())
+        self.fetch_with(start, select, self.plan.values.clone(), self.limit)
     }
 
-    /// Sends the request of the page after `start`, with `values` for the placeholders.
+    /// Sends the request of the page after `start`, with `values` for the placeholders
+    /// and `limit` items at most.
     fn fetch_with(
         &self,
         start: Option<Item>,
         select: Option<Select>,
         values: HashMap<String, AttributeValue>,
+        limit: Option<i32>,
     ) -> impl std::future::Future<Output = Result<Fetched>> + Send + 'static {
         let span = request_span!(
             "Query",
             self.schema.model,
             self.table.as_str(),
             "aws.dynamodb.index_name" = self.plan.index.request_name(),
-            "aws.dynamodb.limit" = self.limit,
+            "aws.dynamodb.limit" = limit,
             "aws.dynamodb.consistent_read" = self.consistent_read,
             "aws.dynamodb.scan_forward" = !self.descending,
             "aws.dynamodb.projection" = self.projection.as_deref(),
@@ -633,7 +655,7 @@ impl Prepared {
             "dynorm.filter" = self.plan.filter.as_deref(),
             "dynorm.continued" = start.is_some(),
         );
-        let request = self.input_with(start, select, values);
+        let request = self.input_with(start, select, values, limit);
         page::send_page!(request, span, self, OPERATION)
     }
 }

@@ -8,6 +8,8 @@ use crate::client::Client;
 use crate::error::{sdk_error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
+use crate::observe::Reporting;
+use super::page::fetched;
 use crate::value::Item;
 
 /// Where a partition is and who reads it, for the request and its errors.
@@ -26,10 +28,12 @@ pub(crate) struct Partition<'a> {
 
 impl Partition<'_> {
     /// Queries the whole partition, page after page, with no filter, and gives each item
-    /// to `each` in range key order.
+    /// to `each` in range key order; each page asks for and adds to the tally what
+    /// `report` says.
     pub(crate) async fn read(
         &self,
         client: &Client,
+        report: &Reporting,
         mut each: impl FnMut(Item) -> Result<()>,
     ) -> Result<()> {
         let mut placeholders = Placeholders::default();
@@ -61,19 +65,25 @@ impl Partition<'_> {
                 .set_expression_attribute_names(names.clone())
                 .set_expression_attribute_values(values.clone())
                 .set_exclusive_start_key(start.take())
+                .set_return_consumed_capacity(report.capacity())
                 .send()
                 .instrument(span.clone())
                 .await
                 .map_err(|e| sdk_error(e, self.model, self.operation, self.table))
                 .inspect_err(|error| span::record_error(&span, error))?;
-            if !span.is_disabled() {
-                span.record("aws.dynamodb.count", output.count);
-                span.record("aws.dynamodb.scanned_count", output.scanned_count);
-            }
-            for item in output.items.unwrap_or_default() {
+            let fetched = fetched(
+                &span,
+                report.tally.as_ref(),
+                output.count,
+                output.scanned_count,
+                output.consumed_capacity.as_slice(),
+                output.items,
+                output.last_evaluated_key,
+            );
+            for item in fetched.items {
                 each(item)?;
             }
-            match output.last_evaluated_key.filter(|k| !k.is_empty()) {
+            match fetched.last_key.filter(|k| !k.is_empty()) {
                 Some(key) => start = Some(key),
                 None => return Ok(()),
             }

@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::TryStreamExt;
 
-use super::load::sealed::LoadInput;
+use super::load::sealed::{LoadInput, Sending};
 use super::load::Load;
 use super::plan::{LoadPlan, Waves};
 use super::rounds::{Rounds, DEFAULT_CONCURRENCY};
@@ -14,7 +14,9 @@ use super::{access, shared};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr};
-use crate::query::{checked_concurrency, Query};
+use crate::observe::{report_setters, Reporting, ReturnConsumedCapacity, Tally};
+use crate::query::budget::{Budget, Meter, MAX_ITEM_BYTES};
+use crate::query::{checked_concurrency, Page, Query};
 use crate::schema::{IndexKind, IndexSchema, Model};
 use crate::value::Item;
 
@@ -30,6 +32,9 @@ impl Client {
             conditions: Conjunction::default(),
             loader: (),
             concurrency: DEFAULT_CONCURRENCY.get(),
+            budget: None,
+            max_item_bytes: MAX_ITEM_BYTES,
+            report: Reporting::default(),
             model: PhantomData,
         }
     }
@@ -43,6 +48,9 @@ pub struct Find<M: Model, L = ()> {
     loader: L,
     /// Checked when the find is planned or sent.
     concurrency: usize,
+    budget: Option<f64>,
+    max_item_bytes: u32,
+    report: Reporting,
     model: PhantomData<fn() -> M>,
 }
 
@@ -83,6 +91,9 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             conditions: self.conditions,
             loader,
             concurrency: self.concurrency,
+            budget: self.budget,
+            max_item_bytes: self.max_item_bytes,
+            report: self.report,
             model: PhantomData,
         }
     }
@@ -197,8 +208,12 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
     }
 
     /// Which relations of the loader share the roots' partition (one entry per candidate),
-    /// when the roots come from one partition, with no other condition, whole.
+    /// when the roots come from one partition, with no other condition, whole, and the
+    /// find has no budget (whose pages are cut to fit).
     fn shared(&self, root: &Root) -> Option<Vec<bool>> {
+        if self.budget.is_some() {
+            return None;
+        }
         let Root::Templated {
             index,
             hash,
@@ -226,9 +241,17 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
     /// The waves and requests, and the rounds each takes with the find's
     /// [`concurrency`](Self::concurrency), without sending anything.
     pub fn plan(&self) -> Result<LoadPlan> {
-        let mut waves = Waves::new(self.checked_concurrency()?);
+        let mut waves = Waves::new(
+            self.checked_concurrency()?,
+            &self.client,
+            self.budget.is_some(),
+        );
         let root = self.root()?;
         let shared = self.shared(&root);
+        let root_index = match &root {
+            Root::Templated { index, .. } => index.request_name(),
+            Root::Plain => self.roots_query(Root::Plain).plan()?.index.request_name(),
+        };
         let line = match (&root, &shared) {
             (Root::Templated { index, hash, .. }, Some(slots)) => {
                 let with: Vec<String> = self
@@ -267,7 +290,8 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                 format!("`{}`: Query on `{}`", M::SCHEMA.model, plan.index.label())
             }
         };
-        waves.push(0, line, Rounds::One);
+        let reads = waves.pages(&M::SCHEMA, root_index, None);
+        waves.push(0, line, Rounds::One, reads);
         let slots = shared.unwrap_or_else(|| vec![false; self.loader.candidates().len()]);
         self.loader.plan(1, &mut waves, &slots)?;
         Ok(waves.finish())
@@ -277,7 +301,20 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
     /// mistake [`plan`](Self::plan) finds is an error before anything is sent.
     pub async fn all(self) -> Result<Vec<L::Joined>> {
         self.plan()?;
+        if self.budget.is_some() {
+            return Err(Self::fail(Error::validation(
+                "a budget stops a find midway, and only `page(cursor)` can resume it: read a \
+                 budgeted find with `page`",
+            )));
+        }
         let concurrency = self.checked_concurrency()?;
+        let sending = Sending {
+            db: &self.client,
+            concurrency,
+            report: &self.report,
+            meter: None,
+            siblings: 1,
+        };
         let root = self.root()?;
         let (roots, prefetched) = match (self.shared(&root), root) {
             (
@@ -298,6 +335,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                     &candidates,
                     &slots,
                     concurrency,
+                    &self.report,
                 )
                 .await
                 .map_err(Self::fail)?
@@ -316,26 +354,16 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                 (roots, prefetched)
             }
             (_, root) => {
-                let query = match root {
-                    Root::Templated { index, hash, .. } => {
-                        Query::<M, M>::raw(&self.client, index, hash)
-                            .filter_all(self.conditions.clone())
-                    }
-                    Root::Plain => {
-                        Query::<M, M>::auto(&self.client).matching_all(self.conditions.clone())
-                    }
-                };
-                let roots: Vec<M> = query.stream().try_collect().await?;
+                let roots: Vec<M> = self.roots_query(root).stream().try_collect().await?;
                 (roots, vec![None; self.loader.candidates().len()])
             }
         };
         let outputs = self
             .loader
             .load_with(LoadInput {
-                db: &self.client,
+                sending,
                 parents: &roots,
                 prefetched,
-                concurrency,
             })
             .await?;
         Ok(roots
@@ -343,6 +371,172 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             .zip(outputs)
             .map(|(r, o)| L::join(r, o))
             .collect())
+    }
+
+    /// The Query that reads the roots, reporting as the find does.
+    fn roots_query(&self, root: Root) -> Query<M, M> {
+        let mut query = match root {
+            Root::Templated { index, hash, .. } => {
+                Query::<M, M>::raw(&self.client, index, hash).filter_all(self.conditions.clone())
+            }
+            Root::Plain => Query::<M, M>::auto(&self.client).matching_all(self.conditions.clone()),
+        };
+        if let Some(capacity) = self.report.capacity() {
+            query = query.return_consumed_capacity(capacity);
+        }
+        query
+    }
+
+    /// Makes [`page`](Self::page) load as many roots, each with its whole tree, as fit in
+    /// `units` capacity units, and stop before it would pass them: every request reserves
+    /// the most it can cost before it is sent (a Query page's `Limit` cut to fit, a
+    /// `BatchGetItem` its keys' largest items) and gives back what it did not consume, so
+    /// the requests in flight together never pass the budget. Bound the cost of an item
+    /// with [`max_item_bytes`](Self::max_item_bytes).
+    ///
+    /// Roots are read in pages of 1, 2, 4, ... roots, up to the
+    /// [`concurrency`](Self::concurrency), each page's trees loaded before the next page is
+    /// read. When the budget runs out within a page's trees, that page's roots are left
+    /// for the next call: the cursor resumes exactly after the last root returned with
+    /// its whole tree, so no root is lost or repeated, though the units spent on the
+    /// unfinished trees are spent again. A budget too small for the first root's tree is
+    /// an error. With a budget, every relation is read with its own requests (none comes
+    /// with its parents' partition), a relation read by Scan is refused, and `all` and
+    /// `first` refuse to send.
+    pub fn budget(mut self, units: f64) -> Self {
+        self.budget = Some(units);
+        self
+    }
+
+    /// The largest item the find can meet, roots and related items, in bytes as DynamoDB
+    /// sizes them (400 KB, DynamoDB's limit, by default): how a [`budget`](Self::budget)
+    /// bounds each request. An item larger than this could make a request pass the budget.
+    pub fn max_item_bytes(mut self, bytes: u32) -> Self {
+        self.max_item_bytes = bytes;
+        self
+    }
+
+    report_setters!(
+        report;
+        /// Asks DynamoDB for the capacity each request of the load consumes (the roots'
+        /// pages and every relation's requests); a [`Tally`](crate::observe::Tally) sums
+        /// it.
+        ;
+        /// Adds every request's counts and capacity to `tally`, as the requests answer.
+    );
+
+    /// Roots after `cursor` (from a previous page) or from the beginning, each with its
+    /// whole tree. With a [`budget`](Self::budget), as many as fit in it; without one, one
+    /// DynamoDB page of roots. The cursor is `None` once every root has been read.
+    pub async fn page(self, cursor: Option<&str>) -> Result<Page<L::Joined>> {
+        self.plan()?;
+        let concurrency = self.checked_concurrency()?;
+        let meter = match self.budget {
+            Some(units) => Some(
+                Meter::new(Budget {
+                    units,
+                    max_item_bytes: self.max_item_bytes,
+                    consistent: false,
+                })
+                .map_err(Self::fail)?,
+            ),
+            None => None,
+        };
+        let sending = Sending {
+            db: &self.client,
+            concurrency,
+            report: &self.report,
+            meter: meter.as_ref(),
+            siblings: 1,
+        };
+        let query = self.roots_query(self.root()?);
+        let mut cursor = cursor.map(str::to_owned);
+        let mut out = Vec::new();
+        let mut roots_per_page = 1;
+        // Whether a page of roots was read whole, with its trees: the cursor has moved.
+        let mut moved = false;
+        loop {
+            let page = match self
+                .roots_page(&query, cursor.as_deref(), roots_per_page, sending)
+                .await
+            {
+                Err(e) if meter.as_ref().is_some_and(Meter::refused) => {
+                    return Self::stopped(e, moved, out, cursor);
+                }
+                page => page?,
+            };
+            let loaded = self
+                .loader
+                .load_with(LoadInput {
+                    sending,
+                    parents: &page.items,
+                    prefetched: vec![None; self.loader.candidates().len()],
+                })
+                .await;
+            let outputs = match loaded {
+                Err(e) if meter.as_ref().is_some_and(Meter::refused) => {
+                    return Self::stopped(e, moved, out, cursor);
+                }
+                loaded => loaded?,
+            };
+            out.extend(page.items.into_iter().zip(outputs).map(|(r, o)| L::join(r, o)));
+            (cursor, moved) = (page.cursor, true);
+            if cursor.is_none() || meter.is_none() {
+                return Ok(Page { items: out, cursor });
+            }
+            roots_per_page = (roots_per_page * 2).min(concurrency.get());
+        }
+    }
+
+    /// One page of at most `roots` roots after `cursor`: within the budget, if there is
+    /// one.
+    async fn roots_page(
+        &self,
+        query: &Query<M, M>,
+        cursor: Option<&str>,
+        roots: usize,
+        sending: Sending<'_>,
+    ) -> Result<Page<M>> {
+        let Some(meter) = sending.meter else {
+            let mut query = query.clone();
+            if let Some(tally) = &self.report.tally {
+                query = query.tally(tally);
+            }
+            return query.page(cursor).await;
+        };
+        let (limit, reserved) = meter.reserve_page(Some(roots), 1)?;
+        // The page's own tally says what it consumed, then goes to the find's.
+        let own = Tally::default();
+        let page = query
+            .clone()
+            .limit(u32::try_from(limit).unwrap_or(1))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .tally(&own)
+            .page(cursor)
+            .await;
+        meter.settle(reserved, own.consumed_capacity().map(|c| c.units));
+        if let Some(tally) = &self.report.tally {
+            tally.add_tally(&own);
+        }
+        page
+    }
+
+    /// The page a budgeted find returns when its budget ran out: the roots read whole so
+    /// far, resuming at the first one left; an error when none could be.
+    fn stopped(
+        error: Error,
+        moved: bool,
+        items: Vec<L::Joined>,
+        cursor: Option<String>,
+    ) -> Result<Page<L::Joined>> {
+        if moved {
+            return Ok(Page { items, cursor });
+        }
+        Err(Self::fail(Error::validation(format!(
+            "the budget cannot pay for the first root with its whole tree ({}): raise it, or \
+             bound the items with `max_item_bytes`",
+            error.message()
+        ))))
     }
 }
 

@@ -9,6 +9,8 @@ use super::plan::Waves;
 use super::shared::{Prefetched, Shared};
 use crate::client::Client;
 use crate::error::Result;
+use crate::observe::Reporting;
+use crate::query::budget::Meter;
 use crate::schema::Model;
 
 /// Loads what a tree of relations adds to each parent of type `P`.
@@ -24,14 +26,26 @@ impl<P: Model, L: sealed::Loader<P>> Load<P> for L {}
 pub(crate) mod sealed {
     use super::*;
 
-    /// What a loader is given: the client, the parents, the items of its relations that
-    /// came with the parents (one entry per candidate), and how many requests it may have
-    /// in flight.
-    pub struct LoadInput<'a, P> {
+    /// How a load sends its requests: the client, the requests of one relation in flight
+    /// at once, what every request asks DynamoDB to report and where it is added, and the
+    /// meter of a budgeted load.
+    #[derive(Clone, Copy)]
+    pub struct Sending<'a> {
         pub(crate) db: &'a Client,
+        pub(crate) concurrency: NonZeroUsize,
+        pub(crate) report: &'a Reporting,
+        pub(crate) meter: Option<&'a Meter>,
+        /// The relations that run side by side with this one (tuples multiply it), which
+        /// share what is left of a budget with it.
+        pub(crate) siblings: usize,
+    }
+
+    /// What a loader is given: how to send, the parents, and the items of its relations
+    /// that came with the parents (one entry per candidate).
+    pub struct LoadInput<'a, P> {
+        pub(crate) sending: Sending<'a>,
         pub(crate) parents: &'a [P],
         pub(crate) prefetched: Prefetched,
-        pub(crate) concurrency: NonZeroUsize,
     }
 
     /// A loader's answer: one output per parent, in the parents' order.
@@ -106,7 +120,8 @@ macro_rules! tuples {
             }
 
             fn load_with<'a>(&'a self, input: LoadInput<'a, P>) -> Loading<'a, Self::Output> {
-                let LoadInput { db, parents, prefetched, concurrency } = input;
+                let LoadInput { mut sending, parents, prefetched } = input;
+                sending.siblings *= [$($index),+].len();
                 Box::pin(async move {
                     let mut rest = prefetched.into_iter();
                     let parts = ($(
@@ -117,10 +132,9 @@ macro_rules! tuples {
                     // Independent branches of the tree, concurrently.
                     let outputs =
                         futures_util::try_join!($(self.$index.load_with(LoadInput {
-                            db,
+                            sending,
                             parents,
                             prefetched: parts.$index,
-                            concurrency,
                         })),+)?;
                     let mut iters = ($(outputs.$index.into_iter(),)+);
                     Ok((0..parents.len())

@@ -5,6 +5,15 @@ use std::fmt;
 use std::num::NonZeroUsize;
 
 use super::rounds::Rounds;
+use crate::client::Client;
+use crate::observe::reads;
+use crate::observe::Predicted;
+use crate::schema::Schema;
+
+const PARENTS: &str = "a relation's requests depend on the distinct parents the wave before \
+     finds: predicted for the number of parents given";
+const MORE_PAGES: &str = "a Query or Scan that reads more than one page (1 MB) costs as much \
+     again for each further page";
 
 /// The requests a find sends, wave by wave, before anything is sent. Requests of one wave
 /// go out together; a wave starts when the one before it has ended. Within a wave, each
@@ -20,6 +29,22 @@ pub struct LoadPlan {
     /// The requests of one relation in flight at once: the find's
     /// [`concurrency`](super::Find::concurrency).
     pub concurrency: usize,
+    /// What each request reads, in the places of [`rounds`](Self::rounds).
+    reads: Vec<Vec<Reads>>,
+}
+
+/// What one request of a plan reads, to predict its capacity.
+#[derive(Clone, Debug)]
+pub(crate) enum Reads {
+    /// Query or Scan pages of `table`, through `index`, of at most `limit` items each.
+    Pages {
+        table: String,
+        index: Option<&'static str>,
+        consistent: bool,
+        limit: Option<u32>,
+    },
+    /// One item per parent, by key, in `BatchGetItem`s of `table`.
+    Keys { table: String },
 }
 
 impl LoadPlan {
@@ -66,6 +91,55 @@ impl LoadPlan {
     }
 }
 
+impl LoadPlan {
+    /// The capacity the load would consume when no relation has more than `parents`
+    /// distinct parents, predicted without sending anything: each request of
+    /// [`total_requests`](Self::total_requests) bounded as its own `predict` bounds it (a
+    /// Query page by its limit or 1 MB of the largest items, from 0; a key read from
+    /// nothing to the largest item). A bound in the sense of
+    /// [`total_rounds`](Self::total_rounds), for first pages.
+    pub fn predict(&self, parents: usize) -> Predicted {
+        self.predicted(parents, None)
+    }
+
+    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
+    /// [`item_size`](crate::observe::item_size) counts them).
+    pub fn predict_for(&self, parents: usize, item_bytes: usize) -> Predicted {
+        self.predicted(parents, Some(item_bytes))
+    }
+
+    fn predicted(&self, parents: usize, size: Option<usize>) -> Predicted {
+        let mut predicted = Predicted::default();
+        for (wave, (rounds, reads)) in self.rounds.iter().zip(&self.reads).enumerate() {
+            let parents = if wave == 0 { 1 } else { parents };
+            for (rounds, read) in rounds.iter().zip(reads) {
+                let requests = rounds.requests_for(parents);
+                predicted.add_requests(requests);
+                match read {
+                    Reads::Pages {
+                        table,
+                        index,
+                        consistent,
+                        limit,
+                    } => {
+                        for _ in 0..requests {
+                            reads::page(&mut predicted, table, *index, *consistent, *limit, size);
+                        }
+                        predicted.because(MORE_PAGES);
+                    }
+                    Reads::Keys { table } => {
+                        reads::keys_found(&mut predicted, table, Some(parents), false, size);
+                    }
+                }
+            }
+        }
+        if self.rounds.len() > 1 {
+            predicted.because(PARENTS);
+        }
+        predicted
+    }
+}
+
 impl fmt::Display for LoadPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, wave) in self.waves.iter().enumerate() {
@@ -78,20 +152,47 @@ impl fmt::Display for LoadPlan {
     }
 }
 
-/// A plan being written: each wave's requests, in words and rounds, and the concurrency
-/// they are sent with. Not a public API: the loaders write into it.
+/// A plan being written: each wave's requests, in words, rounds and reads, and the
+/// concurrency they are sent with. Not a public API: the loaders write into it.
 #[doc(hidden)]
 pub struct Waves {
-    lines: Vec<Vec<(String, Rounds)>>,
+    lines: Vec<Vec<(String, Rounds, Reads)>>,
     concurrency: NonZeroUsize,
+    client: Client,
+    budgeted: bool,
 }
 
 impl Waves {
-    /// No wave yet.
-    pub(crate) fn new(concurrency: NonZeroUsize) -> Self {
+    /// No wave yet, for a load by `client` (which names the tables), with a budget or not.
+    pub(crate) fn new(concurrency: NonZeroUsize, client: &Client, budgeted: bool) -> Self {
         Self {
             lines: Vec::new(),
             concurrency,
+            client: client.clone(),
+            budgeted,
+        }
+    }
+
+    /// Whether the load has a budget: every relation is then read on its own, in pages
+    /// cut to fit.
+    pub(crate) fn budgeted(&self) -> bool {
+        self.budgeted
+    }
+
+    /// What pages of `schema`'s table, through `index`, read.
+    pub(crate) fn pages(&self, schema: &Schema, index: Option<&'static str>, limit: Option<usize>) -> Reads {
+        Reads::Pages {
+            table: self.client.table_name_of(schema),
+            index,
+            consistent: false,
+            limit: limit.map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
+        }
+    }
+
+    /// What key reads of `schema`'s table read.
+    pub(crate) fn keys(&self, schema: &Schema) -> Reads {
+        Reads::Keys {
+            table: self.client.table_name_of(schema),
         }
     }
 
@@ -107,45 +208,61 @@ impl Waves {
         }
     }
 
-    /// Adds a request to wave `wave`, with its rounds after its words.
-    pub(crate) fn push(&mut self, wave: usize, text: String, rounds: Rounds) {
+    /// Adds a request to wave `wave`, with its rounds after its words, and what it reads.
+    pub(crate) fn push(&mut self, wave: usize, text: String, rounds: Rounds, reads: Reads) {
         while self.lines.len() <= wave {
             self.lines.push(Vec::new());
         }
-        self.lines[wave].push((format!("{text}: {rounds}"), rounds));
+        self.lines[wave].push((format!("{text}: {rounds}"), rounds, reads));
     }
 
     /// The plan, without the waves where nothing is sent.
     pub(crate) fn finish(self) -> LoadPlan {
-        let (waves, rounds) = self
-            .lines
-            .into_iter()
-            .filter(|wave| !wave.is_empty())
-            .map(|wave| wave.into_iter().unzip())
-            .unzip();
-        LoadPlan {
-            waves,
-            rounds,
+        let mut plan = LoadPlan {
+            waves: Vec::new(),
+            rounds: Vec::new(),
             concurrency: self.concurrency.get(),
+            reads: Vec::new(),
+        };
+        for wave in self.lines.into_iter().filter(|wave| !wave.is_empty()) {
+            let (mut texts, mut rounds, mut reads) = (Vec::new(), Vec::new(), Vec::new());
+            for (text, r, read) in wave {
+                texts.push(text);
+                rounds.push(r);
+                reads.push(read);
+            }
+            plan.waves.push(texts);
+            plan.rounds.push(rounds);
+            plan.reads.push(reads);
         }
+        plan
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::observe::Units;
 
     #[test]
     fn a_wave_takes_the_rounds_of_its_slowest_request_and_waves_add_up() {
-        let mut waves = Waves::new(NonZeroUsize::MIN.saturating_add(7));
-        waves.push(0, "roots".into(), Rounds::One);
+        let client = Client::offline();
+        let mut waves = Waves::new(NonZeroUsize::MIN.saturating_add(7), &client, false);
+        let pages = || Reads::Pages {
+            table: "T".into(),
+            index: None,
+            consistent: false,
+            limit: None,
+        };
+        waves.push(0, "roots".into(), Rounds::One, pages());
         // Wave 1 sends nothing (its relation came with the roots); wave 2 has two relations.
         let per_parent = waves.per_parent();
-        waves.push(2, "comments".into(), per_parent);
+        waves.push(2, "comments".into(), per_parent, pages());
         waves.push(
             2,
             "author".into(),
             Rounds::PerHundredParents { concurrency: 8 },
+            Reads::Keys { table: "U".into() },
         );
         let plan = waves.finish();
         assert_eq!(plan.waves.len(), 2, "the empty wave is left out");
@@ -160,5 +277,12 @@ mod tests {
         assert_eq!(plan.wave_rounds(2, 20), 0, "no such wave");
         assert_eq!(plan.total_rounds(20), 1 + 3);
         assert_eq!(plan.total_rounds(0), 1);
+        // The roots' page, 20 comment pages and 20 author keys of items of 1 KB, eventually
+        // consistent: each page up to 1 MB and one more item, each key up to half a unit.
+        let predicted = plan.predict_for(20, 1024);
+        assert_eq!(predicted.requests(), 1 + 20 + 1);
+        assert_eq!(predicted.of("T").max(), 21.0 * 128.5);
+        assert_eq!(predicted.of("U"), Units::between(0.0, 10.0));
+        assert_eq!(predicted.of("T").min(), 0.0);
     }
 }

@@ -2,26 +2,28 @@
 //! Query per partition that also holds the relation's own relations, or by its own
 //! requests (BatchGetItem, Query, or Scan); and its lines of the plan.
 
-use std::num::NonZeroUsize;
-
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::access::{self, Access};
 use super::grouping::{decode_groups, distinct, group, spread};
-use super::load::sealed::LoadInput;
+use super::load::sealed::{LoadInput, Sending};
 use super::plan::Waves;
 use super::rounds::{in_rounds, Rounds};
 use super::shared::{self, Prefetched, Shared};
 use super::{Load, RelationSchema};
-use crate::batch::BatchOptions;
-use crate::client::Client;
+use crate::batch::{BatchGet, BatchGetResults, BatchOptions};
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Conjunction, Expr};
+use crate::observe::{ReturnConsumedCapacity, Tally};
 use crate::query::Query;
 use crate::schema::{Index, IndexSchema, Model, Schema};
 use crate::value::Item;
 
 pub(super) const OPERATION: &str = "find";
+
+/// Why a budgeted load refuses a relation read by Scan.
+const BUDGETED_SCAN: &str = "a relation read by Scan (allow_scan) reads the whole table, which \
+     a budget cannot stop midway: load it without a budget, or give it a key or index";
 
 /// Errors of a relation name the parent model and the operation.
 pub(super) fn fail<P: Model>(relation: &RelationSchema) -> impl Fn(Error) -> Error + '_ {
@@ -35,20 +37,18 @@ pub(super) fn fail<P: Model>(relation: &RelationSchema) -> impl Fn(Error) -> Err
 
 /// Loads the nested tree of every related item, then gives each group its joined items.
 async fn nest<C: Model, N: Load<C>>(
-    db: &Client,
+    sending: Sending<'_>,
     nested: &N,
     groups: Vec<Vec<C>>,
     prefetched: Prefetched,
-    concurrency: NonZeroUsize,
 ) -> Result<Vec<Vec<N::Joined>>> {
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
     let flat: Vec<C> = groups.into_iter().flatten().collect();
     let outputs = nested
         .load_with(LoadInput {
-            db,
+            sending,
             parents: &flat,
             prefetched,
-            concurrency,
         })
         .await?;
     let mut joined = flat.into_iter().zip(outputs).map(|(c, o)| N::join(c, o));
@@ -93,13 +93,14 @@ impl Declared<'_> {
     /// The index whose partitions hold the related items of one parent and the items of
     /// some of their own relations (`nested`), with those relations marked; `None` when
     /// each is read on its own. Only without per-parent options, which the whole partition
-    /// read could not apply.
+    /// read could not apply, and without a budget, whose pages are cut to fit.
     fn carrier<C: Model>(
         &self,
         access: &Access,
         nested: &[Option<Shared>],
+        budgeted: bool,
     ) -> Option<(IndexSchema, Vec<bool>)> {
-        if !self.options.is_none_or(Options::is_plain) {
+        if budgeted || !self.options.is_none_or(Options::is_plain) {
             return None;
         }
         let index = match access {
@@ -127,7 +128,7 @@ impl Declared<'_> {
         let (values, positions) = distinct(input.parents, self.relation).map_err(&fail)?;
         let items = input.prefetched.into_iter().next().flatten();
         let joined = self
-            .load::<C, N>(input.db, nested, &values, items, input.concurrency)
+            .load::<C, N>(input.sending, nested, &values, items)
             .await
             .map_err(&fail)?;
         Ok(spread(joined, positions))
@@ -135,15 +136,14 @@ impl Declared<'_> {
 
     /// The related items of each distinct value, with their own relations: from the items
     /// read with the parents, or one Query per partition that holds them and their own
-    /// carried relations, or the relation's own requests; in rounds of at most
-    /// `concurrency`.
+    /// carried relations, or the relation's own requests; in rounds of at most the
+    /// load's concurrency, each request within its budget, if it has one.
     pub(super) async fn load<C, N>(
         &self,
-        db: &Client,
+        sending: Sending<'_>,
         nested: &N,
         values: &[Item],
         prefetched: Option<Vec<Item>>,
-        concurrency: NonZeroUsize,
     ) -> Result<Vec<Vec<N::Joined>>>
     where
         C: Model + Clone + Index<Model = C, Item = C>,
@@ -153,13 +153,15 @@ impl Declared<'_> {
         let none: Prefetched = vec![None; candidates.len()];
         if let Some(items) = prefetched {
             let groups = decode_groups::<C>(items, values, self.relation)?;
-            return nest(db, nested, self.first(groups), none, concurrency).await;
+            return nest(sending, nested, self.first(groups), none).await;
         }
+        let (db, concurrency) = (sending.db, sending.concurrency);
         if values.is_empty() {
             return Ok(Vec::new());
         }
         let access = self.access::<C>()?;
-        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates) {
+        let budgeted = sending.meter.is_some();
+        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates, budgeted) {
             let hashes = values
                 .iter()
                 .map(|value| access::hash_values(&C::SCHEMA, &index, value))
@@ -172,6 +174,7 @@ impl Declared<'_> {
                 &candidates,
                 &slots,
                 concurrency,
+                sending.report,
             )
             .await?;
             let mut own = Vec::new();
@@ -185,7 +188,7 @@ impl Declared<'_> {
                 }
             }
             let groups = decode_groups::<C>(own, values, self.relation)?;
-            return nest(db, nested, self.first(groups), carried, concurrency).await;
+            return nest(sending, nested, self.first(groups), carried).await;
         }
         let groups = match access {
             Access::Key => {
@@ -195,16 +198,16 @@ impl Declared<'_> {
                 for value in values {
                     batch = batch.get_key::<C>(access::table_key(&C::SCHEMA, value)?);
                 }
-                let found = batch.send().await?.items::<C>()?;
+                let found = send_batch(batch, sending, values.len()).await?.items::<C>()?;
                 group(found, values, self.relation)?
             }
             other => {
                 let plain = Options::default();
                 let options = self.options.unwrap_or(&plain);
-                many_groups::<C>(db, &other, values, self.relation, options, concurrency).await?
+                many_groups::<C>(sending, &other, values, self.relation, options).await?
             }
         };
-        nest(db, nested, self.first(groups), none, concurrency).await
+        nest(sending, nested, self.first(groups), none).await
     }
 
     /// The requests of this relation, in wave `wave`, and those of its own relations.
@@ -229,7 +232,7 @@ impl Declared<'_> {
             relation.name,
             C::SCHEMA.model
         );
-        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates) {
+        if let Some((index, slots)) = self.carrier::<C>(&access, &candidates, waves.budgeted()) {
             let with: Vec<String> = candidates
                 .iter()
                 .zip(&slots)
@@ -249,25 +252,32 @@ impl Declared<'_> {
                 with.join(" and "),
                 index.label()
             );
-            let rounds = waves.per_parent();
-            waves.push(wave, text, rounds);
+            let (rounds, reads) = (waves.per_parent(), waves.pages(&C::SCHEMA, index.request_name(), None));
+            waves.push(wave, text, rounds, reads);
             return nested.plan(wave + 1, waves, &slots);
         }
         let in_flight = waves.concurrency();
-        let (how, rounds) = match access {
+        let limit = self.options.and_then(|options| options.limit);
+        let (how, rounds, reads) = match access {
             Access::Key => (
                 format!("one BatchGetItem per 100 distinct keys, {in_flight} in flight"),
                 Rounds::PerHundredParents {
                     concurrency: in_flight.get(),
                 },
+                waves.keys(&C::SCHEMA),
             ),
+            Access::Scan if waves.budgeted() => {
+                return Err(fail::<P>(relation)(Error::validation(BUDGETED_SCAN)));
+            }
             Access::Scan => (
                 "one Scan with a filter (allow_scan)".to_owned(),
                 Rounds::One,
+                waves.pages(&C::SCHEMA, None, None),
             ),
-            other => (
-                format!("one {other} per distinct parent, {in_flight} in flight"),
+            Access::Query(index) => (
+                format!("one {access} per distinct parent, {in_flight} in flight"),
                 waves.per_parent(),
+                waves.pages(&C::SCHEMA, index.request_name(), limit),
             ),
         };
         let mut described = String::new();
@@ -282,7 +292,7 @@ impl Declared<'_> {
                 described.push_str(", filtered");
             }
         }
-        waves.push(wave, format!("{name}: {how}{described}"), rounds);
+        waves.push(wave, format!("{name}: {how}{described}"), rounds, reads);
         nested.plan(wave + 1, waves, &vec![false; candidates.len()])
     }
 }
@@ -325,16 +335,65 @@ fn parent_values(
     Ok(own)
 }
 
+/// Sends a relation's `BatchGetItem`s for `keys` keys: within the load's budget, if it has
+/// one (reserving the most `keys` items can cost, and giving back what they did not).
+async fn send_batch(
+    mut batch: BatchGet,
+    sending: Sending<'_>,
+    keys: usize,
+) -> Result<BatchGetResults> {
+    let report = sending.report;
+    if let Some(capacity) = asked(sending) {
+        batch = batch.return_consumed_capacity(capacity);
+    }
+    let Some(meter) = sending.meter else {
+        if let Some(tally) = &report.tally {
+            batch = batch.tally(tally);
+        }
+        return batch.send().await;
+    };
+    let reserved = meter.reserve_items(keys)?;
+    // The batch's own tally says what it consumed, then goes to the load's.
+    let own = Tally::default();
+    let sent = batch.tally(&own).send().await;
+    let consumed = own.consumed_capacity().map(|c| c.units);
+    meter.settle(reserved, consumed);
+    if let Some(tally) = &report.tally {
+        tally.add_tally(&own);
+    }
+    sent
+}
+
+/// The capacity a relation's requests ask DynamoDB to report: what the load asks for, and
+/// at least the total when a budget counts it.
+fn asked(sending: Sending<'_>) -> Option<ReturnConsumedCapacity> {
+    match (sending.report.capacity(), sending.meter) {
+        (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
+        (capacity, _) => capacity,
+    }
+}
+
+/// What a relation's Query asks DynamoDB to report, and the tally it adds to.
+fn reporting<C: Model>(mut query: Query<C, C>, sending: Sending<'_>) -> Query<C, C> {
+    if let Some(capacity) = asked(sending) {
+        query = query.return_consumed_capacity(capacity);
+    }
+    if let Some(tally) = &sending.report.tally {
+        query = query.tally(tally);
+    }
+    query
+}
+
 /// The related items of each distinct value, through `access`: one request per value, in
-/// rounds of at most `concurrency`, or one Scan.
+/// rounds of at most the load's concurrency, or one Scan.
 async fn many_groups<C: Model + Index<Model = C, Item = C>>(
-    db: &Client,
+    sending: Sending<'_>,
     access: &Access,
     values: &[Item],
     relation: &RelationSchema,
     options: &Options,
-    concurrency: NonZeroUsize,
 ) -> Result<Vec<Vec<C>>> {
+    let (db, concurrency) = (sending.db, sending.concurrency);
     match access {
         Access::Query(_) | Access::Key => {
             let index = match access {
@@ -375,21 +434,33 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
             if options.descending {
                 query = query.descending();
             }
-            let repeated = query.repeated(&stand_ins)?;
+            let repeated = reporting(query, sending).repeated(&stand_ins)?;
+            // The requests of a round share what is left of a budget.
+            let share = values.len().min(concurrency.get()) * sending.siblings;
+            let meter = sending.meter.map(|meter| (meter, share));
             let requests: Vec<_> = values
                 .iter()
                 .map(|value| {
                     let own = parent_values(&C::SCHEMA, &index, value, &others);
                     let repeated = &repeated;
                     // Boxed: a request's future is large, and the round moves it.
-                    Box::pin(async move { repeated.collect(&own?, options.limit).await })
+                    Box::pin(async move { repeated.collect(&own?, options.limit, meter).await })
                 })
                 .collect();
             in_rounds(requests, concurrency).await
         }
         Access::Scan => {
+            if sending.meter.is_some() {
+                return Err(Error::validation(BUDGETED_SCAN));
+            }
             // One scan for every parent, matched by value here.
-            let scan = db.scan::<C>().filter_all(options.filter.clone());
+            let mut scan = db.scan::<C>().filter_all(options.filter.clone());
+            if let Some(capacity) = sending.report.capacity() {
+                scan = scan.return_consumed_capacity(capacity);
+            }
+            if let Some(tally) = &sending.report.tally {
+                scan = scan.tally(tally);
+            }
             let found: Vec<C> = scan.all().await?;
             let mut groups = group(found, values, relation)?;
             for group in &mut groups {

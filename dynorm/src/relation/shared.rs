@@ -9,6 +9,7 @@ use super::rounds::in_rounds;
 use super::{access, RelationSchema};
 use crate::client::Client;
 use crate::error::Result;
+use crate::observe::Reporting;
 use crate::query::Partition;
 use crate::schema::{IndexKind, IndexSchema, Schema};
 use crate::value::Item;
@@ -132,6 +133,7 @@ pub(crate) async fn read_partitions(
     candidates: &[Option<Shared>],
     slots: &[bool],
     concurrency: NonZeroUsize,
+    report: &Reporting,
 ) -> Result<Vec<Split>> {
     let table = db.table_name_of(schema);
     let carried: Vec<Option<&'static Schema>> = candidates
@@ -158,7 +160,7 @@ pub(crate) async fn read_partitions(
                     carried: carried.iter().map(|c| c.map(|_| Vec::new())).collect(),
                 };
                 partition
-                    .read(&db, |item| {
+                    .read(&db, report, |item| {
                         place(item, schema, &carried, &mut split);
                         Ok(())
                     })

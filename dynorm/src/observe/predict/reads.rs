@@ -14,6 +14,10 @@ const UNKNOWN_SIZE: &str = "an item's size is known only once it is read (up to 
      with `predict_for(bytes)`";
 const BATCH_ABSENT: &str = "a batch read may find no item for a key, which DynamoDB Local charges \
      nothing";
+const KEYS_FOUND: &str = "items read by key for the keys a read before found (a hydrated page's, \
+     a relation's parents'): none when it found none";
+const KEYS_UNBOUNDED: &str = "without a limit, the keys of a page are bounded only by its 1 MB: \
+     give the query a `limit`";
 const PAGE: &str = "a page reads the items that match its key condition, before any filter, up \
      to its limit or 1 MB: 0 when none match";
 
@@ -92,6 +96,34 @@ pub(crate) fn page(
     }
 }
 
+/// The items read by key with `BatchGetItem` for the keys a read before found (a hydrated
+/// query's page, a relation's parents): at most `most` keys (`None`: as many as 1 MB of index entries holds), each
+/// costing from nothing up to its item's units. Gives the most keys there can be.
+pub(crate) fn keys_found(
+    predicted: &mut Predicted,
+    table: &str,
+    most: Option<usize>,
+    consistent: bool,
+    size: Option<usize>,
+) -> usize {
+    // An index entry is at least a byte: a page of 1 MB holds no more entries than that.
+    let most = most.unwrap_or(PAGE_BYTES);
+    if most == PAGE_BYTES {
+        predicted.because(KEYS_UNBOUNDED);
+    }
+    let per_key = match size {
+        Some(size) => item_read_units(size, consistent),
+        None => {
+            predicted.because(UNKNOWN_SIZE);
+            max_item_read_units(consistent)
+        }
+    };
+    predicted.because(KEYS_FOUND);
+    let units = Units::between(0.0, per_key * most as f64);
+    predicted.add(Access::Read, index_key(table, None), units, 1.0);
+    most
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,5 +159,16 @@ mod tests {
         let mut p = Predicted::default();
         page(&mut p, "T", None, true, None, Some(1000));
         assert_eq!(p.of("T").max(), 257.0);
+    }
+
+    #[test]
+    fn the_keys_a_page_finds_cost_up_to_their_items() {
+        let mut p = Predicted::default();
+        assert_eq!(keys_found(&mut p, "T", Some(250), true, Some(5000)), 250);
+        assert_eq!(p.of("T"), Units::between(0.0, 500.0));
+        let mut p = Predicted::default();
+        assert_eq!(keys_found(&mut p, "T", None, false, None), PAGE_BYTES);
+        assert_eq!(p.of("T").max(), 50.0 * PAGE_BYTES as f64);
+        assert!(p.reasons().iter().any(|r| r.contains("limit")));
     }
 }
