@@ -3,7 +3,7 @@
 
 mod common;
 
-use dynorm::observe::Tally;
+use dynorm::observe::{ReturnConsumedCapacity, Tally};
 use dynorm::{Collection, Model};
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -75,10 +75,23 @@ async fn board(label: &str) -> dynorm::Client {
 async fn a_collection_on_an_index_reads_one_partition_of_it() {
     let db = board("coll_gsi").await;
     let tally = Tally::default();
-    let read = db.collection::<PersonWithCards>("ann").tally(&tally);
+    let read = db
+        .collection::<PersonWithCards>("ann")
+        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+        .tally(&tally);
     assert_eq!(read.preview().unwrap().index_name(), Some("GSI1"));
+    // A page's prediction, for any item size and for items of at most 1 KB, holds what it
+    // consumed, on the index.
+    let predicted = [read.predict().unwrap(), read.predict_for(1024).unwrap()];
     let items = read.all().await.unwrap();
     assert_eq!(tally.requests(), 1);
+    if let Some(consumed) = tally.consumed_capacity() {
+        for predicted in predicted {
+            assert_eq!(predicted.requests(), 1);
+            assert!(predicted.contains(&consumed), "{predicted}\n{consumed:?}");
+            assert!(predicted.read_units().min() == 0.0, "{predicted}");
+        }
+    }
     assert_eq!(tally.skipped(), 0);
     let mut people = Vec::new();
     let mut cards = Vec::new();

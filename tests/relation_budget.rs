@@ -77,7 +77,13 @@ fn show(tree: &Tree) -> String {
     let (post, (comments, author)) = tree;
     let comments: Vec<String> = comments
         .iter()
-        .map(|(c, a)| format!("{}:{}", c.id, a.as_ref().map(|a| a.username.as_str()).unwrap_or("-")))
+        .map(|(c, a)| {
+            format!(
+                "{}:{}",
+                c.id,
+                a.as_ref().map(|a| a.username.as_str()).unwrap_or("-")
+            )
+        })
         .collect();
     format!(
         "{} [{}] by {}",
@@ -90,7 +96,13 @@ fn show(tree: &Tree) -> String {
 #[tokio::test]
 async fn budgeted_pages_never_pass_their_budget_and_resume_exactly() {
     let (db, author) = blog("relation_budget_pages").await;
-    let whole: Vec<String> = find(&db, &author).all().await.unwrap().iter().map(show).collect();
+    let whole: Vec<String> = find(&db, &author)
+        .all()
+        .await
+        .unwrap()
+        .iter()
+        .map(show)
+        .collect();
     assert_eq!(whole.len(), POSTS);
     assert!(whole.iter().any(|t| t.contains(":bo")), "{whole:?}");
     for (budget, concurrency) in [(6.0, 100), (7.0, 3), (9.5, 100), (20.0, 8), (500.0, 100)] {
@@ -144,7 +156,12 @@ async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refus
         find(&db, &author).budget(50.0).all().await.unwrap_err(),
         find(&db, &author).budget(50.0).first().await.unwrap_err(),
         find(&db, &author).budget(0.0).page(None).await.unwrap_err(),
-        find(&db, &author).budget(5.0).max_item_bytes(0).page(None).await.unwrap_err(),
+        find(&db, &author)
+            .budget(5.0)
+            .max_item_bytes(0)
+            .page(None)
+            .await
+            .unwrap_err(),
     ] {
         assert!(error.is_validation(), "{error}");
         assert_eq!(error.model(), Some("Post"), "{error}");
@@ -166,7 +183,10 @@ async fn a_budgeted_plan_reads_each_relation_on_its_own() {
     let shared = user_tree().plan().unwrap().to_string();
     assert!(shared.contains("one partition"), "{shared}");
     let budgeted = user_tree().budget(10.0).plan().unwrap();
-    assert!(!budgeted.to_string().contains("one partition"), "{budgeted}");
+    assert!(
+        !budgeted.to_string().contains("one partition"),
+        "{budgeted}"
+    );
     assert_eq!(budgeted.waves.len(), 2, "{budgeted}");
     // Budgeted, the posts come with their own Query, and every post with the user.
     let page = user_tree()
@@ -206,5 +226,8 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
         );
         assert!(predicted.requests() >= tally.requests(), "{predicted}");
     }
-    assert_eq!(plan.total_requests(parents), plan.predict(parents).requests());
+    assert_eq!(
+        plan.total_requests(parents),
+        plan.predict(parents).requests()
+    );
 }

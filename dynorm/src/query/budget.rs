@@ -158,7 +158,9 @@ impl Meter {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, f64> {
         // A panic while the lock is held leaves a number, still meaningful.
-        self.left.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.left
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

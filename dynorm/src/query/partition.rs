@@ -4,12 +4,12 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use tracing::Instrument;
 
+use super::page::fetched;
 use crate::client::Client;
 use crate::error::{sdk_error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
 use crate::observe::Reporting;
-use super::page::fetched;
 use crate::value::Item;
 
 /// Where a partition is and who reads it, for the request and its errors.

@@ -479,7 +479,12 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                 }
                 loaded => loaded?,
             };
-            out.extend(page.items.into_iter().zip(outputs).map(|(r, o)| L::join(r, o)));
+            out.extend(
+                page.items
+                    .into_iter()
+                    .zip(outputs)
+                    .map(|(r, o)| L::join(r, o)),
+            );
             (cursor, moved) = (page.cursor, true);
             if cursor.is_none() || meter.is_none() {
                 return Ok(Page { items: out, cursor });

@@ -180,7 +180,12 @@ impl Waves {
     }
 
     /// What pages of `schema`'s table, through `index`, read.
-    pub(crate) fn pages(&self, schema: &Schema, index: Option<&'static str>, limit: Option<usize>) -> Reads {
+    pub(crate) fn pages(
+        &self,
+        schema: &Schema,
+        index: Option<&'static str>,
+        limit: Option<usize>,
+    ) -> Reads {
         Reads::Pages {
             table: self.client.table_name_of(schema),
             index,

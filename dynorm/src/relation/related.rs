@@ -198,7 +198,9 @@ impl Declared<'_> {
                 for value in values {
                     batch = batch.get_key::<C>(access::table_key(&C::SCHEMA, value)?);
                 }
-                let found = send_batch(batch, sending, values.len()).await?.items::<C>()?;
+                let found = send_batch(batch, sending, values.len())
+                    .await?
+                    .items::<C>()?;
                 group(found, values, self.relation)?
             }
             other => {
@@ -252,7 +254,10 @@ impl Declared<'_> {
                 with.join(" and "),
                 index.label()
             );
-            let (rounds, reads) = (waves.per_parent(), waves.pages(&C::SCHEMA, index.request_name(), None));
+            let (rounds, reads) = (
+                waves.per_parent(),
+                waves.pages(&C::SCHEMA, index.request_name(), None),
+            );
             waves.push(wave, text, rounds, reads);
             return nested.plan(wave + 1, waves, &slots);
         }
