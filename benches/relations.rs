@@ -9,21 +9,30 @@
 //! The models are the blog of `tests/blog` (the seed's table keys, one table). dynorm runs
 //! `find::<User>().with(User::posts().with(Post::comments()))`: wave 1 is one Query of
 //! the partition `USER#<id>`, which holds the user and the posts; wave 2 is one Query of
-//! `POST#<id>` per post, all 20 in one round (dynorm's default concurrency, 100, set
-//! explicitly on both sides). The hand-written side sends the same two waves with
-//! the same requests: the same key conditions (for comments, with the `COMMENT#` prefix of
-//! the sort key) and filter (the entity name), at the same
-//! concurrency, and decodes with hand-written `AttributeValue` code.
+//! `POST#<id>` per post, in rounds of at most the concurrency. The hand-written side sends
+//! the same two waves with the same requests: the same key conditions (for comments, with
+//! the `COMMENT#` prefix of the sort key) and filter (the entity name), in the same rounds
+//! (every request of a round at once, a round when the one before it has ended), and
+//! decodes with hand-written `AttributeValue` code.
 //!
-//! The two sides are paired call by call in ABBA order (`common::paired`), and the median
-//! of the per-pair ratios dynorm/hand-written is reported and written to
-//! `target/criterion/paired/relations.json`.
+//! Two concurrencies: 100 (dynorm's default: the 20 Queries of wave 2 in one round) and 8
+//! (three rounds). For each, the rounds both sides take are counted first, with an
+//! interceptor that counts maximal groups of overlapping requests (the tests'
+//! `common::in_flight`, on this current-thread runtime), and checked against the rounds
+//! `plan()` reports. Then the two sides are paired call by call in ABBA order
+//! (`common::paired`), and the median of the per-pair ratios dynorm/hand-written is
+//! reported and written to `target/criterion/paired/relations.json` (and
+//! `relations_8.json`), with the rounds in `relations_rounds.json`.
 
 mod common;
 
 #[path = "../tests/blog/mod.rs"]
 #[allow(dead_code)]
 mod blog;
+
+#[path = "../tests/common/in_flight.rs"]
+#[allow(dead_code)]
+mod in_flight;
 
 use std::collections::HashMap;
 
@@ -38,9 +47,9 @@ use blog::{BlogTable, Comment, NewComment, NewPost, NewUser, Post, User};
 const POSTS: usize = 20;
 /// Comments of each post.
 const COMMENTS: usize = 5;
-/// Requests of one wave in flight at once, on both sides: dynorm's default concurrency,
-/// so that the 20 Queries of wave 2 go in one round.
-const IN_FLIGHT: usize = 100;
+/// Requests of one wave in flight at once, on both sides: dynorm's default (the 20
+/// Queries of wave 2 in one round), and 8 (three rounds).
+const CONCURRENCIES: [usize; 2] = [100, 8];
 
 /// A user with posts, each with its comments.
 type Tree = (User, Vec<(Post, Vec<Comment>)>);
@@ -96,37 +105,69 @@ impl Fixture {
             table,
             user: user.id,
         };
-        let (ours, theirs) = (fixture.dynorm().await, fixture.hand_written().await);
-        assert_eq!(ours.1.len(), POSTS);
-        assert!(ours
-            .1
-            .iter()
-            .all(|(_, comments)| comments.len() == COMMENTS));
-        assert_eq!(ours, theirs, "both sides load the same tree");
+        for in_flight in CONCURRENCIES {
+            let db = &fixture.db;
+            let (ours, theirs) = (
+                fixture.dynorm(db, in_flight).await,
+                fixture.hand_written(db, in_flight).await,
+            );
+            assert_eq!(ours.1.len(), POSTS);
+            assert!(ours
+                .1
+                .iter()
+                .all(|(_, comments)| comments.len() == COMMENTS));
+            assert_eq!(ours, theirs, "both sides load the same tree");
+        }
         fixture
     }
 
-    async fn dynorm(&self) -> Tree {
-        self.db
-            .find::<User>()
+    /// The load, as dynorm plans it.
+    fn find(
+        &self,
+        db: &dynorm::Client,
+        in_flight: usize,
+    ) -> dynorm::relation::Find<User, impl dynorm::relation::Load<User, Joined = Tree>> {
+        db.find::<User>()
             .matching(User::ID.eq(self.user))
             .with(User::posts().with(Post::comments()))
-            .concurrency(IN_FLIGHT)
+            .concurrency(in_flight)
+    }
+
+    async fn dynorm(&self, db: &dynorm::Client, in_flight: usize) -> Tree {
+        self.find(db, in_flight)
             .first()
             .await
             .expect("dynorm loads the tree")
             .expect("the user exists")
     }
 
-    async fn hand_written(&self) -> Tree {
+    /// The rounds of one load on each side, counted, and those the plan reports.
+    async fn rounds(&self, in_flight: usize) -> Rounds {
+        let counter = in_flight::InFlight::new();
+        let db = counter.client(&self.db);
+        self.dynorm(&db, in_flight).await;
+        let dynorm = (counter.rounds(), counter.started(), counter.most());
+        counter.reset();
+        self.hand_written(&db, in_flight).await;
+        let hand_written = (counter.rounds(), counter.started(), counter.most());
+        let plan = self.find(&self.db, in_flight).plan().expect("a plan");
+        Rounds {
+            in_flight,
+            planned: plan.total_rounds(POSTS),
+            planned_requests: plan.total_requests(POSTS),
+            dynorm,
+            hand_written,
+        }
+    }
+
+    async fn hand_written(&self, db: &dynorm::Client, in_flight: usize) -> Tree {
         // Wave 1: the user's partition holds the user and the posts.
         let mut user = None;
         let mut posts = Vec::with_capacity(POSTS);
         let key = AttributeValue::S(format!("USER#{}", self.user));
         let mut start = None;
         loop {
-            let output = self
-                .db
+            let output = db
                 .sdk()
                 .query()
                 .table_name(&self.table)
@@ -149,24 +190,33 @@ impl Fixture {
                 _ => break,
             }
         }
-        // Wave 2: the comments of each post, concurrently.
-        let comments: Vec<Vec<Comment>> = stream::iter(posts.iter().map(|p| self.comments(p.id)))
-            .buffered(IN_FLIGHT)
-            .try_collect()
-            .await
-            .expect("the comments are read");
+        // Wave 2: the comments of each post, in rounds of `in_flight`: all of a round at
+        // once, a round when the one before it has ended.
+        let mut comments: Vec<Vec<Comment>> = Vec::with_capacity(posts.len());
+        for round in posts.chunks(in_flight) {
+            let answers: Vec<Vec<Comment>> =
+                stream::iter(round.iter().map(|p| self.comments(db, p.id)))
+                    .buffered(in_flight)
+                    .try_collect()
+                    .await
+                    .expect("the comments are read");
+            comments.extend(answers);
+        }
         (
             user.expect("the user exists"),
             posts.into_iter().zip(comments).collect(),
         )
     }
 
-    async fn comments(&self, post: Uuid) -> Result<Vec<Comment>, dynorm::Error> {
+    async fn comments(
+        &self,
+        db: &dynorm::Client,
+        post: Uuid,
+    ) -> Result<Vec<Comment>, dynorm::Error> {
         let mut comments = Vec::with_capacity(COMMENTS);
         let mut start = None;
         loop {
-            let output = self
-                .db
+            let output = db
                 .sdk()
                 .query()
                 .table_name(&self.table)
@@ -196,6 +246,39 @@ impl Fixture {
                 _ => return Ok(comments),
             }
         }
+    }
+}
+
+/// The rounds of one load with `in_flight` requests at once: planned, and counted on each
+/// side as (rounds, requests, most in flight).
+struct Rounds {
+    in_flight: usize,
+    planned: usize,
+    planned_requests: usize,
+    dynorm: (usize, usize, usize),
+    hand_written: (usize, usize, usize),
+}
+
+impl Rounds {
+    /// Checks that both sides take the planned rounds and requests, and says so.
+    fn check(&self) -> String {
+        let Rounds {
+            in_flight,
+            planned,
+            planned_requests,
+            dynorm,
+            hand_written,
+        } = self;
+        assert_eq!(dynorm.0, *planned, "dynorm's rounds at {in_flight}");
+        assert_eq!(hand_written.0, *planned, "hand-written rounds at {in_flight}");
+        assert_eq!(dynorm.1, *planned_requests, "dynorm's requests at {in_flight}");
+        assert_eq!(dynorm, hand_written, "both sides at {in_flight}");
+        format!(
+            "{{\"in_flight\": {in_flight}, \"planned_rounds\": {planned}, \
+             \"dynorm_rounds\": {}, \"hand_written_rounds\": {}, \"requests\": {}, \
+             \"most_in_flight\": {}}}",
+            dynorm.0, hand_written.0, dynorm.1, dynorm.2
+        )
     }
 }
 
@@ -262,13 +345,15 @@ fn main() {
     } else {
         4
     };
-    // `BENCH_ONLY=dynorm` or `BENCH_ONLY=raw`: one side only, for a profiler.
+    // `BENCH_ONLY=dynorm` or `BENCH_ONLY=raw`: one side only, for a profiler, at the
+    // default concurrency.
     if let Ok(only) = std::env::var("BENCH_ONLY") {
+        let (db, in_flight) = (&fixture.db, CONCURRENCIES[0]);
         rt.block_on(async {
             for _ in 0..pairs {
                 match only.as_str() {
-                    "dynorm" => drop(fixture.dynorm().await),
-                    _ => drop(fixture.hand_written().await),
+                    "dynorm" => drop(fixture.dynorm(db, in_flight).await),
+                    _ => drop(fixture.hand_written(db, in_flight).await),
                 }
             }
         });
@@ -276,11 +361,37 @@ fn main() {
     }
     rt.block_on(async {
         let f = &fixture;
-        for _ in 0..pairs.min(40) {
-            f.dynorm().await;
-            f.hand_written().await;
+        let db = &f.db;
+        let mut rounds = Vec::new();
+        for in_flight in CONCURRENCIES {
+            let counted = f.rounds(in_flight).await;
+            println!(
+                "relations at {in_flight} in flight: {} rounds planned; dynorm {} rounds, \
+                 hand-written {} rounds; {} requests each, at most {} in flight",
+                counted.planned,
+                counted.dynorm.0,
+                counted.hand_written.0,
+                counted.dynorm.1,
+                counted.dynorm.2
+            );
+            rounds.push(counted.check());
         }
-        let (dynorm, raw) = (|| f.dynorm(), || f.hand_written());
-        common::paired::paired(&mode, "relations", pairs, dynorm, raw).await;
+        if mode.bench {
+            let json = format!("[{}]\n", rounds.join(", "));
+            common::write_result("paired", "relations_rounds", &json);
+        }
+        for in_flight in CONCURRENCIES {
+            for _ in 0..pairs.min(40) {
+                f.dynorm(db, in_flight).await;
+                f.hand_written(db, in_flight).await;
+            }
+            let name = match in_flight {
+                100 => "relations".to_owned(),
+                n => format!("relations_{n}"),
+            };
+            let dynorm = || f.dynorm(db, in_flight);
+            let raw = || f.hand_written(db, in_flight);
+            common::paired::paired(&mode, &name, pairs, dynorm, raw).await;
+        }
     });
 }
