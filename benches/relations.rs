@@ -270,8 +270,14 @@ impl Rounds {
             hand_written,
         } = self;
         assert_eq!(dynorm.0, *planned, "dynorm's rounds at {in_flight}");
-        assert_eq!(hand_written.0, *planned, "hand-written rounds at {in_flight}");
-        assert_eq!(dynorm.1, *planned_requests, "dynorm's requests at {in_flight}");
+        assert_eq!(
+            hand_written.0, *planned,
+            "hand-written rounds at {in_flight}"
+        );
+        assert_eq!(
+            dynorm.1, *planned_requests,
+            "dynorm's requests at {in_flight}"
+        );
         assert_eq!(dynorm, hand_written, "both sides at {in_flight}");
         format!(
             "{{\"in_flight\": {in_flight}, \"planned_rounds\": {planned}, \

@@ -59,6 +59,7 @@ pub enum TeamWithMembers {
 #[dynorm(table = "CostBlog", entity = "Post", rename_all = "camelCase")]
 #[key(pk = "USER#{author_id}", sk = "POST#{id}")]
 #[key(index = "GSI1", gsi1pk = "POST#{id}", gsi1sk = "POST#{id}")]
+#[relation(name = "comments", many = Comment, fields = [id], references = [post_id])]
 pub struct Post {
     pub id: String,
     pub author_id: String,
@@ -365,6 +366,23 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         db.query_by::<Comment>("p1").limit(25),
         200
     );
+    // A relation load: its plan predicts every request of the tree, for one parent.
+    let tally = Tally::default();
+    let find = db
+        .find::<Post>()
+        .matching(Post::ID.eq("p1"))
+        .with(Post::comments())
+        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+        .tally(&tally);
+    let predicted = find.plan()?.predict_for(1, post_size);
+    let found = find.first().await?;
+    assert_eq!(found.map(|(_, comments)| comments.len()), Some(20));
+    rows.push(Row {
+        pattern: "blog: a post with its comments",
+        request: "find: Query GSI1, then Query",
+        predicted,
+        tally,
+    });
 
     println!("| access pattern | request | predicted units | measured units | within |");
     println!("|---|---|---|---|---|");

@@ -225,6 +225,9 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
             "{predicted}\nconsumed {consumed:?}"
         );
         assert!(predicted.requests() >= tally.requests(), "{predicted}");
+        // Every request is in the tally: the roots' page, a Query per post, and a
+        // BatchGetItem each for the posts' author and the comments' three authors.
+        assert_eq!(tally.requests(), 1 + POSTS + 1 + 1);
     }
     assert_eq!(
         plan.total_requests(parents),

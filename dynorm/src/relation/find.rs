@@ -384,6 +384,9 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         if let Some(capacity) = self.report.capacity() {
             query = query.return_consumed_capacity(capacity);
         }
+        if let Some(tally) = &self.report.tally {
+            query = query.tally(tally);
+        }
         query
     }
 
@@ -503,11 +506,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         sending: Sending<'_>,
     ) -> Result<Page<M>> {
         let Some(meter) = sending.meter else {
-            let mut query = query.clone();
-            if let Some(tally) = &self.report.tally {
-                query = query.tally(tally);
-            }
-            return query.page(cursor).await;
+            return query.clone().page(cursor).await;
         };
         let (limit, reserved) = meter.reserve_page(Some(roots), 1)?;
         // The page's own tally says what it consumed, then goes to the find's.
