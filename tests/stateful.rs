@@ -12,7 +12,8 @@
 //! both GSIs (through GSI1 also hydrated, which gives the same items in the same order,
 //! GSI1 projecting every attribute), scans, a collection, and relations loaded with `find` (an
 //! org with its tasks, in one Query of the shared partition or with a per-parent limit;
-//! tasks with their owner, by org or through GSI2). A few orgs and ids make the steps
+//! tasks with their owner, by org or through GSI2, whole or page by page within a budget
+//! that no page passes). A few orgs and ids make the steps
 //! collide. The table's change stream is the last read: after the run, its typed changes
 //! (to the collection enum, and to `Task` alone), replayed in order onto an empty map, give
 //! the table's final items, each modification and removal finding the image the replay
@@ -1026,8 +1027,12 @@ enum Op {
         limit: Option<usize>,
     },
     /// `find::<Task>().with(Task::owner())` by org (the owner shares the tasks'
-    /// partition) or by assignee (through GSI2, the owners by BatchGetItem).
-    FindTasks(TaskRoots),
+    /// partition) or by assignee (through GSI2, the owners by BatchGetItem); with a
+    /// budget, page by page until the end, no page passing it.
+    FindTasks {
+        roots: TaskRoots,
+        budget: Option<f64>,
+    },
 }
 
 /// The roots of a `FindTasks` step.
@@ -1086,7 +1091,7 @@ impl Op {
             | Self::ScanTasks { .. }
             | Self::Collection(_)
             | Self::FindOrg { .. }
-            | Self::FindTasks(_) => OpKind::Read,
+            | Self::FindTasks { .. } => OpKind::Read,
             _ => OpKind::Write,
         }
     }
@@ -1303,11 +1308,14 @@ fn reads() -> impl Strategy<Value = Op> {
         2 => okey().prop_map(Op::Collection),
         2 => (okey(), proptest::option::weighted(0.3, 1..=2usize))
             .prop_map(|(key, limit)| Op::FindOrg { key, limit }),
-        2 => prop_oneof![
-            okey().prop_map(TaskRoots::Org),
-            select(&PEOPLE[..]).prop_map(TaskRoots::Assignee),
-        ]
-        .prop_map(Op::FindTasks),
+        2 => (
+            prop_oneof![
+                okey().prop_map(TaskRoots::Org),
+                select(&PEOPLE[..]).prop_map(TaskRoots::Assignee),
+            ],
+            proptest::option::weighted(0.4, prop_oneof![Just(2.0), Just(3.5), Just(10.0)]),
+        )
+            .prop_map(|(roots, budget)| Op::FindTasks { roots, budget }),
     ]
 }
 
@@ -2555,21 +2563,27 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             let expected = world.org(*key).map(|org| (org.clone(), tasks));
             same("find org with tasks", found, expected)
         }
-        Op::FindTasks(roots) => {
-            let find = db.find::<Task>().with(Task::owner());
-            let (find, mut expected): (_, Vec<Task>) = match roots {
-                TaskRoots::Org(key) => (
-                    find.matching(Task::ORG.eq(key.name())),
-                    live_tasks().filter(|t| t.org == key.name()).collect(),
-                ),
-                TaskRoots::Assignee(person) => (
-                    find.matching(Task::ASSIGNEE.eq(*person)),
-                    live_tasks()
-                        .filter(|t| t.assignee.as_deref() == Some(*person))
-                        .collect(),
-                ),
+        Op::FindTasks { roots, budget } => {
+            let find = || {
+                let find = db.find::<Task>().with(Task::owner());
+                match roots {
+                    TaskRoots::Org(key) => find.matching(Task::ORG.eq(key.name())),
+                    TaskRoots::Assignee(person) => find.matching(Task::ASSIGNEE.eq(*person)),
+                }
             };
-            let mut found = find.all().await.map_err(failed("find tasks with owner"))?;
+            let mut expected: Vec<Task> = match roots {
+                TaskRoots::Org(key) => live_tasks().filter(|t| t.org == key.name()).collect(),
+                TaskRoots::Assignee(person) => live_tasks()
+                    .filter(|t| t.assignee.as_deref() == Some(*person))
+                    .collect(),
+            };
+            let mut found = match budget {
+                None => find()
+                    .all()
+                    .await
+                    .map_err(failed("find tasks with owner"))?,
+                Some(units) => budgeted_pages(find, *units).await?,
+            };
             found.sort_by(|(a, _), (b, _)| (&a.org, &a.id).cmp(&(&b.org, &b.id)));
             expected = by_key(expected);
             let expected: Vec<(Task, Option<Org>)> = expected
@@ -2583,6 +2597,42 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
         }
         _ => unreachable!("writes are not read"),
     }
+}
+
+/// Every page of a budgeted find, from the first to the last: each page's consumed
+/// capacity within `units`, the pages' roots together.
+async fn budgeted_pages<L>(
+    find: impl Fn() -> dynorm::relation::Find<Task, L>,
+    units: f64,
+) -> Result<Vec<L::Joined>, String>
+where
+    L: dynorm::relation::Load<Task>,
+{
+    let mut all = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..1000 {
+        let tally = dynorm::observe::Tally::default();
+        let page = find()
+            .budget(units)
+            .max_item_bytes(4096)
+            .return_consumed_capacity(dynorm::observe::ReturnConsumedCapacity::Total)
+            .tally(&tally)
+            .page(cursor.as_deref())
+            .await
+            .map_err(failed("budgeted find"))?;
+        let spent = tally.consumed_capacity().map_or(0.0, |c| c.units);
+        if spent > units {
+            return Err(format!(
+                "a budgeted find page spent {spent} of {units} units"
+            ));
+        }
+        all.extend(page.items);
+        cursor = page.cursor;
+        if cursor.is_none() {
+            return Ok(all);
+        }
+    }
+    Err("a budgeted find did not end in 1000 pages".into())
 }
 
 // ---------------------------------------------------------------------------------------
