@@ -328,14 +328,12 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             ) => {
                 let candidates = self.loader.candidates();
                 let split = shared::read_partitions(
-                    &self.client,
+                    sending,
                     &M::SCHEMA,
                     &index,
                     vec![hash],
                     &candidates,
                     &slots,
-                    concurrency,
-                    &self.report,
                 )
                 .await
                 .map_err(Self::fail)?

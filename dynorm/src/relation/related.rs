@@ -167,14 +167,12 @@ impl Declared<'_> {
                 .map(|value| access::hash_values(&C::SCHEMA, &index, value))
                 .collect::<Result<Vec<_>>>()?;
             let splits = shared::read_partitions(
-                db,
+                sending,
                 &C::SCHEMA,
                 &index,
                 hashes,
                 &candidates,
                 &slots,
-                concurrency,
-                sending.report,
             )
             .await?;
             let mut own = Vec::new();

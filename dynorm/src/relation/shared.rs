@@ -1,15 +1,12 @@
 //! Relations whose items share a partition with their parents: which ones do, for any
 //! values, and reading the partitions that hold both, split by entity.
 
-use std::num::NonZeroUsize;
-
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use super::load::sealed::Sending;
 use super::rounds::in_rounds;
 use super::{access, RelationSchema};
-use crate::client::Client;
 use crate::error::Result;
-use crate::observe::Reporting;
 use crate::query::Partition;
 use crate::schema::{IndexKind, IndexSchema, Schema};
 use crate::value::Item;
@@ -126,15 +123,14 @@ pub(crate) struct Split {
 /// Reads whole partitions of `index` of `schema`'s table, one Query each (more only if a
 /// partition spans pages), in rounds of at most `concurrency`, and splits each one's items.
 pub(crate) async fn read_partitions(
-    db: &Client,
+    sending: Sending<'_>,
     schema: &'static Schema,
     index: &IndexSchema,
     hashes: Vec<Vec<(&'static str, AttributeValue)>>,
     candidates: &[Option<Shared>],
     slots: &[bool],
-    concurrency: NonZeroUsize,
-    report: &Reporting,
 ) -> Result<Vec<Split>> {
+    let (db, report) = (sending.db, sending.report);
     let table = db.table_name_of(schema);
     let carried: Vec<Option<&'static Schema>> = candidates
         .iter()
@@ -169,7 +165,7 @@ pub(crate) async fn read_partitions(
             })
         })
         .collect();
-    in_rounds(reads, concurrency).await
+    in_rounds(reads, sending.concurrency).await
 }
 
 /// Puts an item with those of its entity, unless it is expired or of no entity wanted.
