@@ -512,7 +512,11 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         let page = query
             .clone()
             .limit(u32::try_from(limit).unwrap_or(1))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .return_consumed_capacity(
+                self.report
+                    .capacity()
+                    .unwrap_or(ReturnConsumedCapacity::Total),
+            )
             .tally(&own)
             .page(cursor)
             .await;

@@ -166,15 +166,9 @@ impl Declared<'_> {
                 .iter()
                 .map(|value| access::hash_values(&C::SCHEMA, &index, value))
                 .collect::<Result<Vec<_>>>()?;
-            let splits = shared::read_partitions(
-                sending,
-                &C::SCHEMA,
-                &index,
-                hashes,
-                &candidates,
-                &slots,
-            )
-            .await?;
+            let splits =
+                shared::read_partitions(sending, &C::SCHEMA, &index, hashes, &candidates, &slots)
+                    .await?;
             let mut own = Vec::new();
             let mut carried: Prefetched = slots.iter().map(|&s| s.then(Vec::new)).collect();
             for split in splits {
