@@ -168,6 +168,18 @@ async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refus
         assert!(error.is_validation(), "{error}");
         assert_eq!(error.model(), Some("Post"), "{error}");
     }
+    // A per-parent limit of 0 reads no comment, within any budget.
+    let page = db
+        .find::<Post>()
+        .matching(Post::AUTHOR_ID.eq(author.id))
+        .with(Post::comments().limit(0))
+        .budget(3.0)
+        .max_item_bytes(MAX_ITEM_BYTES)
+        .page(None)
+        .await
+        .unwrap();
+    assert!(!page.items.is_empty());
+    assert!(page.items.iter().all(|(_, comments)| comments.is_empty()));
     // Without a budget, a page is one DynamoDB page of roots, with their trees.
     let page = find(&db, &author).page(None).await.unwrap();
     assert_eq!(page.items.len(), POSTS);
@@ -236,4 +248,30 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
         plan.total_requests(parents),
         plan.predict(parents).requests()
     );
+
+    // A per-parent limit cuts what a parent keeps, not what its Query reads: the
+    // prediction does not count on it.
+    let limited = || {
+        db.find::<Post>()
+            .matching(Post::AUTHOR_ID.eq(author.id))
+            .with(Post::comments().limit(1))
+    };
+    let tally = Tally::default();
+    let predicted = limited().plan().unwrap().predict_for(POSTS, 64);
+    limited()
+        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+        .tally(&tally)
+        .all()
+        .await
+        .unwrap();
+    let consumed = tally.consumed_capacity().expect("capacity was reported");
+    assert!(predicted.contains(&consumed), "{predicted}\n{consumed:?}");
+    let unlimited = db
+        .find::<Post>()
+        .matching(Post::AUTHOR_ID.eq(author.id))
+        .with(Post::comments())
+        .plan()
+        .unwrap()
+        .predict_for(POSTS, 64);
+    assert_eq!(predicted.read_units(), unlimited.read_units());
 }

@@ -72,6 +72,9 @@ impl Budget {
     }
 }
 
+/// The words of a meter's refusal, by which a load tells it from its other errors.
+const REFUSAL: &str = "too little for the next request's items";
+
 /// A budget shared by every request of one budgeted load (a relation tree): each request
 /// reserves the most it can cost before it is sent, and gives back what it did not
 /// consume when it has answered, so that the requests in flight together never pass it.
@@ -101,6 +104,9 @@ impl Meter {
     /// and the units reserved, or an error when not even one item fits.
     pub(crate) fn reserve_page(&self, want: Option<usize>, share: usize) -> Result<(i32, f64)> {
         let mut left = self.lock();
+        if self.refused() {
+            return Err(self.refuse(*left));
+        }
         let fair = *left / share.max(1) as f64;
         let per_item = self.budget.per_item();
         let room = if fair >= per_item { fair } else { *left };
@@ -122,7 +128,7 @@ impl Meter {
         let units = self
             .budget
             .worst_case(Some(i32::try_from(items).unwrap_or(i32::MAX)));
-        if units > *left {
+        if self.refused() || units > *left {
             return Err(self.refuse(*left));
         }
         *left -= units;
@@ -130,9 +136,11 @@ impl Meter {
     }
 
     /// Gives back what a request reserved and did not consume (`consumed`, as DynamoDB
-    /// reported it; all of it was, when it did not say).
+    /// reported it; all of it was, when it did not say). A request that consumed more
+    /// (an item larger than `max_item_bytes`) takes the rest from what is left, which
+    /// may then fall below 0 and refuse every later request.
     pub(crate) fn settle(&self, reserved: f64, consumed: Option<f64>) {
-        let consumed = consumed.unwrap_or(reserved).min(reserved);
+        let consumed = consumed.unwrap_or(reserved);
         *self.lock() += reserved - consumed;
     }
 
@@ -142,16 +150,21 @@ impl Meter {
         *self.lock()
     }
 
-    /// Whether a reservation was refused since the meter was made.
+    /// Whether a reservation was refused since the meter was made: every later one is.
     pub(crate) fn refused(&self) -> bool {
         self.refused.load(Ordering::Relaxed)
+    }
+
+    /// Whether `error` is this meter's refusal (perhaps with a relation's name before it),
+    /// rather than another error of the load.
+    pub(crate) fn is_refusal(&self, error: &Error) -> bool {
+        self.refused() && error.message().contains(REFUSAL)
     }
 
     fn refuse(&self, left: f64) -> Error {
         self.refused.store(true, Ordering::Relaxed);
         Error::validation(format!(
-            "the budget of {} units has {left} left, too little for the next request's items \
-             of up to {} bytes",
+            "the budget of {} units has {left} left, {REFUSAL} of up to {} bytes",
             self.budget.units, self.budget.max_item_bytes
         ))
     }
@@ -292,9 +305,24 @@ mod tests {
         assert!(!meter.refused());
         assert!(meter.reserve_page(None, 1).is_err());
         assert!(meter.refused());
+        meter.settle(8.5, Some(1.0));
+        assert!(
+            meter.reserve_items(1).is_err(),
+            "after a refusal, every request is refused"
+        );
+        let refusal = meter.reserve_items(1).unwrap_err();
+        assert!(meter.is_refusal(&refusal));
+        assert!(!meter.is_refusal(&Error::validation("throttled")));
         // Less than a fair share of an item: what is left, when it pays for one.
         let meter = Meter::new(budget(1.0, 1024, false)).unwrap();
         assert_eq!(meter.reserve_page(None, 8).unwrap(), (2, 1.0));
+        assert!(meter.reserve_items(1).is_err());
+        // An item larger than the bound: what it consumed beyond its reservation is taken
+        // from what is left.
+        let meter = Meter::new(budget(2.0, 1024, false)).unwrap();
+        let (_, reserved) = meter.reserve_page(Some(1), 1).unwrap();
+        meter.settle(reserved, Some(2.5));
+        assert_eq!(meter.left(), -0.5);
         assert!(meter.reserve_items(1).is_err());
     }
 

@@ -108,6 +108,8 @@ impl<M: Model> Hydrated<M> {
     /// [hydrated](Plan::hydrated), each key it finds read whole with `BatchGetItem`: from
     /// nothing up to the largest item's (400 KB) units per key, for at most the query's
     /// `limit` of keys. Without a `limit`, a page's keys are bounded only by its 1 MB.
+    /// Its [`requests`](Predicted::requests) are the most the page can send: the index
+    /// page and one `BatchGetItem` per 100 keys it may find (none when it finds none).
     pub fn predict(&self) -> Result<Predicted> {
         self.predicted(None)
     }

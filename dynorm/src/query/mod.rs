@@ -538,6 +538,7 @@ impl<R: FromItem> Repeated<R> {
                     let limit = self.prepared.limit;
                     self.prepared.fetch_with(start, None, placed, limit).await?
                 }
+                Some(_) if limit == Some(0) => return Ok(out),
                 Some((meter, share)) => {
                     let want = limit.map(|limit| limit - out.len());
                     let (page_limit, reserved) = meter.reserve_page(want, share)?;

@@ -9,6 +9,7 @@ use futures_util::stream::TryStreamExt;
 use super::load::sealed::{LoadInput, Sending};
 use super::load::Load;
 use super::plan::{LoadPlan, Waves};
+use super::related::budgeted_capacity;
 use super::rounds::{Rounds, DEFAULT_CONCURRENCY};
 use super::{access, shared};
 use crate::client::Client;
@@ -429,6 +430,10 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
     /// Roots after `cursor` (from a previous page) or from the beginning, each with its
     /// whole tree. With a [`budget`](Self::budget), as many as fit in it; without one, one
     /// DynamoDB page of roots. The cursor is `None` once every root has been read.
+    ///
+    /// A page reads each relation with its own requests, none with its parents' partition:
+    /// [`plan`](Self::plan) describes them so for a find with a budget, and describes
+    /// [`all`](Self::all) and [`first`](Self::first) otherwise.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<L::Joined>> {
         self.plan()?;
         let concurrency = self.checked_concurrency()?;
@@ -461,7 +466,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                 .roots_page(&query, cursor.as_deref(), roots_per_page, sending)
                 .await
             {
-                Err(e) if meter.as_ref().is_some_and(Meter::refused) => {
+                Err(e) if meter.as_ref().is_some_and(|m| m.is_refusal(&e)) => {
                     return Self::stopped(e, moved, out, cursor);
                 }
                 page => page?,
@@ -475,7 +480,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                 })
                 .await;
             let outputs = match loaded {
-                Err(e) if meter.as_ref().is_some_and(Meter::refused) => {
+                Err(e) if meter.as_ref().is_some_and(|m| m.is_refusal(&e)) => {
                     return Self::stopped(e, moved, out, cursor);
                 }
                 loaded => loaded?,
@@ -513,8 +518,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             .clone()
             .limit(u32::try_from(limit).unwrap_or(1))
             .return_consumed_capacity(
-                self.report
-                    .capacity()
+                budgeted_capacity(self.report.capacity(), true)
                     .unwrap_or(ReturnConsumedCapacity::Total),
             )
             .tally(&own)

@@ -129,13 +129,14 @@ macro_rules! tuples {
                             .take(self.$index.candidates().len())
                             .collect::<Prefetched>(),
                     )+);
-                    // Independent branches of the tree, concurrently.
-                    let outputs =
-                        futures_util::try_join!($(self.$index.load_with(LoadInput {
-                            sending,
-                            parents,
-                            prefetched: parts.$index,
-                        })),+)?;
+                    // Independent branches of the tree, concurrently, each to its end, so
+                    // that an error in one drops no request of another in flight.
+                    let outputs = futures_util::join!($(self.$index.load_with(LoadInput {
+                        sending,
+                        parents,
+                        prefetched: parts.$index,
+                    })),+);
+                    let outputs = ($(outputs.$index?,)+);
                     let mut iters = ($(outputs.$index.into_iter(),)+);
                     Ok((0..parents.len())
                         .filter_map(|_| Some(($(iters.$index.next()?,)+)))

@@ -254,7 +254,12 @@ impl Declared<'_> {
             return nested.plan(wave + 1, waves, &slots);
         }
         let in_flight = waves.concurrency();
-        let limit = self.options.and_then(|options| options.limit);
+        // A page is cut to the per-parent limit only under a budget; otherwise the limit
+        // applies to the items once read.
+        let limit = self
+            .options
+            .and_then(|options| options.limit)
+            .filter(|_| waves.budgeted());
         let (how, rounds, reads) = match access {
             Access::Key => (
                 format!("one BatchGetItem per 100 distinct keys, {in_flight} in flight"),
@@ -364,9 +369,19 @@ async fn send_batch(
 /// The capacity a relation's requests ask DynamoDB to report: what the load asks for, and
 /// at least the total when a budget counts it.
 fn asked(sending: Sending<'_>) -> Option<ReturnConsumedCapacity> {
-    match (sending.report.capacity(), sending.meter) {
-        (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
-        (capacity, _) => capacity,
+    budgeted_capacity(sending.report.capacity(), sending.meter.is_some())
+}
+
+/// The capacity a load's requests ask for: `asked`, and with a budget, at least the total
+/// (`NONE` would make every reservation count as spent).
+pub(super) fn budgeted_capacity(
+    asked: Option<ReturnConsumedCapacity>,
+    budgeted: bool,
+) -> Option<ReturnConsumedCapacity> {
+    match asked {
+        Some(ReturnConsumedCapacity::Indexes) => Some(ReturnConsumedCapacity::Indexes),
+        _ if budgeted => Some(ReturnConsumedCapacity::Total),
+        other => other,
     }
 }
 

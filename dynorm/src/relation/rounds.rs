@@ -6,7 +6,7 @@ use std::fmt;
 use std::future::Future;
 use std::num::NonZeroUsize;
 
-use futures_util::stream::{FuturesUnordered, TryStreamExt};
+use futures_util::stream::{FuturesUnordered, StreamExt};
 use futures_util::FutureExt;
 
 use crate::batch::MAX_BATCH_KEYS;
@@ -23,7 +23,9 @@ pub(crate) const DEFAULT_CONCURRENCY: NonZeroUsize = NonZeroUsize::MIN.saturatin
 /// Sends `requests` in rounds of at most `concurrency`: every request of a round at once,
 /// each round when the one before it has ended, so that a wave of `n` requests takes
 /// `ceil(n / concurrency)` rounds, as [`Rounds::PerParent`] plans. The outputs are in the
-/// order of `requests`; the first error to arrive ends the load.
+/// order of `requests`; the first error to arrive ends the load once every request of its
+/// round has answered, so that none is dropped in flight (a budget or a tally then counts
+/// what each consumed).
 ///
 /// A round is a `FuturesUnordered`, which polls only the requests that were woken, as the
 /// `buffered` stream of hand-written code does. (`try_join_all` polls every request of a
@@ -45,10 +47,21 @@ where
         let mut arrived: Vec<Option<T>> =
             std::iter::repeat_with(|| None).take(round.len()).collect();
         let mut round = round;
-        while let Some((at, output)) = round.try_next().await? {
-            if let Some(slot) = arrived.get_mut(at) {
-                *slot = Some(output);
+        let mut failed = None;
+        while let Some(answer) = round.next().await {
+            match answer {
+                Ok((at, output)) => {
+                    if let Some(slot) = arrived.get_mut(at) {
+                        *slot = Some(output);
+                    }
+                }
+                Err(error) => {
+                    failed.get_or_insert(error);
+                }
             }
+        }
+        if let Some(error) = failed {
+            return Err(error);
         }
         // Every request of the round has answered once: each slot holds its output.
         outputs.extend(arrived.into_iter().flatten());
