@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use crate::error::{Error, Result};
+use crate::observe::Tally;
 use crate::value::Item;
 
 use super::page::Fetched;
@@ -142,6 +143,15 @@ impl Meter {
     pub(crate) fn settle(&self, reserved: f64, consumed: Option<f64>) {
         let consumed = consumed.unwrap_or(reserved);
         *self.lock() += reserved - consumed;
+    }
+
+    /// Settles a request whose own tally `own` holds what it consumed, then adds that
+    /// tally to `into`, the load's, if it has one.
+    pub(crate) fn settle_tally(&self, reserved: f64, own: &Tally, into: Option<&Tally>) {
+        self.settle(reserved, own.consumed_capacity().map(|c| c.units));
+        if let Some(into) = into {
+            into.add_tally(own);
+        }
     }
 
     /// The units left, neither consumed nor reserved.

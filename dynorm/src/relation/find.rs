@@ -9,7 +9,7 @@ use futures_util::stream::TryStreamExt;
 use super::load::sealed::{LoadInput, Sending};
 use super::load::Load;
 use super::plan::{LoadPlan, Waves};
-use super::related::budgeted_capacity;
+use super::related::{budgeted_capacity, reporting};
 use super::rounds::{Rounds, DEFAULT_CONCURRENCY};
 use super::{access, shared};
 use crate::client::Client;
@@ -249,11 +249,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         );
         let root = self.root()?;
         let shared = self.shared(&root);
-        let root_index = match &root {
-            Root::Templated { index, .. } => index.request_name(),
-            Root::Plain => self.roots_query(Root::Plain).plan()?.index.request_name(),
-        };
-        let line = match (&root, &shared) {
+        let (line, root_index) = match (&root, &shared) {
             (Root::Templated { index, hash, .. }, Some(slots)) => {
                 let with: Vec<String> = self
                     .loader
@@ -270,25 +266,28 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
                         )
                     })
                     .collect();
-                format!(
+                let line = format!(
                     "`{}` and {}: one Query on `{}` where {}, one partition",
                     M::SCHEMA.model,
                     with.join(" and "),
                     index.label(),
                     show(hash)
-                )
+                );
+                (line, index.request_name())
             }
-            (Root::Templated { index, hash, .. }, None) => format!(
-                "`{}`: Query on `{}` where {}",
-                M::SCHEMA.model,
-                index.label(),
-                show(hash)
-            ),
+            (Root::Templated { index, hash, .. }, None) => {
+                let line = format!(
+                    "`{}`: Query on `{}` where {}",
+                    M::SCHEMA.model,
+                    index.label(),
+                    show(hash)
+                );
+                (line, index.request_name())
+            }
             (Root::Plain, _) => {
-                let plan = Query::<M, M>::auto(&self.client)
-                    .matching_all(self.conditions.clone())
-                    .plan()?;
-                format!("`{}`: Query on `{}`", M::SCHEMA.model, plan.index.label())
+                let plan = self.roots_query(Root::Plain).plan()?;
+                let line = format!("`{}`: Query on `{}`", M::SCHEMA.model, plan.index.label());
+                (line, plan.index.request_name())
             }
         };
         let reads = waves.pages(&M::SCHEMA, root_index, None);
@@ -374,19 +373,13 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
 
     /// The Query that reads the roots, reporting as the find does.
     fn roots_query(&self, root: Root) -> Query<M, M> {
-        let mut query = match root {
+        let query = match root {
             Root::Templated { index, hash, .. } => {
                 Query::<M, M>::raw(&self.client, index, hash).filter_all(self.conditions.clone())
             }
             Root::Plain => Query::<M, M>::auto(&self.client).matching_all(self.conditions.clone()),
         };
-        if let Some(capacity) = self.report.capacity() {
-            query = query.return_consumed_capacity(capacity);
-        }
-        if let Some(tally) = &self.report.tally {
-            query = query.tally(tally);
-        }
-        query
+        reporting(query, self.report.capacity(), self.report.tally.as_ref())
     }
 
     /// Makes [`page`](Self::page) load as many roots, each with its whole tree, as fit in
@@ -524,10 +517,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             .tally(&own)
             .page(cursor)
             .await;
-        meter.settle(reserved, own.consumed_capacity().map(|c| c.units));
-        if let Some(tally) = &self.report.tally {
-            tally.add_tally(&own);
-        }
+        meter.settle_tally(reserved, &own, self.report.tally.as_ref());
         page
     }
 

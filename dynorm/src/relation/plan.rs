@@ -36,11 +36,11 @@ pub struct LoadPlan {
 /// What one request of a plan reads, to predict its capacity.
 #[derive(Clone, Debug)]
 pub(crate) enum Reads {
-    /// Query or Scan pages of `table`, through `index`, of at most `limit` items each.
+    /// Query or Scan pages of `table`, through `index`, of at most `limit` items each,
+    /// eventually consistent, as every read of a load is.
     Pages {
         table: String,
         index: Option<&'static str>,
-        consistent: bool,
         limit: Option<u32>,
     },
     /// One item per parent, by key, in `BatchGetItem`s of `table`.
@@ -119,11 +119,10 @@ impl LoadPlan {
                     Reads::Pages {
                         table,
                         index,
-                        consistent,
                         limit,
                     } => {
                         for _ in 0..requests {
-                            reads::page(&mut predicted, table, *index, *consistent, *limit, size);
+                            reads::page(&mut predicted, table, *index, false, *limit, size);
                         }
                         predicted.because(MORE_PAGES);
                     }
@@ -189,7 +188,6 @@ impl Waves {
         Reads::Pages {
             table: self.client.table_name_of(schema),
             index,
-            consistent: false,
             limit: limit.map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
         }
     }
@@ -256,7 +254,6 @@ mod tests {
         let pages = || Reads::Pages {
             table: "T".into(),
             index: None,
-            consistent: false,
             limit: None,
         };
         waves.push(0, "roots".into(), Rounds::One, pages());

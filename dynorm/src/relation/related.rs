@@ -358,11 +358,7 @@ async fn send_batch(
     // The batch's own tally says what it consumed, then goes to the load's.
     let own = Tally::default();
     let sent = batch.tally(&own).send().await;
-    let consumed = own.consumed_capacity().map(|c| c.units);
-    meter.settle(reserved, consumed);
-    if let Some(tally) = &report.tally {
-        tally.add_tally(&own);
-    }
+    meter.settle_tally(reserved, &own, report.tally.as_ref());
     sent
 }
 
@@ -385,12 +381,17 @@ pub(super) fn budgeted_capacity(
     }
 }
 
-/// What a relation's Query asks DynamoDB to report, and the tally it adds to.
-fn reporting<C: Model>(mut query: Query<C, C>, sending: Sending<'_>) -> Query<C, C> {
-    if let Some(capacity) = asked(sending) {
+/// A load's Query (the roots', or a relation's), asking DynamoDB for `capacity` and
+/// adding to `tally`.
+pub(super) fn reporting<C: Model>(
+    mut query: Query<C, C>,
+    capacity: Option<ReturnConsumedCapacity>,
+    tally: Option<&Tally>,
+) -> Query<C, C> {
+    if let Some(capacity) = capacity {
         query = query.return_consumed_capacity(capacity);
     }
-    if let Some(tally) = &sending.report.tally {
+    if let Some(tally) = tally {
         query = query.tally(tally);
     }
     query
@@ -446,7 +447,8 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
             if options.descending {
                 query = query.descending();
             }
-            let repeated = reporting(query, sending).repeated(&stand_ins)?;
+            let repeated = reporting(query, asked(sending), sending.report.tally.as_ref())
+                .repeated(&stand_ins)?;
             // The requests of a round share what is left of a budget.
             let share = values.len().min(concurrency.get()) * sending.siblings;
             let meter = sending.meter.map(|meter| (meter, share));
