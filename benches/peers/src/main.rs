@@ -1,8 +1,11 @@
 //! Benchmark 9: dynorm against its Rust peers (toasty with its DynamoDB driver, modyne)
 //! and the raw aws-sdk-dynamodb, on the same model and items, in one process against one
-//! server. Each round times one call of every contender, in an order that rotates from
-//! round to round; the ratio of a round is the contender's time over the raw SDK's in the
-//! same round, and the figure is the median of those ratios.
+//! server. Each round times one call of every contender, in the order of one row of a
+//! balanced Latin square (rows taken in turn), so that each contender follows every other
+//! equally often; the ratio of a round is the contender's time over the raw SDK's in the
+//! same round, and the figure is the median of those ratios. The medians are also reported
+//! by which contender ran just before (or "first" in its round), so that an order effect
+//! shows.
 //!
 //! Each library keeps its own table in its own layout (modyne's `PK`/`SK` and
 //! `entity_type`, toasty's table from `push_schema`); the items hold the same values.
@@ -631,6 +634,11 @@ mod with_raw {
 const NAMES: [&str; 4] = ["dynorm", "toasty", "modyne", "raw"];
 const RAW: usize = 3;
 
+/// A balanced Latin square of the four contenders (Williams' design): each row is a
+/// round's order, each contender is in each position once, and each ordered pair of
+/// contenders is adjacent exactly once across the rows (0 follows 3 in row 3 only, ...).
+const ORDERS: [[usize; 4]; 4] = [[0, 1, 3, 2], [1, 2, 0, 3], [2, 3, 1, 0], [3, 0, 2, 1]];
+
 struct Sides {
     dynorm: with_dynorm::Side,
     toasty: with_toasty::Side,
@@ -665,36 +673,55 @@ impl Sides {
         Ok(())
     }
 
-    /// `rounds` rounds of one call each, in an order that rotates by one each round.
+    /// `rounds` rounds of one call each, in the orders of [`ORDERS`] taken in turn.
     async fn run(&mut self, op: Op, rounds: usize) -> R<()> {
         for i in 0..rounds.min(50) {
-            for who in 0..4 {
-                self.call((who + i) % 4, op).await?;
+            for who in ORDERS[i % 4] {
+                self.call(who, op).await?;
             }
         }
         let mut times: [Vec<f64>; 4] = Default::default();
+        // The contender that ran just before each call (4: first in its round).
+        let mut before: [Vec<usize>; 4] = Default::default();
         for i in 0..rounds {
-            for k in 0..4 {
-                let who = (k + i) % 4;
+            let mut previous = 4;
+            for who in ORDERS[i % 4] {
                 let start = Instant::now();
                 self.call(who, op).await?;
                 times[who].push(start.elapsed().as_nanos() as f64);
+                before[who].push(previous);
+                previous = who;
             }
         }
         println!("{op:?}, {rounds} rounds:");
         for who in 0..4 {
-            let mut ratios: Vec<f64> = times[who]
+            let ratios: Vec<f64> = times[who]
                 .iter()
                 .zip(&times[RAW])
                 .map(|(t, r)| t / r)
                 .collect();
-            let (q1, median, q3) = quartiles(&mut ratios);
+            let (q1, median, q3) = quartiles(&mut ratios.clone());
             let (_, time, _) = quartiles(&mut times[who].clone());
             println!(
                 "  {:7} median {:8.1} us   ratio to raw: median {median:.3} (quartiles {q1:.3} - {q3:.3})",
                 NAMES[who],
                 time / 1e3,
             );
+            let by_predecessor: Vec<String> = (0..5)
+                .filter_map(|p| {
+                    let mut of: Vec<f64> = ratios
+                        .iter()
+                        .zip(&before[who])
+                        .filter(|(_, b)| **b == p)
+                        .map(|(r, _)| *r)
+                        .collect();
+                    (!of.is_empty()).then(|| {
+                        let name = if p == 4 { "first" } else { NAMES[p] };
+                        format!("after {name} {:.3} ({})", quartiles(&mut of).1, of.len())
+                    })
+                })
+                .collect();
+            println!("           by predecessor: {}", by_predecessor.join(", "));
         }
         Ok(())
     }
