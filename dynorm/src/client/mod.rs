@@ -42,7 +42,7 @@ pub struct Client {
     streams: Streams,
 }
 
-/// The client-wide table name prefix and suffix, and the key that signs page cursors.
+/// The client-wide table name prefix and suffix, and the key that seals page cursors.
 #[derive(Clone, Debug, Default)]
 struct Naming {
     prefix: String,
@@ -73,14 +73,24 @@ impl ClientBuilder {
         self
     }
 
-    /// A secret of the application's that signs page cursors (HMAC-SHA256), for cursors
-    /// that leave the service: a cursor changed by its holder, or made without the key, is
-    /// refused before anything is sent. Every instance that reads a cursor needs the key
-    /// that made it. Without a key, cursors carry a checksum that catches accidents, not
-    /// forgeries.
-    pub fn cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
-        self.naming.cursor_key = Some(CursorKey::new(key.as_ref()));
-        self
+    /// A secret of the application's that seals page cursors, for cursors that leave the
+    /// service: their key values are encrypted and authenticated (XChaCha20-Poly1305, with
+    /// a key derived from this secret by HKDF-SHA256), so whoever holds a cursor cannot
+    /// read them, and a cursor changed by its holder, made without the key or with
+    /// another, is refused before anything is sent. Every instance that reads a cursor
+    /// needs the key that made it.
+    ///
+    /// The key must be a random secret of at least 32 bytes (`openssl rand 32`, say):
+    /// anyone holding a cursor can test guesses of the key against it offline, so a short
+    /// or guessable one is refused here, with a `Config` error.
+    ///
+    /// Without a key, a cursor carries a checksum that catches accidents, not forgeries,
+    /// and its key values (an email in a key, say) are readable by whoever holds it.
+    /// With or without a key, a cursor is bound to the table, index, model and partition
+    /// (or scan segment) it pages, and refused anywhere else.
+    pub fn cursor_key(mut self, key: impl AsRef<[u8]>) -> crate::Result<Self> {
+        self.naming.cursor_key = Some(CursorKey::new(key.as_ref())?);
+        Ok(self)
     }
 
     /// The DynamoDB Streams client that reads change streams (`Client::changes`), used as
@@ -231,20 +241,21 @@ impl Client {
         }
     }
 
-    /// A client sharing the SDK client and the table naming, whose page cursors are signed
-    /// with `key`, as [`ClientBuilder::cursor_key`] sets it.
-    pub fn with_cursor_key(&self, key: impl AsRef<[u8]>) -> Self {
+    /// A client sharing the SDK client and the table naming, whose page cursors are sealed
+    /// with `key`, as [`ClientBuilder::cursor_key`] sets it (and refuses a key shorter
+    /// than 32 bytes).
+    pub fn with_cursor_key(&self, key: impl AsRef<[u8]>) -> crate::Result<Self> {
         let naming = Naming {
-            cursor_key: Some(CursorKey::new(key.as_ref())),
+            cursor_key: Some(CursorKey::new(key.as_ref())?),
             ..(*self.naming).clone()
         };
-        Self {
+        Ok(Self {
             naming: Arc::new(naming),
             ..self.clone()
-        }
+        })
     }
 
-    /// The key that signs page cursors, if one was given.
+    /// The key that seals page cursors, if one was given.
     pub(crate) fn cursor_key(&self) -> Option<&CursorKey> {
         self.naming.cursor_key.as_ref()
     }
