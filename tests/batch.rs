@@ -6,8 +6,8 @@ mod common;
 use std::collections::HashSet;
 use std::time::Duration;
 
-use dynorm::batch::BatchOptions;
-use dynorm::{ErrorKind, Model};
+use dynorm::client::RetryPolicy;
+use dynorm::{Client, ErrorKind, Model};
 use futures::TryStreamExt;
 
 use common::Faults;
@@ -45,13 +45,12 @@ fn event(seq: u32) -> Event {
     }
 }
 
-/// Fast retries, so that tests with many injected faults stay quick.
-fn quick(max_attempts: u32) -> BatchOptions {
-    BatchOptions::default()
-        .concurrency(8)
-        .max_attempts(max_attempts)
-        .base_delay(Duration::from_millis(1))
-        .max_delay(Duration::from_millis(20))
+/// `db` with fast retries, so that tests with many injected faults stay quick: each chunk
+/// makes at most `max_attempts` HTTP attempts.
+fn quick(db: &Client, max_attempts: u32) -> Client {
+    db.with_retry_policy(
+        RetryPolicy::new(max_attempts).backoff(Duration::from_millis(1), Duration::from_millis(20)),
+    )
 }
 
 async fn all_events(db: &dynorm::Client) -> Vec<Event> {
@@ -65,10 +64,9 @@ async fn ten_thousand_writes_arrive_exactly_once_despite_faults() {
     let faulty = faults.client(&db);
     let events: Vec<Event> = (0..10_000).map(event).collect();
 
-    let written = faulty
+    let written = quick(&faulty, 60)
         .batch_write()
         .put_many(&events)
-        .options(quick(60))
         .send()
         .await
         .unwrap();
@@ -90,10 +88,9 @@ async fn what_cannot_be_written_is_returned_not_dropped() {
     let faults = Faults::new().unprocessed(1.0);
     let faulty = faults.client(&db);
     let events: Vec<Event> = (0..100).map(event).collect();
-    let error = faulty
+    let error = quick(&faulty, 3)
         .batch_write()
         .put_many(&events)
-        .options(quick(3))
         .send()
         .await
         .unwrap_err();
@@ -132,14 +129,13 @@ fn returned_events(left: &dynorm::error::Unprocessed) -> Vec<Event> {
 async fn a_request_refused_as_a_whole_returns_every_write() {
     let db = common::db("batch_no_table").await; // no table: every request is refused
     let events: Vec<Event> = (0..60).map(event).collect();
-    let error = db
+    let error = quick(&db, 3)
         .batch_write()
         .put_many(&events)
         .delete::<Event>(EventKey {
             stream: "s1".into(),
             seq: 1_000,
         })
-        .options(quick(3))
         .send()
         .await
         .unwrap_err();
@@ -176,10 +172,9 @@ async fn writes_of_requests_that_keep_failing_are_returned_whole() {
     let faults = Faults::new().throttle(1.0);
     let faulty = faults.client(&db);
     let events: Vec<Event> = (0..30).map(event).collect();
-    let error = faulty
+    let error = quick(&faulty, 2)
         .batch_write()
         .put_many(&events)
-        .options(quick(2))
         .send()
         .await
         .unwrap_err();

@@ -11,18 +11,16 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::batch::BatchOptions;
+use dynorm::client::RetryPolicy;
 use dynorm::types::AttributeValue;
 use dynorm::{Client, Error, ErrorKind, Model};
 use futures::future::join_all;
 
 use common::{Fault, Script};
 
-/// The SDK's attempts per request in these tests, the first included.
+/// The SDK's attempts per request in these tests, the first included: also every HTTP
+/// attempt of a batch chunk, which follows the client's one retry policy.
 const SDK_ATTEMPTS: u32 = 3;
-/// dynorm's attempts per batch chunk in these tests; each is one SDK request, so up to
-/// `SDK_ATTEMPTS` attempts.
-const BATCH_ATTEMPTS: u32 = 2;
 
 #[derive(Model, Debug, Clone, PartialEq)]
 struct Counter {
@@ -119,14 +117,6 @@ impl Op {
         }
     }
 
-    /// dynorm's own attempts around each SDK request.
-    fn dynorm_attempts(self) -> usize {
-        match self {
-            Op::BatchGet => BATCH_ATTEMPTS as usize,
-            _ => 1,
-        }
-    }
-
     /// The model its errors name; a transaction names none.
     fn model(self) -> Option<&'static str> {
         match self {
@@ -146,10 +136,6 @@ impl Op {
 
     /// Sends it through `client`, and checks what it returned when it succeeded.
     async fn run(self, client: &Client) -> Result<(), Error> {
-        let quick = BatchOptions::default()
-            .max_attempts(BATCH_ATTEMPTS)
-            .base_delay(Duration::from_millis(1))
-            .max_delay(Duration::from_millis(5));
         match self {
             Op::Get => {
                 let found = client
@@ -204,7 +190,6 @@ impl Op {
                 let found = client
                     .batch_get()
                     .get_many::<Counter, _>(["c1", "c2"])
-                    .options(quick)
                     .send()
                     .await?;
                 assert_eq!(found.items::<Counter>()?.len(), 2);
@@ -360,15 +345,15 @@ fn kind_label(kind: ErrorKind) -> &'static str {
 }
 
 /// Every attempt of `op` gets `fault`: the request fails with the fault's typed error
-/// after exactly `SDK_ATTEMPTS` attempts (for a batch, `SDK_ATTEMPTS` per dynorm attempt),
-/// and nothing is written.
+/// after exactly `SDK_ATTEMPTS` attempts (for a batch too: dynorm's attempts of a chunk are
+/// not multiplied by the SDK's), and nothing is written.
 async fn always(op: Op, fault: Fault) {
     let db = seeded(&format!("faults_always_{}", op.name())).await;
     let script = Script::new(op.target(), fault).skip(op.skip());
     let faulty = script.client(&db, SDK_ATTEMPTS);
     let error = op.run(&faulty).await.expect_err(&format!("{op:?}"));
     check_error(op, fault, &db, &error);
-    let faulted = SDK_ATTEMPTS as usize * op.dynorm_attempts();
+    let faulted = SDK_ATTEMPTS as usize;
     assert_eq!(
         script.injected(),
         faulted,
@@ -522,4 +507,88 @@ async fn a_transaction_whose_answer_is_lost_is_applied_once_by_its_request_token
         (1, 1),
         "applied once"
     );
+}
+
+/// One chunk of each batch kind, throttled on every attempt, makes exactly the client's
+/// `max_attempts` HTTP attempts in all, as `RetryPolicy` documents: the SDK's retries do
+/// not multiply them. The policy is the SDK's `RetryConfig` (here `SDK_ATTEMPTS`), or the
+/// one set on the client, whatever the SDK's.
+#[tokio::test]
+async fn a_throttled_batch_chunk_makes_exactly_the_policy_s_attempts() {
+    let db = seeded("faults_batch_bound").await;
+    let quick = |attempts| {
+        RetryPolicy::new(attempts).backoff(Duration::from_millis(1), Duration::from_millis(5))
+    };
+    // (the policy set on the client, if any; the attempts of one chunk)
+    for (policy, bound) in [(None, SDK_ATTEMPTS), (Some(5), 5), (Some(1), 1)] {
+        for target in ["BatchWriteItem", "BatchGetItem"] {
+            let script = Script::new(target, Fault::Throttle);
+            let mut faulty = script.client(&db, SDK_ATTEMPTS);
+            if let Some(attempts) = policy {
+                faulty = faulty.with_retry_policy(quick(attempts));
+            }
+            assert_eq!(faulty.retry_policy().max_attempts, bound);
+            let error = if target == "BatchWriteItem" {
+                let counters: Vec<Counter> = (0..25)
+                    .map(|n| Counter {
+                        id: format!("w{n}"),
+                        hits: 1,
+                    })
+                    .collect();
+                faulty
+                    .batch_write()
+                    .put_many(&counters)
+                    .send()
+                    .await
+                    .unwrap_err()
+            } else {
+                faulty
+                    .batch_get()
+                    .get_many::<Counter, _>(["c1", "c2"])
+                    .send()
+                    .await
+                    .unwrap_err()
+            };
+            assert_eq!(error.kind(), ErrorKind::BatchIncomplete, "{error}");
+            assert!(error.is_retryable(), "{error}");
+            assert_eq!(
+                script.attempts(),
+                bound as usize,
+                "{target} under {policy:?}: HTTP attempts of one chunk"
+            );
+        }
+    }
+    // Nothing was written.
+    assert!(db.get::<Counter>("w0").send().await.unwrap().is_none());
+}
+
+/// A chunk that DynamoDB keeps handing back in part, then throttles, counts both in one
+/// bound: the handed-back writes are sent again within the same attempts.
+#[tokio::test]
+async fn handed_back_writes_and_throttling_share_one_bound() {
+    let db = seeded("faults_batch_shared").await;
+    // The first attempt passes (and the kit's faults hand back all but one write), every
+    // later one is throttled.
+    let faults = common::Faults::new().unprocessed(1.0);
+    let script = Script::new("BatchWriteItem", Fault::Throttle).skip(1);
+    let faulty = script
+        .client(&faults.client(&db), SDK_ATTEMPTS)
+        .with_retry_policy(
+            RetryPolicy::new(4).backoff(Duration::from_millis(1), Duration::from_millis(5)),
+        );
+    let counters: Vec<Counter> = (0..10)
+        .map(|n| Counter {
+            id: format!("s{n}"),
+            hits: 1,
+        })
+        .collect();
+    let error = faulty
+        .batch_write()
+        .put_many(&counters)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::BatchIncomplete, "{error}");
+    assert_eq!(script.attempts(), 4, "one chunk, four HTTP attempts in all");
+    assert_eq!(error.unprocessed().unwrap().writes.len(), 9);
 }

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use dynorm::batch::BatchOptions;
+use dynorm::client::RetryPolicy;
 use dynorm::observe::Tally;
 use dynorm::{Client, Model};
 use futures::{StreamExt, TryStreamExt};
@@ -60,12 +61,11 @@ async fn tickets(label: &str) -> Client {
     db
 }
 
-/// Fast retries, with room for many handed-back keys.
-fn quick() -> BatchOptions {
-    BatchOptions::default()
-        .max_attempts(20)
-        .base_delay(Duration::from_millis(1))
-        .max_delay(Duration::from_millis(10))
+/// `db` with fast retries, with room for many handed-back keys.
+fn quick(db: &Client, max_attempts: u32) -> Client {
+    db.with_retry_policy(
+        RetryPolicy::new(max_attempts).backoff(Duration::from_millis(1), Duration::from_millis(10)),
+    )
 }
 
 #[tokio::test]
@@ -179,10 +179,10 @@ async fn keys_handed_back_unprocessed_are_retried_until_every_item_is_read() {
     let tally = Tally::default();
 
     // One chunk at a time, so that each chunk's retries follow its first request.
-    let found = faulty
+    let found = quick(&faulty, 20)
         .query_by::<TicketByQueue>("support")
         .hydrate()
-        .options(quick().concurrency(1))
+        .options(BatchOptions::default().concurrency(1))
         .tally(&tally)
         .all()
         .await
@@ -229,10 +229,9 @@ async fn keys_handed_back_unprocessed_are_retried_until_every_item_is_read() {
     // The same with requests in flight together: every item, in order.
     let faults = Faults::new().unprocessed(1.0 / 3.0);
     let faulty = requests.client(&faults.client(&db));
-    let found = faulty
+    let found = quick(&faulty, 20)
         .query_by::<TicketByDesk>("north")
         .hydrate()
-        .options(quick())
         .all()
         .await
         .unwrap();
@@ -244,11 +243,10 @@ async fn keys_handed_back_unprocessed_are_retried_until_every_item_is_read() {
 async fn keys_still_unprocessed_after_the_last_attempt_are_an_error() {
     let db = tickets("hydrate_incomplete").await;
     let faulty = Faults::new().unprocessed(1.0).client(&db);
-    let error = faulty
+    let error = quick(&faulty, 3)
         .query_by::<TicketByQueue>("support")
         .range(Ticket::RANK.lt(10))
         .hydrate()
-        .options(quick().max_attempts(3))
         .all()
         .await
         .unwrap_err();

@@ -403,7 +403,7 @@ async fn pages_follow_their_cursor_to_the_end() {
     assert_eq!(error.kind(), ErrorKind::Validation);
 }
 
-/// FNV-1a, as an unsigned cursor's checksum: anyone can compute it.
+/// FNV-1a, as a cursor's checksum without a key: anyone can compute it.
 fn unkeyed_checksum(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
@@ -411,9 +411,11 @@ fn unkeyed_checksum(text: &str) -> u64 {
 }
 
 #[tokio::test]
-async fn signed_cursors_refuse_what_their_holder_changed() {
+async fn sealed_cursors_refuse_what_their_holder_changed() {
     let db = orders("idx_signed_cursor").await;
-    let signed = db.with_cursor_key(b"an application secret");
+    let sealed = db
+        .with_cursor_key(b"an application secret of 32 bytes")
+        .unwrap();
     let page = |client: &Client, cursor: Option<String>| {
         let client = client.clone();
         async move {
@@ -424,20 +426,20 @@ async fn signed_cursors_refuse_what_their_holder_changed() {
                 .await
         }
     };
-    // Signed pages read the same items as unsigned ones.
-    let first = page(&signed, None).await.unwrap();
+    // Sealed pages read the same items as unsealed ones.
+    let first = page(&sealed, None).await.unwrap();
     let cursor = first.cursor.clone().expect("10 orders do not fit in 3");
-    assert!(cursor.starts_with("c2."), "{cursor}");
-    let second = page(&signed, Some(cursor.clone())).await.unwrap();
+    assert!(cursor.starts_with("c4."), "{cursor}");
+    let second = page(&sealed, Some(cursor.clone())).await.unwrap();
     let plain_first = page(&db, None).await.unwrap();
-    let plain_second = page(&db, plain_first.cursor.clone()).await.unwrap();
+    let plain = plain_first.cursor.clone().unwrap();
+    let plain_second = page(&db, Some(plain.clone())).await.unwrap();
     assert_eq!(ids(&second.items), ids(&plain_second.items));
 
-    // A forgery: the cursor's own fields with a key of the holder's choosing (skipping to
-    // the last order), and a checksum that is right for an unsigned cursor.
-    let (body, _tag) = cursor.rsplit_once('.').unwrap();
+    // A forgery of a cursor without a key: its own fields with a key of the holder's
+    // choosing (skipping to the last order), and the checksum recomputed.
+    let (body, _sum) = plain.rsplit_once('.').unwrap();
     let mut fields: Vec<String> = body.split('.').map(str::to_owned).collect();
-    fields[0] = "c1".to_owned();
     let last = fields.len() - 1;
     use base64::Engine as _;
     let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -448,18 +450,20 @@ async fn signed_cursors_refuse_what_their_holder_changed() {
     assert!(page(&db, Some(forged.clone())).await.is_ok());
     let refused = |error: dynorm::Error, why: &str| {
         assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+        assert_eq!(error.operation(), Some("query"), "{error}");
         assert!(error.to_string().contains(why), "`{why}` in {error}");
     };
-    refused(page(&signed, Some(forged)).await.unwrap_err(), "not signed");
-    // The same change under the signed version keeps a tag that no longer fits.
-    let resigned = format!(
-        "c2.{}.{}",
-        &forged_body[3..],
-        cursor.rsplit_once('.').unwrap().1
-    );
-    refused(page(&signed, Some(resigned)).await.unwrap_err(), "changed");
+    refused(page(&sealed, Some(forged)).await.unwrap_err(), "not sealed");
+    // A sealed cursor with one byte changed does not open.
+    let mut bytes = engine.decode(&cursor[3..]).unwrap();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 1;
+    let changed = format!("c4.{}", engine.encode(&bytes));
+    refused(page(&sealed, Some(changed)).await.unwrap_err(), "changed");
     // Another key, and a client without one, refuse the cursor too.
-    let other = db.with_cursor_key(b"another secret");
+    let other = db
+        .with_cursor_key(b"another secret, also of 32 bytes")
+        .unwrap();
     refused(
         page(&other, Some(cursor.clone())).await.unwrap_err(),
         "another key",
@@ -469,9 +473,9 @@ async fn signed_cursors_refuse_what_their_holder_changed() {
         "no cursor key",
     );
     // Nothing of that was sent: the preview refuses it the same way.
-    assert!(signed
+    assert!(sealed
         .query_by::<Order>("c0")
-        .preview(Some(&cursor.replace("c2.", "c1.")))
+        .preview(Some(&plain))
         .is_err());
 }
 

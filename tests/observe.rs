@@ -786,11 +786,12 @@ async fn what_is_sent_is_the_preview() {
 #[tokio::test]
 async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     use common::{Fault, Faults, Script};
-    use dynorm::batch::BatchOptions;
+    use dynorm::client::RetryPolicy;
     let db = common::db_with::<Secret>("observe_retries").await;
-    let quick = BatchOptions::default()
-        .max_attempts(5)
-        .base_delay(std::time::Duration::from_millis(1));
+    let quick = RetryPolicy::new(5).backoff(
+        std::time::Duration::from_millis(1),
+        std::time::Duration::from_millis(5),
+    );
     let (spans, _guard) = Spans::install();
 
     // Throttled once: the second attempt sends the chunk again.
@@ -799,9 +800,9 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     let tally = Tally::default();
     let written = script
         .client(&db, 1)
+        .with_retry_policy(quick)
         .batch_write()
         .put_many(&items)
-        .options(quick)
         .tally(&tally)
         .send()
         .await
@@ -821,9 +822,9 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     let more: Vec<Secret> = (10..13).map(|i| secret("r", i, 1)).collect();
     faults
         .client(&db)
+        .with_retry_policy(quick)
         .batch_write()
         .put_many(&more)
-        .options(quick)
         .send()
         .await
         .unwrap();

@@ -7,6 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Fault, Script};
+use dynorm::client::RetryPolicy;
 use dynorm::stream::{
     ChangeKind, Checkpoint, CheckpointKey, CheckpointStore, MemoryCheckpoints, ModelChange,
 };
@@ -22,6 +23,11 @@ struct Counter {
 }
 
 const IDLE: Duration = Duration::from_millis(700);
+
+/// The client's one retry policy, with fast backoff: `attempts` HTTP attempts per request.
+fn quick(attempts: u32) -> RetryPolicy {
+    RetryPolicy::new(attempts).backoff(Duration::from_millis(1), Duration::from_millis(20))
+}
 
 /// A table whose stream holds five changes to one item: values 0 to 4.
 async fn five_changes(label: &str) -> Client {
@@ -57,9 +63,9 @@ async fn throttling_and_server_errors_of_get_records_are_retried_and_lose_nothin
         let script = Script::streams("GetRecords", fault).skip(1).times(3);
         let values: Vec<i64> = script
             .streams_client(&db)
+            .with_retry_policy(quick(4))
             .changes::<Counter>()
             .limit(2)
-            .max_attempts(4)
             .poll_interval(Duration::from_millis(50))
             .stop_when_idle(IDLE)
             .stream()
@@ -77,8 +83,8 @@ async fn throttling_past_the_bound_ends_the_stream_with_a_typed_error() {
     let script = Script::streams("GetRecords", Fault::Throttle);
     let results: Vec<_> = script
         .streams_client(&db)
+        .with_retry_policy(quick(3))
         .changes::<Counter>()
-        .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
         .stream()
         .collect()
@@ -120,8 +126,8 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
     let script = Script::streams("GetRecords", Fault::Coded("ExpiredIteratorException"));
     let results: Vec<_> = script
         .streams_client(&db)
+        .with_retry_policy(quick(3))
         .changes::<Counter>()
-        .max_attempts(3)
         .poll_interval(Duration::from_millis(50))
         .stream()
         .collect()

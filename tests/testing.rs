@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use dynorm::batch::BatchOptions;
+use dynorm::client::RetryPolicy;
 use dynorm::testing::{self, Fault, Faults, Requests, Script};
 use dynorm::{ErrorKind, Model};
 
@@ -138,14 +138,11 @@ async fn batch_reads_get_keys_back_as_unprocessed_and_finish() {
     let requests = Requests::new();
     let faulty = requests.client(&faults.client(&db));
     let ids: Vec<String> = (0..10).map(|i| format!("n{i}")).collect();
-    let quick = BatchOptions::default()
-        .max_attempts(10)
-        .base_delay(Duration::from_millis(1))
-        .max_delay(Duration::from_millis(5));
+    let quick = RetryPolicy::new(10).backoff(Duration::from_millis(1), Duration::from_millis(5));
     let mut found = faulty
+        .with_retry_policy(quick)
         .batch_get()
         .get_many::<Note, _>(ids.iter().map(String::as_str))
-        .options(quick)
         .send()
         .await
         .unwrap()

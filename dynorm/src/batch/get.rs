@@ -205,7 +205,6 @@ impl BatchGet {
                     client,
                     batch_tables,
                     chunk,
-                    options,
                     consistent_read,
                     report.capacity.clone(),
                 )
@@ -280,13 +279,14 @@ fn chunk_input(
         .set_return_consumed_capacity(capacity)
 }
 
-/// Reads one chunk of keys, retrying unprocessed keys. Keys are small, so each attempt
-/// sends a copy and keeps them until DynamoDB has answered for them.
+/// Reads one chunk of keys, retrying unprocessed keys, in at most the client's
+/// `RetryPolicy::max_attempts` HTTP attempts: each request is sent with the SDK's retries
+/// off. Keys are small, so each attempt sends a copy and keeps them until DynamoDB has
+/// answered for them.
 async fn read_chunk(
     client: &Client,
     batch_tables: &Tables,
     chunk: Vec<(usize, Item)>,
-    options: BatchOptions,
     consistent: bool,
     capacity: Option<ReturnConsumedCapacity>,
 ) -> ReadOutcome {
@@ -296,7 +296,7 @@ async fn read_chunk(
         .map(|(table, key)| (tables[table].clone(), key))
         .collect();
     let mut found: HashMap<String, Vec<Item>> = HashMap::new();
-    let mut retry = Retry::new(options);
+    let mut retry = Retry::new(client.retry_policy());
     let mut metadata = Metadata::default();
     while retry.next_attempt().await {
         let span = request_span!(
@@ -314,7 +314,7 @@ async fn read_chunk(
             || span::joined(pending.iter().map(|(table, _)| table.as_str())),
         );
         match chunk_input(&pending, consistent, capacity.clone())
-            .send_with(client.sdk())
+            .send_with(client.sdk_once())
             .instrument(span.clone())
             .await
         {

@@ -15,7 +15,6 @@ pub use write::BatchWrite;
 
 use std::any::TypeId;
 use std::marker::PhantomData;
-use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
@@ -121,18 +120,14 @@ pub const MAX_BATCH_WRITES: usize = 25;
 /// DynamoDB's limit on the keys of one `BatchGetItem` request.
 pub const MAX_BATCH_KEYS: usize = 100;
 
-/// How a batch runs.
+/// How a batch runs. How a chunk is retried is the client's
+/// [`RetryPolicy`](crate::client::RetryPolicy), the one every path shares: a chunk makes at
+/// most its `max_attempts` HTTP attempts in all.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct BatchOptions {
     /// Requests in flight at once.
     pub concurrency: usize,
-    /// Attempts per chunk, the first included, before its leftovers are returned.
-    pub max_attempts: u32,
-    /// The first retry waits up to this long; each retry doubles it.
-    pub base_delay: Duration,
-    /// No retry waits longer than this.
-    pub max_delay: Duration,
 }
 
 impl BatchOptions {
@@ -141,34 +136,11 @@ impl BatchOptions {
         self.concurrency = concurrency;
         self
     }
-
-    /// Sets the attempts per chunk, the first included (at least 1).
-    pub fn max_attempts(mut self, max_attempts: u32) -> Self {
-        self.max_attempts = max_attempts;
-        self
-    }
-
-    /// Sets the longest wait before the first retry; each retry doubles it.
-    pub fn base_delay(mut self, base_delay: Duration) -> Self {
-        self.base_delay = base_delay;
-        self
-    }
-
-    /// Sets the longest wait before any retry.
-    pub fn max_delay(mut self, max_delay: Duration) -> Self {
-        self.max_delay = max_delay;
-        self
-    }
 }
 
 impl Default for BatchOptions {
     fn default() -> Self {
-        Self {
-            concurrency: 8,
-            max_attempts: 10,
-            base_delay: Duration::from_millis(25),
-            max_delay: Duration::from_secs(3),
-        }
+        Self { concurrency: 8 }
     }
 }
 

@@ -253,7 +253,6 @@ impl<'a> BatchWrite<'a> {
                     client,
                     batch_tables,
                     chunk,
-                    options,
                     report.capacity(),
                     report.limiter.as_ref(),
                 )

@@ -11,7 +11,7 @@ use tracing::Instrument;
 use super::chunks::Made;
 use super::retry::{AfterFailure, Retry};
 use super::write_source::{Source, OPERATION};
-use super::{BatchOptions, Tables};
+use super::Tables;
 use crate::client::Client;
 use crate::error::Error;
 use crate::observe::span::{self, request_span};
@@ -75,7 +75,9 @@ pub(super) fn group(
     requests
 }
 
-/// Writes one chunk, retrying what DynamoDB leaves unprocessed or throttles.
+/// Writes one chunk, retrying what DynamoDB leaves unprocessed or throttles, in at most
+/// the client's `RetryPolicy::max_attempts` HTTP attempts: each request is sent with the
+/// SDK's retries off.
 ///
 /// While no request has returned, the chunk's writes can be made again from their
 /// sources, so the request moves them and keeps no copy. Once DynamoDB has taken part of
@@ -85,7 +87,6 @@ pub(super) async fn send_chunk(
     client: &Client,
     batch_tables: &Tables,
     chunk: Vec<Made<'_>>,
-    options: BatchOptions,
     capacity: Option<ReturnConsumedCapacity>,
     limiter: Option<&RateLimiter>,
 ) -> ChunkOutcome {
@@ -100,7 +101,7 @@ pub(super) async fn send_chunk(
     );
     let mut whole_chunk = true;
     let mut written = 0;
-    let mut retry = Retry::new(options);
+    let mut retry = Retry::new(client.retry_policy());
     let mut metadata = Metadata::default();
     while retry.next_attempt().await {
         let sent = count(&requests);
@@ -122,7 +123,7 @@ pub(super) async fn send_chunk(
             limiter.wait().await;
         }
         match chunk_input(requests, capacity.clone())
-            .send_with(client.sdk())
+            .send_with(client.sdk_once())
             .instrument(span.clone())
             .await
         {

@@ -6,7 +6,7 @@ mod lifecycle;
 #[cfg(feature = "streams")]
 mod streams;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::schema::{Model, Schema};
 
@@ -15,6 +15,7 @@ pub use self::lifecycle::IndexCreation;
 
 #[cfg(feature = "streams")]
 use self::streams::{Streams, StreamsProbe};
+pub use crate::batch::retry::RetryPolicy;
 use crate::query::CursorKey;
 
 /// The entry point: wraps an SDK client and applies table naming.
@@ -33,6 +34,9 @@ use crate::query::CursorKey;
 #[derive(Clone, Debug)]
 pub struct Client {
     sdk: aws_sdk_dynamodb::Client,
+    /// `sdk` with the SDK's retries off, made when first needed: for the requests dynorm
+    /// retries itself under its [`RetryPolicy`].
+    once: Arc<OnceLock<aws_sdk_dynamodb::Client>>,
     naming: Arc<Naming>,
     /// The indexes this client and its clones are creating, which reads refuse.
     creating: Arc<Creating>,
@@ -42,12 +46,14 @@ pub struct Client {
     streams: Streams,
 }
 
-/// The client-wide table name prefix and suffix, and the key that signs page cursors.
+/// The client-wide table name prefix and suffix, the key that seals page cursors, and the
+/// retry policy when one was set.
 #[derive(Clone, Debug, Default)]
 struct Naming {
     prefix: String,
     suffix: String,
     cursor_key: Option<CursorKey>,
+    retry: Option<RetryPolicy>,
 }
 
 /// Builds a [`Client`]: `Client::builder(sdk).table_prefix("dev_").build()`.
@@ -73,13 +79,32 @@ impl ClientBuilder {
         self
     }
 
-    /// A secret of the application's that signs page cursors (HMAC-SHA256), for cursors
-    /// that leave the service: a cursor changed by its holder, or made without the key, is
-    /// refused before anything is sent. Every instance that reads a cursor needs the key
-    /// that made it. Without a key, cursors carry a checksum that catches accidents, not
-    /// forgeries.
-    pub fn cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
-        self.naming.cursor_key = Some(CursorKey::new(key.as_ref()));
+    /// A secret of the application's that seals page cursors, for cursors that leave the
+    /// service: their key values are encrypted and authenticated (XChaCha20-Poly1305, with
+    /// a key derived from this secret by HKDF-SHA256), so whoever holds a cursor cannot
+    /// read them, and a cursor changed by its holder, made without the key or with
+    /// another, is refused before anything is sent. Every instance that reads a cursor
+    /// needs the key that made it.
+    ///
+    /// The key must be a random secret of at least 32 bytes (`openssl rand 32`, say):
+    /// anyone holding a cursor can test guesses of the key against it offline, so a short
+    /// or guessable one is refused here, with a `Config` error.
+    ///
+    /// Without a key, a cursor carries a checksum that catches accidents, not forgeries,
+    /// and its key values (an email in a key, say) are readable by whoever holds it.
+    /// With or without a key, a cursor is bound to the table, index, model and partition
+    /// (or scan segment) it pages, and refused anywhere else.
+    pub fn cursor_key(mut self, key: impl AsRef<[u8]>) -> crate::Result<Self> {
+        self.naming.cursor_key = Some(CursorKey::new(key.as_ref())?);
+        Ok(self)
+    }
+
+    /// How dynorm retries the requests it sends again itself: a batch chunk makes at most
+    /// `max_attempts` HTTP attempts in all, and so does each request of the change
+    /// consumer (see [`RetryPolicy`]). Without it, the policy is the SDK client's own
+    /// `RetryConfig` (3 attempts by default), so that retries are configured in one place.
+    pub fn retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.naming.retry = Some(policy);
         self
     }
 
@@ -108,6 +133,7 @@ impl ClientBuilder {
     pub fn build(self) -> Client {
         Client {
             sdk: self.sdk,
+            once: Arc::default(),
             naming: Arc::new(self.naming),
             creating: Arc::default(),
             #[cfg(feature = "streams")]
@@ -200,6 +226,7 @@ impl Client {
     pub fn with_sdk(&self, sdk: aws_sdk_dynamodb::Client) -> Self {
         Self {
             sdk,
+            once: Arc::default(),
             naming: self.naming.clone(),
             creating: self.creating.clone(),
             #[cfg(feature = "streams")]
@@ -231,11 +258,25 @@ impl Client {
         }
     }
 
-    /// A client sharing the SDK client and the table naming, whose page cursors are signed
-    /// with `key`, as [`ClientBuilder::cursor_key`] sets it.
-    pub fn with_cursor_key(&self, key: impl AsRef<[u8]>) -> Self {
+    /// A client sharing the SDK client and the table naming, whose page cursors are sealed
+    /// with `key`, as [`ClientBuilder::cursor_key`] sets it (and refuses a key shorter
+    /// than 32 bytes).
+    pub fn with_cursor_key(&self, key: impl AsRef<[u8]>) -> crate::Result<Self> {
         let naming = Naming {
-            cursor_key: Some(CursorKey::new(key.as_ref())),
+            cursor_key: Some(CursorKey::new(key.as_ref())?),
+            ..(*self.naming).clone()
+        };
+        Ok(Self {
+            naming: Arc::new(naming),
+            ..self.clone()
+        })
+    }
+
+    /// A client sharing the SDK client and the table naming, whose requests that dynorm
+    /// retries itself follow `policy`, as [`ClientBuilder::retry_policy`] sets it.
+    pub fn with_retry_policy(&self, policy: RetryPolicy) -> Self {
+        let naming = Naming {
+            retry: Some(policy),
             ..(*self.naming).clone()
         };
         Self {
@@ -244,7 +285,31 @@ impl Client {
         }
     }
 
-    /// The key that signs page cursors, if one was given.
+    /// The retry policy of the requests dynorm retries itself: the one set on the client,
+    /// or else the SDK client's `RetryConfig` (the SDK's standard one when it has none).
+    pub fn retry_policy(&self) -> RetryPolicy {
+        match (self.naming.retry, self.sdk.config().retry_config()) {
+            (Some(policy), _) => policy,
+            (None, Some(config)) => RetryPolicy::from_sdk(config),
+            (None, None) => RetryPolicy::default(),
+        }
+    }
+
+    /// The SDK client with its own retries off, for a request that dynorm retries itself,
+    /// so that its attempts are the [`RetryPolicy`]'s alone.
+    pub(crate) fn sdk_once(&self) -> &aws_sdk_dynamodb::Client {
+        self.once.get_or_init(|| {
+            let config = self
+                .sdk
+                .config()
+                .to_builder()
+                .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+                .build();
+            aws_sdk_dynamodb::Client::from_conf(config)
+        })
+    }
+
+    /// The key that seals page cursors, if one was given.
     pub(crate) fn cursor_key(&self) -> Option<&CursorKey> {
         self.naming.cursor_key.as_ref()
     }

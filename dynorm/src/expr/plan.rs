@@ -204,6 +204,8 @@ pub struct Plan {
     pub hydrated: bool,
     /// What the read may cost beyond what it returns, in words: a `limit` with a filter.
     pub notes: Vec<String>,
+    /// The hash key values: the partition the query reads, which its cursors are bound to.
+    pub(crate) partition: Vec<(&'static str, AttributeValue)>,
 }
 
 impl Plan {
@@ -318,6 +320,14 @@ pub(crate) fn plan_query(
         }
     }
 
+    let partition = key
+        .iter()
+        .filter_map(|condition| match condition {
+            Expr::Compare(attribute, Comparison::Eq, value) => Some((*attribute, value.clone())),
+            _ => None,
+        })
+        .collect();
+
     // The range key: the caller's range conditions, or the planner's pick, left to right.
     let mut range = Vec::new();
     if conditions.range.is_empty() {
@@ -401,6 +411,7 @@ pub(crate) fn plan_query(
         values: placeholders.values,
         hydrated: false,
         notes: Vec::new(),
+        partition,
     })
 }
 

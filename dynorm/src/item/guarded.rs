@@ -26,7 +26,7 @@ use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput}
 use aws_sdk_dynamodb::types::ReturnValue;
 use tracing::Instrument as _;
 
-use crate::batch::retry::Backoff;
+use crate::batch::retry::{self, Backoff};
 use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::item::companion::{self, add_condition};
@@ -153,7 +153,7 @@ pub(crate) async fn send(
                     None => old = read(client, &spec).await?,
                 }
             }
-            Failure::Other(error) if error.is_retryable() && attempt < MAX_ATTEMPTS => {
+            Failure::Other(error) if retry::contention(&error) && attempt < MAX_ATTEMPTS => {
                 // Another transaction was writing the same item or guard: wait, read again.
                 tokio::time::sleep(BACKOFF.delay(attempt)).await;
                 old = read(client, &spec).await?;
@@ -429,7 +429,7 @@ pub(crate) async fn send_transaction_with_guards(
                 }
             }
         }
-        if !replan && token.is_none() && error.is_retryable() && attempt < MAX_ATTEMPTS {
+        if !replan && token.is_none() && retry::contention(&error) && attempt < MAX_ATTEMPTS {
             // Another transaction was writing the same items: wait, read again.
             tokio::time::sleep(BACKOFF.delay(attempt)).await;
             for (spec, old) in specs.iter().zip(olds.iter_mut()) {

@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use tracing::Instrument;
 
 use super::budget::{budget_setters, read_within, Budget};
+use super::cursor::Binding;
 use super::page::{self, Fetched, Page};
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
@@ -231,9 +232,13 @@ impl<C: Collection> CollectionQuery<C> {
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<C>> {
         let schema = &<C::Anchor as Model>::SCHEMA;
         let index = <C::Partition as Index>::INDEX;
-        let signer = self.client.cursor_key().cloned();
         let mut prepared = self.prepare()?;
-        let start = page::start_key(cursor, schema, &index, signer.as_ref(), OPERATION)?;
+        let values = <C::Partition as Index>::hash_values(&self.hash)
+            .map_err(|e| e.with_model(schema.model).with_operation(OPERATION))?;
+        let binding = Binding::new(&self.client, schema, index, OPERATION)
+            .collection(C::__ENTITIES)
+            .partition(values.iter().map(|(name, value)| (*name, value)));
+        let start = binding.start(cursor)?;
         let (items, last_key) = match self.budget {
             None => {
                 let fetched = self.fetch(&prepared, start).await?;
@@ -259,7 +264,7 @@ impl<C: Collection> CollectionQuery<C> {
                 .map_err(|e| e.with_model(schema.model).with_operation(OPERATION))?
             }
         };
-        let cursor = page::next_cursor(last_key, &index, signer.as_ref())?;
+        let cursor = binding.next(last_key)?;
         Ok(Page {
             items: self.decode(items)?,
             cursor,

@@ -153,12 +153,11 @@ impl<M: Model> Hydrated<M> {
     /// with its items whole, in index order: one `BatchGetItem` per 100 of its keys. The
     /// cursor is the index page's.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<M>> {
-        let signer = self.query.client.cursor_key().cloned();
         let reader = self.reader()?;
-        let index = reader.prepared.plan.index;
-        let start = page::start_key(cursor, &M::SCHEMA, &index, signer.as_ref(), OPERATION)?;
+        let binding = reader.prepared.binding();
+        let start = binding.start(cursor)?;
         let fetched = reader.prepared.fetch(start, None).await?;
-        let cursor = page::next_cursor(fetched.last_key, &index, signer.as_ref())?;
+        let cursor = binding.next(fetched.last_key)?;
         let items = reader.whole(fetched.items).await?;
         Ok(Page { items, cursor })
     }

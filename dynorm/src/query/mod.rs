@@ -243,8 +243,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
     /// the order the conditions were given, so the input is stable.
     pub fn preview(&self, cursor: Option<&str>) -> Result<QueryInput> {
         let prepared = self.clone().prepare()?;
-        let signer = self.client.cursor_key();
-        let start = page::start_key(cursor, &M::SCHEMA, &prepared.plan.index, signer, OPERATION)?;
+        let start = prepared.binding().start(cursor)?;
         prepared
             .input(start, None)
             .build()
@@ -470,13 +469,12 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// One page, starting after `cursor` (from a previous page) or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<R>> {
-        let signer = self.client.cursor_key().cloned();
         let mut prepared = self.prepare()?;
-        let index = prepared.plan.index;
-        let start = page::start_key(cursor, &M::SCHEMA, &index, signer.as_ref(), OPERATION)?;
+        let binding = prepared.binding();
+        let start = binding.start(cursor)?;
         let Some(budget) = prepared.budget else {
             let fetched = prepared.fetch(start, None).await?;
-            return page::into_page(fetched, &index, signer.as_ref(), OPERATION);
+            return page::into_page(fetched, &binding, OPERATION);
         };
         let limit = prepared.limit;
         let (items, last_key) = budget::read_within(budget, limit, start, |start, page_limit| {
@@ -485,7 +483,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
         })
         .await
         .map_err(|e| e.with_model(M::SCHEMA.model).with_operation(OPERATION))?;
-        page::items_page(items, last_key, &index, signer.as_ref(), OPERATION)
+        page::items_page(items, last_key, &binding, OPERATION)
     }
 
     /// The number of matching items (after the filter), across pages.
@@ -589,6 +587,16 @@ impl Prepared {
                 .with_operation(OPERATION)),
             None => Ok(self),
         }
+    }
+
+    /// What this query's cursors are bound to: its table, index, model and partition.
+    fn binding(&self) -> cursor::Binding {
+        cursor::Binding::new(&self.client, self.schema, self.plan.index, OPERATION).partition(
+            self.plan
+                .partition
+                .iter()
+                .map(|(name, value)| (*name, value)),
+        )
     }
 
     fn with_table<M: Model>(mut self) -> Self {

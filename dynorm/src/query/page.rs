@@ -9,8 +9,8 @@ use aws_sdk_dynamodb::types::ConsumedCapacity;
 
 use crate::observe::span::record_capacity;
 use crate::observe::{reads, Capacity, Predicted, Tally};
-use crate::query::cursor;
-use crate::schema::{FromItem, IndexSchema, Schema};
+use crate::query::cursor::Binding;
+use crate::schema::FromItem;
 use crate::value::Item;
 
 /// A stream of items across pages. It is boxed, so it is `Unpin` and easy to hold.
@@ -278,54 +278,26 @@ pub(crate) fn set_limit(slot: &mut Option<i32>, limit: u32, errors: &mut Vec<Err
     }
 }
 
-/// The key a page starts after, from the cursor of the previous page.
-pub(crate) fn start_key(
-    cursor: Option<&str>,
-    schema: &Schema,
-    index: &IndexSchema,
-    signer: Option<&cursor::CursorKey>,
-    operation: &'static str,
-) -> Result<Option<Item>> {
-    cursor
-        .map(|c| cursor::decode(c, schema, index, signer))
-        .transpose()
-        .map_err(|e| e.with_operation(operation))
-}
-
 /// One fetched page as decoded items and the cursor to the next one.
 pub(crate) fn into_page<R: FromItem>(
     fetched: Fetched,
-    index: &IndexSchema,
-    signer: Option<&cursor::CursorKey>,
+    binding: &Binding,
     operation: &'static str,
 ) -> Result<Page<R>> {
-    items_page(fetched.items, fetched.last_key, index, signer, operation)
+    items_page(fetched.items, fetched.last_key, binding, operation)
 }
 
 /// A page of `items`, decoded, whose cursor continues after `last_key`.
 pub(crate) fn items_page<R: FromItem>(
     items: Vec<Item>,
     last_key: Option<Item>,
-    index: &IndexSchema,
-    signer: Option<&cursor::CursorKey>,
+    binding: &Binding,
     operation: &'static str,
 ) -> Result<Page<R>> {
-    let cursor = next_cursor(last_key, index, signer)?;
+    let cursor = binding.next(last_key)?;
     let items = items
         .into_iter()
         .map(|item| R::from_item(item).map_err(|e| e.with_operation(operation)))
         .collect::<Result<_>>()?;
     Ok(Page { items, cursor })
-}
-
-/// The cursor to the page after the one that ended at `last_key`; `None` on the last page.
-pub(crate) fn next_cursor(
-    last_key: Option<Item>,
-    index: &IndexSchema,
-    signer: Option<&cursor::CursorKey>,
-) -> Result<Option<String>> {
-    last_key
-        .filter(|k| !k.is_empty())
-        .map(|key| cursor::encode(index, &key, signer))
-        .transpose()
 }

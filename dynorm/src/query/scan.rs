@@ -16,6 +16,7 @@ use crate::observe::span::request_span;
 use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
 use crate::query::budget::{budget_setters, read_within, refused_whole, Budget};
 use crate::query::checked_concurrency;
+use crate::query::cursor::Binding;
 use crate::query::page::{self, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
 use crate::value::Item;
@@ -142,8 +143,7 @@ impl<I: Index> Scan<I> {
     pub fn preview(&self, cursor: Option<&str>) -> Result<ScanInput> {
         let schema = &<I::Model as Model>::SCHEMA;
         let prepared = self.clone().prepare()?;
-        let signer = self.client.cursor_key();
-        let start = page::start_key(cursor, schema, &I::INDEX, signer, OPERATION)?;
+        let start = self.binding().start(cursor)?;
         prepared
             .input(start, None)
             .build()
@@ -153,6 +153,12 @@ impl<I: Index> Scan<I> {
     page::predict_setters!(
         /// A parallel scan reads a page per segment.
     );
+
+    /// What this scan's cursors are bound to: its table, index, model and segment.
+    fn binding(&self) -> Binding {
+        let schema = &<I::Model as Model>::SCHEMA;
+        Binding::new(&self.client, schema, I::INDEX, OPERATION).segment(self.segment)
+    }
 
     /// Scans only `segment` of `total` (a parallel scan run by you).
     pub fn segment(mut self, segment: u32, total: u32) -> Self {
@@ -296,13 +302,13 @@ impl<I: Index> Scan<I> {
 
     /// One page, starting after `cursor` or at the beginning.
     pub async fn page(self, cursor: Option<&str>) -> Result<Page<I::Item>> {
-        let signer = self.client.cursor_key().cloned();
+        let binding = self.binding();
         let mut prepared = self.prepare()?;
         let schema = &<I::Model as Model>::SCHEMA;
-        let start = page::start_key(cursor, schema, &I::INDEX, signer.as_ref(), OPERATION)?;
+        let start = binding.start(cursor)?;
         let Some(budget) = prepared.budget else {
             let fetched = prepared.fetch(start, None).await?;
-            return page::into_page(fetched, &I::INDEX, signer.as_ref(), OPERATION);
+            return page::into_page(fetched, &binding, OPERATION);
         };
         let limit = prepared.limit;
         let (items, last_key) = read_within(budget, limit, start, |start, page_limit| {
@@ -311,7 +317,7 @@ impl<I: Index> Scan<I> {
         })
         .await
         .map_err(|e| e.with_model(schema.model).with_operation(OPERATION))?;
-        page::items_page(items, last_key, &I::INDEX, signer.as_ref(), OPERATION)
+        page::items_page(items, last_key, &binding, OPERATION)
     }
 
     /// The number of matching items, across pages.

@@ -13,7 +13,6 @@ use futures_util::Stream;
 use tokio::time::Instant;
 use tracing::{Instrument, Span};
 
-use crate::batch::retry::Backoff;
 use crate::client::Client;
 use crate::error::{from_sdk, Error, Result, StreamRecordRef};
 use crate::observe::span::{self, request_span};
@@ -48,7 +47,6 @@ pub struct ChangesBuilder<T: Keyed, V> {
     dead_letters: Option<Arc<dyn DeadLetters>>,
     poll_interval: Duration,
     stop_when_idle: Option<Duration>,
-    max_attempts: u32,
     limit: i32,
     /// A setting refused before anything is sent; the stream yields it first.
     invalid: Option<Error>,
@@ -134,7 +132,6 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
             dead_letters: None,
             poll_interval: Duration::from_secs(1),
             stop_when_idle: None,
-            max_attempts: 9,
             limit: 1000,
             invalid: None,
             tally: Tally::default(),
@@ -225,14 +222,6 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
     /// follows the stream for as long as it is polled.
     pub fn stop_when_idle(mut self, idle: Duration) -> Self {
         self.stop_when_idle = Some(idle);
-        self
-    }
-
-    /// How many times a throttled or failed request is sent, the first included, with
-    /// backoff between attempts, before the stream yields the error and ends; also how
-    /// many times in a row a shard's iterator may expire. Default: 9 (at least 1).
-    pub fn max_attempts(mut self, attempts: u32) -> Self {
-        self.max_attempts = attempts.max(1);
         self
     }
 
@@ -582,7 +571,16 @@ impl<T: Keyed, V: View> Reader<T, V> {
                 .with_table(&self.table));
             };
             self.stream_arn = Some(arn);
-            self.streams = self.builder.client.streams_sdk().cloned();
+            // Sent with the SDK's retries off: `retrying` makes every attempt, under the
+            // client's one retry policy.
+            self.streams = self.builder.client.streams_sdk().map(|streams| {
+                let config = streams
+                    .config()
+                    .to_builder()
+                    .retry_config(aws_sdk_dynamodbstreams::config::retry::RetryConfig::disabled())
+                    .build();
+                aws_sdk_dynamodbstreams::Client::from_conf(config)
+            });
         }
         let mut start: Option<String> = None;
         loop {
@@ -788,7 +786,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                 tracked.iterator = None;
                 tracked.progress = Progress::Unopened;
                 tracked.expired_in_a_row += 1;
-                if tracked.expired_in_a_row >= self.builder.max_attempts {
+                if tracked.expired_in_a_row >= self.builder.client.retry_policy().max_attempts {
                     return Err(e.with_context(&format!(
                         "the iterator of shard `{}` expired {} times in a row",
                         tracked.listed.id, tracked.expired_in_a_row
@@ -818,8 +816,9 @@ impl<T: Keyed, V: View> Reader<T, V> {
         }
         Ok(read)
     }
-    /// Sends a streams request, retrying what throttling or a passing fault explains,
-    /// in at most `max_attempts` attempts, with exponential backoff and full jitter.
+    /// Sends a streams request, retrying what throttling or a passing fault explains, in at
+    /// most the client's `RetryPolicy::max_attempts` HTTP attempts (the streams client's own
+    /// retries are off), with its exponential backoff and full jitter.
     async fn retrying<O, E, F, Fut>(&mut self, span: fn(&str, &str) -> Span, send: F) -> Result<O>
     where
         F: Fn(&aws_sdk_dynamodbstreams::Client) -> Fut,
@@ -845,6 +844,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
             .with_operation("changes")
             .with_table(&self.table));
         };
+        let policy = self.builder.client.retry_policy();
         let mut attempt = 0;
         loop {
             // Every request is a span, as every other request dynorm sends.
@@ -858,11 +858,11 @@ impl<T: Keyed, V: View> Reader<T, V> {
                         .with_operation("changes")
                         .with_table(&self.table);
                     span::record_error(&span, &error);
-                    if !error.is_retryable() || attempt + 1 >= self.builder.max_attempts {
+                    if !error.is_retryable() || attempt + 1 >= policy.max_attempts {
                         return Err(error);
                     }
                     attempt += 1;
-                    tokio::time::sleep(BACKOFF.delay(attempt)).await;
+                    tokio::time::sleep(policy.waits().delay(attempt)).await;
                 }
             }
         }
@@ -882,10 +882,3 @@ fn trimmed_context(error: Error, shard: &str, after: Option<&str>) -> Error {
         "records of shard `{shard}` {after} are gone from the stream; read it again from `StartAt::TrimHorizon` with a new consumer name, after recovering what was lost"
     ))
 }
-
-/// The wait between a streams request's attempts: dynorm's one backoff (`batch/retry.rs`),
-/// up to `min(5 s, 50 ms * 2^attempt)`.
-const BACKOFF: Backoff = Backoff {
-    base: Duration::from_millis(50),
-    max: Duration::from_secs(5),
-};

@@ -160,23 +160,22 @@ impl Script {
     }
 
     /// A client on the same server and tables as `db` whose DynamoDB Streams client has
-    /// these faults in its path, no retries of the SDK's own (`max_attempts` 1), so that
-    /// every attempt counted is one the change consumer made, and an attempt timeout of
-    /// [`ATTEMPT_TIMEOUT`]. When `db` makes its own streams client (from its DynamoDB
-    /// client's configuration), the faults, retries and timeout go on a copy of that
+    /// these faults in its path, and an attempt timeout of [`ATTEMPT_TIMEOUT`]. The change
+    /// consumer sends its requests with the SDK's retries off and makes every attempt
+    /// itself, under the client's [`RetryPolicy`](crate::client::RetryPolicy), so every
+    /// attempt counted is one it made. When `db` makes its own streams client (from its
+    /// DynamoDB client's configuration), the faults and timeout go on a copy of that
     /// configuration, and only the streams operations this script names get faults.
     #[cfg(feature = "streams")]
     #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams_client(&self, db: &Client) -> Client {
-        use aws_sdk_dynamodbstreams::config::retry::RetryConfig;
         use aws_sdk_dynamodbstreams::config::timeout::TimeoutConfig;
-        // One attempt per request, the attempt timeout, and these faults, on a copy of
-        // either SDK's configuration (their builders have the same methods).
-        macro_rules! one_attempt {
+        // The attempt timeout and these faults, on a copy of either SDK's configuration
+        // (their builders have the same methods).
+        macro_rules! faulted {
             ($config:expr) => {{
                 let sdk = $config;
                 sdk.to_builder()
-                    .retry_config(RetryConfig::standard().with_max_attempts(1))
                     .timeout_config(
                         TimeoutConfig::builder()
                             .operation_attempt_timeout(ATTEMPT_TIMEOUT)
@@ -189,13 +188,14 @@ impl Script {
         let Some(streams) = db.streams_sdk() else {
             // The streams client `db` makes copies the DynamoDB client's configuration,
             // interceptors, retries and timeouts included: the faults go there.
-            let config = one_attempt!(db.sdk().config());
+            let config = faulted!(db.sdk().config());
             return db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config));
         };
-        let config = one_attempt!(streams.config());
+        let config = faulted!(streams.config());
         Client::builder(db.sdk().clone())
             .table_prefix(db.table_prefix())
             .table_suffix(db.table_suffix())
+            .retry_policy(db.retry_policy())
             .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(config))
             .build()
     }
