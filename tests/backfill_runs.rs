@@ -357,3 +357,26 @@ async fn migrate_sets_items_aside_when_told_and_status_lists_them() {
     );
     assert!(shown.contains("attribute `tags[1]`"), "{shown}");
 }
+
+#[tokio::test]
+async fn a_worker_with_nothing_left_finishes_without_polling() {
+    let db = common::db_with::<Note>("backfill_no_polling").await;
+    write_v1(&db, 10).await;
+    let requests = common::Requests::new();
+    let report = requests
+        .client(&db)
+        .backfill::<Note>("notes", progress(&db))
+        .segments(3)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((report.segments, report.rewritten), (3, 10));
+    // One read of the segments at the start and one after each segment: the last finds
+    // every segment done, and the worker ends there.
+    let reads = requests
+        .bodies("Query")
+        .into_iter()
+        .filter(|b| b["TableName"] == progress(&db).as_str())
+        .count();
+    assert_eq!(reads, 4);
+}
