@@ -3,39 +3,35 @@
 //! key missing from an item written before the index existed), without ever losing a
 //! concurrent write, resumable after a kill, and shared by workers on many machines.
 //!
-//! A run reads the table with a parallel scan; each segment is an item in a progress
-//! table (`lease.rs`) that one worker at a time holds a lease on, with the segment's
-//! cursor saved after every page. Each item is rewritten on condition that it is still the
-//! item read (`rewrite.rs`); when another writer changed it, it is read again and planned
-//! again.
+//! A run reads the table with a parallel scan whose number of segments its first worker
+//! fixes; each segment is an item in a progress table (`lease.rs`) that one worker at a
+//! time holds a lease on (`takeover.rs`: an owner and a counter, never a time), with the
+//! segment's cursor saved after every page (`worker.rs`). Each item is rewritten on
+//! condition that it is still the item read (`rewrite.rs`); when another writer changed
+//! it, it is read again and planned again. An item that does not decode stops the run,
+//! or is set aside (`aside.rs`), and `status.rs` says where a run is.
 
+mod aside;
 mod lease;
 mod rewrite;
 mod status;
+mod takeover;
+mod worker;
 
-pub use self::status::BackfillStatus;
+pub use self::status::{BackfillStatus, SetAside};
 
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
-
-use tracing::Instrument as _;
-
 use crate::client::Client;
-use crate::error::{sdk_error, Error, ErrorKind, Result};
-use crate::expr::{filters, Placeholders};
-use crate::observe::span::request_span;
+use crate::error::{Error, Result};
 use crate::observe::RateLimiter;
 use crate::schema::Model;
-use crate::value::Item;
 
-use self::lease::{now_ms, Progress as Leases};
-use self::rewrite::{needed, Needed, Written};
-
-/// How many times an item that keeps changing under the backfill is read again.
-const MAX_ATTEMPTS: u32 = 5;
+use self::lease::{Progress as Leases, SegmentState};
+use self::takeover::{Decision, Watch};
+use self::worker::Worker;
 
 impl Client {
     /// A backfill of `M`'s items, as run `run`, with its progress in table
@@ -65,10 +61,11 @@ impl Client {
             run: run.into(),
             table: progress_table.into(),
             segments: 4,
-            worker: format!("worker-{:x}", now_ms() ^ u64::from(std::process::id())),
+            worker: uuid::Uuid::now_v7().to_string(),
             lease: Duration::from_secs(30),
             page_size: None,
             dry_run: false,
+            set_aside_undecodable: false,
             max_units_per_second: None,
             limiter: None,
             on_progress: None,
@@ -107,6 +104,13 @@ pub struct BackfillReport {
     pub changed_meanwhile: u64,
     /// Segments it finished.
     pub segments: u32,
+    /// The run's number of segments, which its first worker fixed: this worker's
+    /// [`segments`](Backfill::segments) when it started the run, the run's when it joined
+    /// one started with another number (it says so in an `info` event).
+    pub run_segments: u32,
+    /// Items it set aside because they do not decode
+    /// ([`set_aside_undecodable`](Backfill::set_aside_undecodable)).
+    pub set_aside: u64,
 }
 
 type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
@@ -123,6 +127,7 @@ pub struct Backfill<M: Model> {
     lease: Duration,
     page_size: Option<u32>,
     dry_run: bool,
+    set_aside_undecodable: bool,
     max_units_per_second: Option<f64>,
     limiter: Option<RateLimiter>,
     on_progress: Option<ProgressFn>,
@@ -130,21 +135,27 @@ pub struct Backfill<M: Model> {
 }
 
 impl<M: Model> Backfill<M> {
-    /// The number of scan segments, 1 to 1,000,000 (4 by default), fixed by the first
-    /// worker of a run. More segments let more workers share the run.
+    /// The number of scan segments of a new run, 1 to 1,000,000 (4 by default). The first
+    /// worker of a run fixes it in the progress table; a worker sent with another number
+    /// joins with the run's, so that every worker scans the same segments. More segments
+    /// let more workers share the run.
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = segments;
         self
     }
 
-    /// This worker's name, unique among the run's workers (made up by default).
+    /// This worker's name, unique among the run's workers (by default a new UUID v7 for
+    /// each backfill sent, so workers started at once in one process differ too). A
+    /// worker sent again with the same name takes back the segments it held at once.
     pub fn worker(mut self, name: impl Into<String>) -> Self {
         self.worker = name.into();
         self
     }
 
-    /// How long a segment stays with a worker that stops renewing it (30 s by default):
-    /// a worker renews it with each page, and another takes it over once it expires.
+    /// How long a segment stays with a worker that stops renewing it (30 s by default).
+    /// The holder renews its lease three times per lease duration while it reads and
+    /// writes, however long a page takes; another worker takes the segment over once it
+    /// has seen the lease's counter unchanged for this long, by its own clock.
     pub fn lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
         self
@@ -159,6 +170,16 @@ impl<M: Model> Backfill<M> {
     /// Reads and counts what would be rewritten, and writes nothing (no progress either).
     pub fn dry_run(mut self, dry_run: bool) -> Self {
         self.dry_run = dry_run;
+        self
+    }
+
+    /// Whether an item that does not decode as the model is set aside (recorded in the
+    /// progress table with its key, shape and error, listed by
+    /// [`Client::backfill_status`] and `migrate status`) and the run goes on. By default
+    /// (`false`) it stops the run with a `Conversion` error that names its key, shape and
+    /// attribute.
+    pub fn set_aside_undecodable(mut self, set_aside: bool) -> Self {
+        self.set_aside_undecodable = set_aside;
         self
     }
 
@@ -212,252 +233,75 @@ impl<M: Model> Backfill<M> {
     }
 
     /// Runs this worker until every segment of the run is done (by it or by others), and
-    /// reports what it did.
+    /// reports what it did. It takes free segments at once; a segment another worker
+    /// holds it watches until it is done, or taken over once its lease stood still for a
+    /// lease duration.
     pub async fn send(self) -> Result<BackfillReport> {
         self.check()?;
+        let mut worker = Worker::<M>::new(&self);
+        if self.dry_run {
+            worker.report.run_segments = self.segments;
+            for segment in 0..self.segments {
+                worker.segment(None, SegmentState::fresh(segment)).await?;
+            }
+            return Ok(worker.report);
+        }
         let leases = Leases {
             client: &self.client,
             table: &self.table,
             run: &self.run,
             worker: &self.worker,
-            lease: self.lease,
         };
-        let mut worker = Worker::<M>::new(&self);
-        if self.dry_run {
-            for segment in 0..self.segments {
-                worker.segment(None, segment, None).await?;
-            }
-            return Ok(worker.report);
-        }
         lease::ensure_table(&self.client, &self.table).await?;
-        leases.start(self.segments).await?;
+        let total = leases.start(self.segments).await?;
+        if total != self.segments {
+            tracing::info!(
+                model = M::SCHEMA.model,
+                run = self.run.as_str(),
+                worker = self.worker.as_str(),
+                asked = self.segments,
+                segments = total,
+                "backfill: joining a run started with another number of segments"
+            );
+        }
+        worker.report.run_segments = total;
+        let mut watch = Watch::new(self.lease);
         loop {
             let states = leases.segments().await?;
+            // After the read: a counter seen is a counter written before this instant.
+            let now = Instant::now();
             if states.iter().all(|s| s.done) {
                 return Ok(worker.report);
             }
-            let now = now_ms();
             let mut took = false;
-            for state in states.iter().filter(|s| s.takeable(&self.worker, now)) {
-                if leases.take(state.segment).await? {
-                    took = true;
-                    worker
-                        .segment(Some(&leases), state.segment, Some(state.clone()))
-                        .await?;
+            for state in &states {
+                let seen = match watch.decide(state, &self.worker, now) {
+                    Decision::Wait => continue,
+                    Decision::Take => None,
+                    Decision::TakeOver(seen) => Some(seen),
+                };
+                let sent = Instant::now();
+                let Some(taken) = leases.take(state.segment, seen.as_ref()).await? else {
+                    continue;
+                };
+                if let Some(seen) = &seen {
+                    tracing::warn!(
+                        model = M::SCHEMA.model,
+                        segment = state.segment,
+                        from = seen.owner.as_str(),
+                        "backfill: took over a segment whose lease stood still"
+                    );
                 }
+                worker.held(&leases, taken, sent).await?;
+                took = true;
+                // Read the segments again: others may have finished meanwhile.
+                break;
             }
             if !took {
-                // Every open segment is leased to a live worker: look again soon, to end
-                // when they are done, or to take a segment over when a worker dies.
-                let wait =
-                    (self.lease / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
-                tokio::time::sleep(wait).await;
+                // Every open segment is leased to a worker that may be alive: look again
+                // soon, to end when they are done, or to take one over.
+                tokio::time::sleep(watch.poll()).await;
             }
         }
     }
-}
-
-/// One worker's reading of its segments.
-struct Worker<'a, M: Model> {
-    backfill: &'a Backfill<M>,
-    table: String,
-    report: BackfillReport,
-    started: Instant,
-    limiter: Option<RateLimiter>,
-    estimate: Option<u64>,
-}
-
-impl<'a, M: Model> Worker<'a, M> {
-    fn new(backfill: &'a Backfill<M>) -> Self {
-        Self {
-            table: backfill.client.table_name::<M>(),
-            backfill,
-            report: BackfillReport::default(),
-            started: Instant::now(),
-            limiter: backfill.limiter.clone().or_else(|| {
-                backfill
-                    .max_units_per_second
-                    .and_then(|units| RateLimiter::new(units).ok())
-            }),
-            estimate: None,
-        }
-    }
-
-    /// Reads a segment from its saved cursor to its end, saving after each page; stops
-    /// early when the lease is lost.
-    async fn segment(
-        &mut self,
-        leases: Option<&Leases<'_>>,
-        segment: u32,
-        saved: Option<lease::SegmentState>,
-    ) -> Result<()> {
-        let client = &self.backfill.client;
-        let (mut cursor, mut scanned, mut rewritten) = match saved {
-            Some(state) => (state.cursor, state.scanned, state.rewritten),
-            None => (None, 0, 0),
-        };
-        if self.estimate.is_none() {
-            self.estimate = item_count(client, &self.table).await;
-        }
-        loop {
-            let mut placeholders = Placeholders::default();
-            let filter = filters::entity(&M::SCHEMA)
-                .and_then(|expr| placeholders.render_all(std::slice::from_ref(&expr)));
-            self.pace().await;
-            let page = client
-                .sdk()
-                .scan()
-                .table_name(&self.table)
-                .segment(segment as i32)
-                .total_segments(self.backfill.segments as i32)
-                .consistent_read(true)
-                .set_limit(self.backfill.page_size.map(|p| p as i32))
-                .set_filter_expression(filter)
-                .set_expression_attribute_names(placeholders.take_names())
-                .set_expression_attribute_values(placeholders.take_values())
-                .set_exclusive_start_key(cursor.clone())
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .instrument(request_span!("Scan", M::SCHEMA.model, self.table.as_str()))
-                .await
-                .map_err(|e| sdk_error(e, M::SCHEMA.model, "backfill", &self.table))?;
-            self.spent(crate::observe::units(page.consumed_capacity.as_slice()));
-            let items = page.items.unwrap_or_default();
-            for item in items {
-                scanned += 1;
-                self.report.scanned += 1;
-                if self.item(item).await? {
-                    rewritten += 1;
-                }
-            }
-            cursor = page.last_evaluated_key;
-            if let Some(leases) = leases {
-                let kept = leases
-                    .save(segment, cursor.clone(), scanned, rewritten)
-                    .await?;
-                if !kept {
-                    tracing::warn!(
-                        segment,
-                        "backfill: the segment's lease was lost; leaving it"
-                    );
-                    return Ok(());
-                }
-            }
-            self.progress(segment);
-            if cursor.is_none() {
-                self.report.segments += 1;
-                return Ok(());
-            }
-        }
-    }
-
-    /// Waits for the rate limiter, if there is one, before a request.
-    async fn pace(&self) {
-        if let Some(limiter) = &self.limiter {
-            limiter.wait().await;
-        }
-    }
-
-    /// Spends what a request consumed from the rate limiter, if there is one.
-    fn spent(&self, units: f64) {
-        if let Some(limiter) = &self.limiter {
-            limiter.spend(units);
-        }
-    }
-
-    /// Rewrites one item if it needs it; `true` when it did (or would, in a dry run).
-    async fn item(&mut self, mut old: Item) -> Result<bool> {
-        for _ in 0..MAX_ATTEMPTS {
-            let Needed::Rewrite { new, moved } =
-                needed::<M>(&old).map_err(|e| e.with_operation("backfill"))?
-            else {
-                return Ok(false);
-            };
-            if self.backfill.dry_run {
-                self.report.rewritten += 1;
-                self.report.moved += u64::from(moved);
-                return Ok(true);
-            }
-            let client = &self.backfill.client;
-            self.pace().await;
-            match rewrite::write(client, &M::SCHEMA, &self.table, &old, new, moved).await? {
-                Written::Done(units) => {
-                    self.spent(units);
-                    self.report.rewritten += 1;
-                    self.report.moved += u64::from(moved);
-                    return Ok(true);
-                }
-                Written::Changed => {
-                    self.report.changed_meanwhile += 1;
-                    let key = M::SCHEMA.key_of(&old);
-                    let again = client
-                        .sdk()
-                        .get_item()
-                        .table_name(&self.table)
-                        .set_key(Some(key))
-                        .consistent_read(true)
-                        .send()
-                        .instrument(request_span!(
-                            "GetItem",
-                            M::SCHEMA.model,
-                            self.table.as_str()
-                        ))
-                        .await
-                        .map_err(|e| sdk_error(e, M::SCHEMA.model, "backfill", &self.table))?;
-                    match again.item {
-                        Some(item) => old = item,
-                        // Deleted meanwhile: nothing to rewrite.
-                        None => return Ok(false),
-                    }
-                }
-            }
-        }
-        Err(Error::new(
-            ErrorKind::TransactionConflict,
-            format!("the item changed {MAX_ATTEMPTS} times while the backfill rewrote it"),
-        )
-        .with_model(M::SCHEMA.model)
-        .with_operation("backfill")
-        .with_item(Some(M::SCHEMA.key_of(&old))))
-    }
-
-    fn progress(&self, segment: u32) {
-        let elapsed = self.started.elapsed().as_secs_f64().max(1e-3);
-        let per_second = self.report.scanned as f64 / elapsed;
-        let remaining = self.estimate.and_then(|total| {
-            let left = total.saturating_sub(self.report.scanned) as f64;
-            (per_second > 0.0).then(|| Duration::from_secs_f64(left / per_second))
-        });
-        let progress = Progress {
-            segment,
-            scanned: self.report.scanned,
-            rewritten: self.report.rewritten,
-            per_second,
-            remaining,
-        };
-        tracing::info!(
-            model = M::SCHEMA.model,
-            segment,
-            scanned = progress.scanned,
-            rewritten = progress.rewritten,
-            per_second = progress.per_second,
-            "backfill progress"
-        );
-        if let Some(report) = &self.backfill.on_progress {
-            report(&progress);
-        }
-    }
-}
-
-/// The table's approximate item count, for the time left; `None` when unknown.
-async fn item_count(client: &Client, table: &str) -> Option<u64> {
-    let described = client
-        .sdk()
-        .describe_table()
-        .table_name(table)
-        .send()
-        .instrument(request_span!("DescribeTable", tracing::field::Empty, table))
-        .await;
-    let count = described.ok()?.table?.item_count?;
-    u64::try_from(count).ok()
 }

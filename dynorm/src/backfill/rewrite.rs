@@ -41,14 +41,12 @@ fn managed(schema: &Schema, name: &str) -> bool {
 
 /// The item a stored item should be: read as the model (earlier shapes upcast), then
 /// written as the model writes it today, with its keys and identity rendered again. It
-/// keeps attributes the model does not know (another service's), unless its shape
-/// changed, which drops what the old shape held.
+/// keeps every attribute dynorm does not own (another service's): only the model's own
+/// attributes, those dynorm renders, and those an earlier shape's type read are dropped
+/// when today's item lacks them. `shape` is the item's stored shape.
 pub(crate) fn needed<M: Model>(old: &Item) -> Result<Needed> {
     let schema = &M::SCHEMA;
-    let upgraded = match schema.shape {
-        Some(shape) => shape.of(schema.model, old)? < shape.current,
-        None => false,
-    };
+    let shape = stored_shape(schema, old)?;
     let model = M::from_item(old.clone())?;
     let mut new = model.to_item()?;
     if schema.entity.is_some() {
@@ -57,12 +55,18 @@ pub(crate) fn needed<M: Model>(old: &Item) -> Result<Needed> {
     if let Some(shape) = schema.shape {
         shape.write(&mut new);
     }
-    if !upgraded {
-        for (name, value) in old {
-            let known = schema.attributes.contains(&name.as_str()) || managed(schema, name);
-            if !known && !new.contains_key(name) {
-                new.insert(name.clone(), value.clone());
-            }
+    let earlier = match (schema.shape, shape) {
+        (Some(current), Some(stored)) if stored < current.current => {
+            M::__shape_fields(stored).unwrap_or_default()
+        }
+        _ => &[],
+    };
+    for (name, value) in old {
+        let owned = schema.attributes.contains(&name.as_str())
+            || managed(schema, name)
+            || earlier.contains(&name.as_str());
+        if !owned && !new.contains_key(name) {
+            new.insert(name.clone(), value.clone());
         }
     }
     if &new == old {
@@ -73,9 +77,17 @@ pub(crate) fn needed<M: Model>(old: &Item) -> Result<Needed> {
     Ok(Needed::Rewrite { new, moved })
 }
 
-/// A condition, with its own placeholders, that the stored item is still `old`: with a
-/// `#[version]`, that the version is the one read; otherwise, that every attribute read
-/// holds the value read and no other attribute of the model has appeared.
+/// The stored shape of an item, for a model with shapes.
+pub(crate) fn stored_shape(schema: &Schema, item: &Item) -> Result<Option<u32>> {
+    schema
+        .shape
+        .map(|shape| shape.of(schema.model, item))
+        .transpose()
+}
+
+/// A condition, with its own placeholders, that the stored item is still `old`: every
+/// attribute read holds the value read (the `#[version]` among them, so a writer that does
+/// not bump it is seen too), and no attribute of the model has appeared.
 pub(crate) struct Unchanged {
     pub expression: String,
     pub names: HashMap<String, String>,
@@ -90,18 +102,18 @@ impl Unchanged {
             values: HashMap::new(),
         };
         out.push_exists(schema.hash_key.name, true);
-        match schema.version {
-            Some(version) => match old.get(version) {
-                Some(value) => out.push_equal(version, value),
-                None => out.push_exists(version, false),
-            },
-            None => {
-                for (name, value) in old {
-                    out.push_equal(name, value);
-                }
-                for name in schema.attributes.iter().filter(|a| !old.contains_key(**a)) {
-                    out.push_exists(name, false);
-                }
+        // In a stable order, so that a request is the same each time.
+        let mut read: Vec<_> = old.iter().collect();
+        read.sort_unstable_by_key(|(name, _)| *name);
+        for (name, value) in read {
+            out.push_equal(name, value);
+        }
+        for name in schema.attributes.iter().filter(|a| !old.contains_key(**a)) {
+            out.push_exists(name, false);
+        }
+        if let Some(version) = schema.version.filter(|v| !old.contains_key(*v)) {
+            if !schema.attributes.contains(&version) {
+                out.push_exists(version, false);
             }
         }
         out
@@ -140,14 +152,55 @@ impl Unchanged {
 
 /// How a rewrite ended.
 pub(crate) enum Written {
-    /// Written, with the capacity it consumed.
+    /// Written, with the capacity it consumed (0 when it was not asked for).
     Done(f64),
     /// The item changed since it was read: read it again.
     Changed,
 }
 
-/// Writes `new` over `old`, on condition that `old` is unchanged: a put in place, or,
-/// when the key moved, a transaction that deletes the old key and creates the new one.
+/// An update expression that turns `old` into `new`: `SET` of each attribute whose value
+/// differs, `REMOVE` of each one `new` lacks. Its placeholders (`#u..`, `:u..`) are added
+/// to `unchanged`'s, whose condition goes with it.
+fn changes(old: &Item, new: &Item, unchanged: &mut Unchanged) -> String {
+    let mut set: Vec<_> = new
+        .iter()
+        .filter(|(n, v)| old.get(*n) != Some(*v))
+        .collect();
+    set.sort_unstable_by_key(|(name, _)| *name);
+    let mut removed: Vec<_> = old.keys().filter(|n| !new.contains_key(*n)).collect();
+    removed.sort_unstable();
+    let mut placeholder = |name: &str| {
+        let placeholder = format!("#u{}", unchanged.names.len());
+        unchanged.names.insert(placeholder.clone(), name.to_owned());
+        placeholder
+    };
+    let mut sets = Vec::with_capacity(set.len());
+    for (name, value) in set {
+        let name = placeholder(name);
+        let value_placeholder = format!(":u{}", sets.len());
+        sets.push(format!("{name} = {value_placeholder}"));
+        unchanged.values.insert(value_placeholder, value.clone());
+    }
+    let removes: Vec<_> = removed.into_iter().map(|n| placeholder(n)).collect();
+    let mut expression = String::new();
+    if !sets.is_empty() {
+        expression.push_str("SET ");
+        expression.push_str(&sets.join(", "));
+    }
+    if !removes.is_empty() {
+        if !expression.is_empty() {
+            expression.push(' ');
+        }
+        expression.push_str("REMOVE ");
+        expression.push_str(&removes.join(", "));
+    }
+    expression
+}
+
+/// Makes the stored `old` into `new`, on condition that `old` is unchanged: an update of
+/// the attributes that change in place, or, when the key moved, a transaction that
+/// deletes the old key and creates the new one (which carries every attribute of `old`
+/// that dynorm does not own). `capacity`: whether to ask DynamoDB what it consumed.
 pub(crate) async fn write(
     client: &Client,
     schema: &'static Schema,
@@ -155,21 +208,25 @@ pub(crate) async fn write(
     old: &Item,
     new: Item,
     moved: bool,
+    capacity: bool,
 ) -> Result<Written> {
-    let unchanged = Unchanged::of(schema, old);
+    let mut unchanged = Unchanged::of(schema, old);
     let failed = |error: &Error| error.is_condition_failed() || error.is_transaction_canceled();
+    let asked = capacity.then_some(ReturnConsumedCapacity::Total);
     if !moved {
+        let expression = changes(old, &new, &mut unchanged);
         let result = client
             .sdk()
-            .put_item()
+            .update_item()
             .table_name(table)
-            .set_item(Some(new))
+            .set_key(Some(schema.key_of(old)))
+            .update_expression(expression)
             .condition_expression(unchanged.expression)
             .set_expression_attribute_names(Some(unchanged.names))
             .set_expression_attribute_values(Some(unchanged.values))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_consumed_capacity(asked)
             .send()
-            .instrument(request_span!("PutItem", schema.model, table))
+            .instrument(request_span!("UpdateItem", schema.model, table))
             .await;
         return match result {
             Ok(output) => Ok(Written::Done(crate::observe::units(
@@ -211,7 +268,7 @@ pub(crate) async fn write(
         .transact_write_items()
         .transact_items(TransactWriteItem::builder().delete(delete).build())
         .transact_items(TransactWriteItem::builder().put(put).build())
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .set_return_consumed_capacity(asked)
         .send()
         .instrument(request_span!("TransactWriteItems", schema.model, table))
         .await;

@@ -1,13 +1,14 @@
 //! Where a backfill run is, read from its progress table.
 
-use std::time::Duration;
+use std::fmt;
 
 use crate::backfill::lease::Progress as Leases;
 use crate::client::Client;
 use crate::error::Result;
+use crate::value::Item;
 
-/// Where a backfill run is: its segments, how many are done, and what its workers read
-/// and rewrote so far.
+/// Where a backfill run is: its segments, how many are done, what its workers read and
+/// rewrote so far, and the items they set aside.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct BackfillStatus {
@@ -19,6 +20,40 @@ pub struct BackfillStatus {
     pub scanned: u64,
     /// Items rewritten (or, in a dry run, that needed it), in every segment.
     pub rewritten: u64,
+    /// Items that did not decode, set aside by a run with
+    /// [`set_aside_undecodable(true)`](crate::backfill::Backfill::set_aside_undecodable).
+    pub set_aside: Vec<SetAside>,
+}
+
+/// An item a backfill set aside, as its progress table records it.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct SetAside {
+    /// The item's table key.
+    pub key: Item,
+    /// Its stored shape (1 for an item without one, or of a model without shapes).
+    pub shape: u32,
+    /// The path of the attribute that did not decode, such as `tags[2]`, when known.
+    pub attribute: Option<String>,
+    /// The error, as its message says it.
+    pub error: String,
+}
+
+// The values of a key hold no floating point numbers (a number is its text), so equality
+// is an equivalence.
+impl Eq for SetAside {}
+
+impl fmt::Display for SetAside {
+    /// `key {pk: "DOC#d1", sk: "DOC"}, shape 1: conversion error ...`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "key {}, shape {}: {}",
+            show_key(&self.key),
+            self.shape,
+            self.error
+        )
+    }
 }
 
 impl BackfillStatus {
@@ -41,7 +76,6 @@ impl Client {
             table: progress_table,
             run,
             worker: "",
-            lease: Duration::ZERO,
         };
         let segments = match leases.segments().await {
             Ok(segments) => segments,
@@ -53,6 +87,7 @@ impl Client {
         }
         let mut status = BackfillStatus {
             segments: u32::try_from(segments.len()).unwrap_or(u32::MAX),
+            set_aside: leases.set_aside_items().await?,
             ..BackfillStatus::default()
         };
         for segment in &segments {
@@ -62,4 +97,15 @@ impl Client {
         }
         Ok(Some(status))
     }
+}
+
+/// A key, readable: `{pk: "DOC#d1", sk: "DOC"}`, its attributes in name order.
+pub(crate) fn show_key(key: &Item) -> String {
+    let mut names: Vec<_> = key.iter().collect();
+    names.sort_unstable_by_key(|(name, _)| *name);
+    let shown: Vec<_> = names
+        .into_iter()
+        .map(|(name, value)| format!("{name}: {}", crate::value::show(value)))
+        .collect();
+    format!("{{{}}}", shown.join(", "))
 }

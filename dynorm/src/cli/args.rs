@@ -89,4 +89,8 @@ pub(crate) struct MigrateArgs {
     /// Counts what would be rewritten, and writes nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Sets aside items that do not decode (listed by `migrate status`) instead of
+    /// stopping at the first.
+    #[arg(long)]
+    pub set_aside_undecodable: bool,
 }

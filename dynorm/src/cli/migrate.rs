@@ -103,6 +103,7 @@ async fn one(
             progress_table: context.progress_table.to_owned(),
             segments: options.segments,
             dry_run: options.dry_run,
+            set_aside_undecodable: options.set_aside_undecodable,
             on_progress: bar(context.progress, schema),
         };
         migration.report = Some(model.backfill(context.client, backfill).await?);
@@ -199,6 +200,13 @@ pub(crate) fn show(f: &mut fmt::Formatter<'_>, migrations: &[Migration]) -> fmt:
                 "; this run read {}, rewrote {} ({} moved)",
                 report.scanned, report.rewritten, report.moved
             )?;
+        }
+        let aside = migration.status.iter().flat_map(|s| &s.set_aside);
+        for (i, item) in aside.enumerate() {
+            if i == 0 {
+                f.write_str("; set aside:")?;
+            }
+            write!(f, "\n  {item}")?;
         }
     }
     Ok(())

@@ -21,6 +21,7 @@ pub(crate) struct BackfillRun {
     pub progress_table: String,
     pub segments: u32,
     pub dry_run: bool,
+    pub set_aside_undecodable: bool,
     pub on_progress: Option<OnProgress>,
 }
 
@@ -59,7 +60,8 @@ impl<M: Model> Registered for Entry<M> {
         let mut backfill = client
             .backfill::<M>(run.run, run.progress_table)
             .segments(run.segments)
-            .dry_run(run.dry_run);
+            .dry_run(run.dry_run)
+            .set_aside_undecodable(run.set_aside_undecodable);
         if let Some(report) = run.on_progress {
             backfill = backfill.on_progress(move |p| report(p));
         }

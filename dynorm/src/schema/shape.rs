@@ -68,14 +68,23 @@ impl Shape {
     }
 }
 
-/// Decodes an item of an earlier shape as its Rust type `T`, with serde.
+/// Decodes an item of an earlier shape as its Rust type `T`, with serde. An error names
+/// the path of the attribute that does not read (`tags[2]`, `address.city`).
 pub fn decode_shape<T: DeserializeOwned>(item: Item, model: &'static str, shape: u32) -> Result<T> {
-    serde_dynamo::from_item(item).map_err(|e| {
-        Error::new(
-            ErrorKind::Conversion,
-            format!("the item has shape {shape}, and does not read as that shape's type: {e}"),
-        )
-        .with_model(model)
+    let deserializer =
+        serde_dynamo::Deserializer::from_attribute_value(AttributeValue::M(item).into());
+    serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let message = format!(
+            "the item has shape {shape}, and does not read as that shape's type: {}",
+            e.inner()
+        );
+        let mut segments = e.path().iter();
+        let error = Error::new(ErrorKind::Conversion, message).with_model(model);
+        let Some(serde_path_to_error::Segment::Map { key: attribute }) = segments.next() else {
+            return error;
+        };
+        let inner = crate::value::AttrError::at_serde_path("", segments);
+        error.with_attribute(inner.render_path(attribute))
     })
 }
 

@@ -55,6 +55,20 @@ impl AttrError {
         self
     }
 
+    /// An error at a path serde reported, outermost segment first.
+    pub(crate) fn at_serde_path<'a>(
+        message: impl Into<String>,
+        path: impl DoubleEndedIterator<Item = &'a serde_path_to_error::Segment>,
+    ) -> Self {
+        path.rev()
+            .fold(Self::new(message), |error, segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => error.in_index(*index),
+                serde_path_to_error::Segment::Map { key } => error.in_key(key),
+                serde_path_to_error::Segment::Enum { variant } => error.in_key(variant),
+                serde_path_to_error::Segment::Unknown => error,
+            })
+    }
+
     /// The path inside the attribute, outermost first.
     pub fn path(&self) -> &[PathSegment] {
         &self.path

@@ -119,18 +119,8 @@ impl<T: DeserializeOwned> DecodeSerde<T> for &Decode<T> {
                 .map_err(|e| AttrError::new(e.to_string()));
         }
         let deserializer = serde_dynamo::Deserializer::from_attribute_value(value.into());
-        serde_path_to_error::deserialize(deserializer).map_err(|e| {
-            let mut error = AttrError::new(e.inner().to_string());
-            for segment in e.path().iter().collect::<Vec<_>>().into_iter().rev() {
-                error = match segment {
-                    serde_path_to_error::Segment::Seq { index } => error.in_index(*index),
-                    serde_path_to_error::Segment::Map { key } => error.in_key(key),
-                    serde_path_to_error::Segment::Enum { variant } => error.in_key(variant),
-                    serde_path_to_error::Segment::Unknown => error,
-                };
-            }
-            error
-        })
+        serde_path_to_error::deserialize(deserializer)
+            .map_err(|e| AttrError::at_serde_path(e.inner().to_string(), e.path().iter()))
     }
 }
 
