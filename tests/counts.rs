@@ -205,6 +205,27 @@ async fn stored_count(db: &Client, project: &str) -> Option<Option<String>> {
     Some(item.get("task_count").map(|v| v.as_n().unwrap().clone()))
 }
 
+/// Asserts that the last transaction sent checks the project, without writing it, on a
+/// condition that holds `words`.
+#[track_caller]
+fn assert_checked(requests: &common::Requests, words: &str) {
+    let bodies = requests.bodies("TransactWriteItems");
+    let last = bodies.last().expect("a transaction was sent");
+    let items = last["TransactItems"]
+        .as_array()
+        .expect("the transaction's items");
+    let check = items
+        .iter()
+        .find_map(|item| item.get("ConditionCheck"))
+        .unwrap_or_else(|| panic!("a condition check of the project in {last}"));
+    let condition = check["ConditionExpression"].as_str().unwrap_or_default();
+    assert!(condition.contains(words), "{check}");
+    assert!(
+        items.iter().all(|item| item.get("Update").is_none()),
+        "{last}"
+    );
+}
+
 #[tokio::test]
 async fn a_count_not_built_yet_or_a_parent_gone_does_not_block_its_children() {
     let db = db().await;
@@ -227,6 +248,7 @@ async fn a_count_not_built_yet_or_a_parent_gone_does_not_block_its_children() {
     counted.delete::<Task>("t1").send().await.unwrap();
     // The count's condition fails on the absent count, and the delete is planned again
     // with the condition that it is still absent.
+    assert_checked(&requests, "attribute_not_exists");
     requests.assert_counts([("GetItem", 1), ("TransactWriteItems", 2)]);
     db.update::<Task>("t2")
         .set(Task::PROJECT, "p2")
@@ -243,6 +265,8 @@ async fn a_count_not_built_yet_or_a_parent_gone_does_not_block_its_children() {
     // its count is not written (an ADD would create the project again).
     db.delete::<Project>("p2").send().await.unwrap();
     counted.delete::<Task>("t3").send().await.unwrap();
+    // Planned again with a check that the project is still gone, in place of its count.
+    assert_checked(&requests, "attribute_not_exists");
     requests.assert_counts([("GetItem", 1), ("TransactWriteItems", 2)]);
     db.put(&task("t4", "p1")).send().await.unwrap();
     db.transact_write()
