@@ -312,6 +312,55 @@ async fn a_guard_that_names_the_writer_is_the_writers_own() {
     assert_eq!(check_guards::<Member>(&db).await, 1);
 }
 
+#[tokio::test]
+async fn a_value_held_twice_can_be_given_up() {
+    let db = db("count_tx_held_twice").await;
+    let member = |id: &str, team: &str| Member {
+        id: id.into(),
+        team: team.into(),
+        handle: "x".into(),
+    };
+    db.create(&member("m1", "a")).send().await.unwrap();
+    // Two more members hold `x` in team `a`, written around dynorm: the guard names m1.
+    for id in ["m2", "m3"] {
+        db.sdk()
+            .put_item()
+            .table_name(db.table_name::<Member>())
+            .set_item(Some(member(id, "a").to_item().unwrap()))
+            .send()
+            .await
+            .unwrap();
+    }
+    // They are counted, as a backfill of the count would.
+    db.put(&Team {
+        id: "a".into(),
+        member_count: 3,
+        project_count: 0,
+        review_count: 0,
+    })
+    .send()
+    .await
+    .unwrap();
+    // Each can give the value up, by moving or by being deleted, and m1's guard stays.
+    db.transact_write()
+        .write(db.update::<Member>("m2").set(Member::TEAM, "b"))
+        .send()
+        .await
+        .unwrap();
+    db.delete::<Member>("m3").send().await.unwrap();
+    assert_eq!(check_guards::<Member>(&db).await, 2);
+    let holder = db
+        .get_unique::<Member>()
+        .value(Member::TEAM, "a")
+        .value(Member::HANDLE, "x")
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(holder.map(|m| m.id), Some("m1".to_owned()));
+    assert_eq!(team(&db, "a").await.member_count, 1);
+}
+
 /// A seat of a venue: its code is unique, and each seat counts in its venue.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "TxSeats")]

@@ -23,9 +23,8 @@ pub(crate) enum Role {
     /// The guard of constraint `.0` for these values (shown as `.1`): fails when another
     /// item holds them.
     Claim(usize, String),
-    /// The guard of a value the item gives up (constraint `.0`, values shown as `.1`):
-    /// fails when another item owns it now.
-    Release(usize, String),
+    /// The guard of a value the item gives up: fails when another item owns it.
+    Release,
     /// The counts of one parent, for every write of the request that moves them.
     Counts(ParentCounts),
 }
@@ -64,6 +63,19 @@ impl Plan {
     pub fn counts(&self) -> &[CountMove] {
         &self.counts
     }
+}
+
+/// What the companions of a request's writes are planned from.
+#[derive(Default)]
+pub(crate) struct Known {
+    /// Each write's stored item, as last read or returned.
+    pub olds: Vec<Option<Item>>,
+    /// The parents of counts, as last returned.
+    pub parents: Parents,
+    /// The guards (by table and key) of values a write's item holds that another item
+    /// owns (the value was held twice, written around dynorm): giving the value up leaves
+    /// them to their owner.
+    pub foreign: Vec<(String, Item)>,
 }
 
 /// The writes of one attempt: each of the request's writes on condition that its item is
@@ -184,24 +196,27 @@ pub(crate) fn plan(spec: &WriteSpec, old: Option<&Item>) -> Result<Plan> {
     Ok(plan)
 }
 
-/// Plans one attempt of a request's writes, from each one's stored item as last read
-/// (`olds`, in order) and the parents as last returned.
-pub(crate) fn attempt(
-    client: &Client,
-    specs: &[WriteSpec],
-    olds: &[Option<Item>],
-    parents: &Parents,
-) -> Result<Attempt> {
+/// Plans one attempt of a request's writes, from what is known of their items, guards and
+/// parents.
+pub(crate) fn attempt(client: &Client, specs: &[WriteSpec], known: &Known) -> Result<Attempt> {
     let mut writes = Vec::with_capacity(specs.len());
     let mut guards = Vec::new();
     let mut moves = Vec::new();
-    for (index, (spec, old)) in specs.iter().zip(olds).enumerate() {
+    let theirs = |guard: &Guard| {
+        matches!(guard.role, Role::Release)
+            && known
+                .foreign
+                .iter()
+                .any(|(table, key)| *table == guard.spec.table && *key == guard.spec.key())
+    };
+    for (index, (spec, old)) in specs.iter().zip(&known.olds).enumerate() {
         let mut write = spec.clone();
         write.guarded = None;
         if spec.guarded.is_some() {
             let plan = plan(spec, old.as_ref())?;
             add_condition(&mut write, &plan.unchanged);
-            guards.extend(plan.guards.into_iter().map(|g| (index, g)));
+            let kept = plan.guards.into_iter().filter(|g| !theirs(g));
+            guards.extend(kept.map(|g| (index, g)));
             moves.extend(plan.counts.into_iter().map(|m| (index, m)));
         }
         writes.push(write);
@@ -213,7 +228,7 @@ pub(crate) fn attempt(
             .first()
             .map_or("transact_write", |&owner| specs[owner].operation);
         companions.push(Companion {
-            spec: counts.write(operation, parents),
+            spec: counts.write(operation, &known.parents),
             role: Role::Counts(counts),
             owners,
         });
@@ -266,7 +281,7 @@ fn guards(
             let key = constraint.guard_key(schema, values)?;
             out.push(Guard {
                 spec: write(spec, Delete(key).into(), free_or_own.clone()),
-                role: Role::Release(index, constraint.describe(values)),
+                role: Role::Release,
             });
         }
         if let Some(values) = &after {
@@ -358,55 +373,36 @@ pub(crate) fn add_condition<K>(spec: &mut WriteSpec<K>, expr: &Expr) {
     });
 }
 
-/// The error of a guard write whose condition failed, with the guard as it is, or `None`
-/// when the failure means the writes' items changed since the plan, which is then to be
-/// made again: a guard claimed that names one of its own writes. A guard released that
-/// another item owns is an error only if the item is still as planned from, which the
-/// caller reads to know.
-pub(crate) fn guard_failure(
+/// The error of a guard claimed whose condition failed, given the guard as it is: the
+/// value is another item's. `None` when the guard names one of the claim's own writes,
+/// which means their items changed since the plan, which is then to be made again.
+pub(crate) fn claim_failure(
     writes: &[WriteSpec],
     companion: &Companion,
     current: Option<&Item>,
 ) -> Option<Error> {
-    let first = *companion.owners.first()?;
-    let spec = &writes[first];
+    let Role::Claim(constraint, values) = &companion.role else {
+        return None;
+    };
+    let spec = &writes[*companion.owners.first()?];
     let schema = spec.schema;
     let holder = current.and_then(|g| unique::guard_owner(schema, g));
-    let shown = |key: &Item| crate::value::show(&AttributeValue::M(key.clone()));
-    let error = match &companion.role {
-        Role::Counts(_) => return None,
-        Role::Claim(constraint, values) => {
-            if let Some(key) = &holder {
-                if companion.owners.iter().any(|&o| writes[o].key() == *key) {
-                    return None;
-                }
-            }
-            let unique = &schema.uniques[*constraint];
-            let message = match &holder {
-                Some(key) => format!("{values} is already taken by the item {}", shown(key)),
-                None => format!("{values} is already taken"),
-            };
-            Error::new(ErrorKind::UniqueConflict, message)
-                .with_attribute(unique.attributes[0])
-                .with_item(holder)
+    if let Some(key) = &holder {
+        if companion.owners.iter().any(|&o| writes[o].key() == *key) {
+            return None;
         }
-        Role::Release(constraint, values) => {
-            let unique = &schema.uniques[*constraint];
-            let message = match &holder {
-                Some(key) => format!(
-                    "the guard of {values}, which this item holds, names the item {}: \
-                     the value is held twice (written around dynorm)",
-                    shown(key)
-                ),
-                None => format!("the guard of {values}, which this item holds, names another item"),
-            };
-            Error::new(ErrorKind::ConditionFailed, message)
-                .with_attribute(unique.attributes[0])
-                .with_item(holder)
-        }
+    }
+    let message = match &holder {
+        Some(key) => format!(
+            "{values} is already taken by the item {}",
+            crate::value::show(&AttributeValue::M(key.clone()))
+        ),
+        None => format!("{values} is already taken"),
     };
     Some(
-        error
+        Error::new(ErrorKind::UniqueConflict, message)
+            .with_attribute(schema.uniques[*constraint].attributes[0])
+            .with_item(holder)
             .with_model(schema.model)
             .with_operation(spec.operation),
     )
@@ -433,7 +429,7 @@ fn merge_guards(writes: &[WriteSpec], guards: Vec<(usize, Guard)>) -> Result<Vec
         let earlier = out.remove(taken);
         let first = earlier.owners.first().copied().unwrap_or(index);
         match (earlier.role, guard.role) {
-            (Role::Release(..), role @ Role::Claim(..)) => {
+            (Role::Release, role @ Role::Claim(..)) => {
                 let spec = earlier.spec.replace_kind(guard.spec.kind).1;
                 out.push(Companion {
                     spec,
@@ -441,7 +437,7 @@ fn merge_guards(writes: &[WriteSpec], guards: Vec<(usize, Guard)>) -> Result<Vec
                     owners: vec![index, first],
                 });
             }
-            (role @ Role::Claim(..), Role::Release(..)) => {
+            (role @ Role::Claim(..), Role::Release) => {
                 let spec = guard.spec.replace_kind(earlier.spec.kind).1;
                 out.push(Companion {
                     spec,

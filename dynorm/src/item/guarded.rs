@@ -5,7 +5,9 @@
 //! give to a transaction. So the stored item is read first, and the write is sent on
 //! condition that what the companions depend on is still what was read: if another
 //! writer changed it in between, the condition fails, DynamoDB returns the item as it is
-//! now, and the write is planned again from it, a bounded number of times.
+//! now, and the write is planned again from it, a bounded number of times. A single write
+//! and a `transact_write` are sent by one loop (`Request`), whose failed attempts
+//! `replan.rs` judges from every reason DynamoDB gives, so both plan again alike.
 //!
 //! - `create` and `insert` assume there is no item: one `TransactWriteItems`.
 //! - `put`, an `upsert`, and an update that sets a unique attribute or a counted parent's
@@ -29,9 +31,9 @@ use tracing::Instrument as _;
 use crate::batch::retry::Backoff;
 use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
+use crate::item::companion::Known;
 use crate::item::companion::{self, add_condition, Companion};
-use crate::item::parent_count::Parents;
-use crate::item::replan::{self, Failed, Known, Verdict};
+use crate::item::replan::{self, Failed, Verdict};
 use crate::item::write_request::{self, Delete, Guarded, Put, Update, WriteKind, WriteSpec};
 use crate::observe::span::{self, request_span};
 use crate::observe::{Metadata, Reporting};
@@ -119,7 +121,7 @@ pub(crate) async fn send(
     };
     let known = Known {
         olds: vec![old],
-        parents: Parents::default(),
+        ..Known::default()
     };
     let report = spec.report.clone();
     let request = Request {
@@ -148,12 +150,12 @@ impl Request<'_> {
     /// [`MAX_ATTEMPTS`] times.
     async fn send(&self, client: &Client, mut known: Known) -> Result<Option<Item>> {
         for attempt in 1..=MAX_ATTEMPTS {
-            let planned = companion::attempt(client, self.specs, &known.olds, &known.parents)?;
+            let planned = companion::attempt(client, self.specs, &known)?;
             let failed = match self
                 .attempt(client, planned.writes, &planned.companions)
                 .await
             {
-                Ok(()) => {
+                Sent::Written => {
                     return match (&self.single, self.specs.first()) {
                         (Some(return_values), Some(spec)) => {
                             let old = known.olds.into_iter().next().flatten();
@@ -162,9 +164,9 @@ impl Request<'_> {
                         _ => Ok(None),
                     };
                 }
-                Err(Sent::Returned(returned)) => return Ok(returned),
-                Err(Sent::Failed(failed)) => failed,
-                Err(Sent::Error(error)) => return Err(error),
+                Sent::Returned(returned) => return Ok(returned),
+                Sent::Failed(failed) => failed,
+                Sent::Error(error) => return Err(error),
             };
             let verdict =
                 replan::judge(client, self.specs, &mut known, &planned.companions, &failed).await?;
@@ -216,28 +218,28 @@ impl Request<'_> {
         client: &Client,
         mut writes: Vec<WriteSpec>,
         companions: &[Companion],
-    ) -> std::result::Result<(), Sent> {
+    ) -> Sent {
         if let (Some(return_values), true, 1) = (&self.single, companions.is_empty(), writes.len())
         {
             if let Some(write) = writes.pop() {
                 return match send_single(client, write, return_values.clone()).await {
-                    Ok(returned) => Err(Sent::Returned(returned)),
-                    Err(error) if is_condition(&error) => Err(Sent::Failed(Failed::single(error))),
-                    Err(error) => Err(Sent::Error(error)),
+                    Ok(returned) => Sent::Returned(returned),
+                    Err(error) if is_condition(&error) => Sent::Failed(Failed::single(error)),
+                    Err(error) => Sent::Error(error),
                 };
             }
         }
         let count = writes.len();
         let items = count + companions.len();
         if items > MAX_TRANSACTION_ITEMS {
-            return Err(Sent::Error(
+            return Sent::Error(
                 Error::validation(format!(
                     "the {count} operations write {} guards and counts with them: {items} items, \
                      and a transaction holds at most {MAX_TRANSACTION_ITEMS}; write them in smaller transactions",
                     companions.len()
                 ))
                 .with_operation(self.operation()),
-            ));
+            );
         }
         let mut transaction = client.transact_write();
         for write in writes {
@@ -251,8 +253,8 @@ impl Request<'_> {
         }
         transaction.report = self.report.clone();
         match transaction.send_as_built().await {
-            Ok(()) => Ok(()),
-            Err(error) => Err(Sent::Failed(Failed::transaction(error, count))),
+            Ok(()) => Sent::Written,
+            Err(error) => Sent::Failed(Failed::transaction(error, count)),
         }
     }
 
@@ -282,8 +284,10 @@ impl Request<'_> {
     }
 }
 
-/// How an attempt ended, other than with its transaction written.
+/// How an attempt ended.
 enum Sent {
+    /// Its transaction was written.
+    Written,
     /// A single write sent as its own request, written: what it returned.
     Returned(Option<Item>),
     /// Conditions failed.
@@ -461,7 +465,7 @@ pub(crate) async fn send_transaction_with_guards(
     }
     let known = Known {
         olds,
-        parents: Parents::default(),
+        ..Known::default()
     };
     let request = Request {
         specs: &specs,

@@ -12,9 +12,11 @@
 //!    that exists or does not): that is the error, whatever else failed.
 //! 2. A write whose item changed is planned again from the item returned, and no
 //!    companion failure of that attempt is reported.
-//! 3. A companion failure that can only come from a stale plan (a guard released that
-//!    another item owns, a guard claimed that names the writer itself) has its writes'
-//!    items read again; if one changed, the plan is made again.
+//! 3. A companion failure that can come from a stale plan (a guard released that another
+//!    item owns, a guard claimed that names the writer itself) has its writes' items read
+//!    again; if one changed, the plan is made again. If none did, a guard released that
+//!    another item owns is that item's (the value was held twice, written around dynorm):
+//!    the plan is made again without releasing it.
 //! 4. A count failure on a parent that is gone or does not hold the count yet is planned
 //!    again from the parent returned (`parent_count.rs`); any other companion failure
 //!    (a value another item holds, a count below what leaves it, a child of a parent that
@@ -22,19 +24,10 @@
 
 use crate::client::Client;
 use crate::error::{Error, Result};
-use crate::item::companion::{self, Companion, Role};
+use crate::item::companion::{self, Companion, Known, Role};
 use crate::item::guarded::read;
-use crate::item::parent_count::Parents;
 use crate::item::write_request::{Guarded, WriteSpec};
 use crate::value::Item;
-
-/// What the companions of a request's writes are planned from.
-pub(crate) struct Known {
-    /// Each write's stored item, as last read or returned.
-    pub olds: Vec<Option<Item>>,
-    /// The parents of counts, as last returned.
-    pub parents: Parents,
-}
 
 /// The failed conditions of one attempt.
 pub(crate) struct Failed {
@@ -145,7 +138,7 @@ pub(crate) async fn judge(
     }
     let mut suspects: Vec<usize> = Vec::new();
     let mut error = None;
-    let mut released = None;
+    let mut foreign = Vec::new();
     let mut learned = false;
     for (position, current) in &failed.companions {
         let companion = &companions[*position];
@@ -161,20 +154,20 @@ pub(crate) async fn judge(
                     None => learned = true,
                 }
             }
-            role => {
-                let failure = companion::guard_failure(specs, companion, current.as_ref());
-                match (role, failure) {
-                    (Role::Claim(..), Some(e)) => {
-                        error.get_or_insert(e);
-                        continue;
-                    }
-                    (_, Some(e)) => {
-                        released.get_or_insert(e);
-                    }
-                    (_, None) => learned = true,
-                }
+            Role::Release => {
+                let guard = (companion.spec.table.clone(), companion.spec.key());
+                foreign.push(guard);
                 suspects.extend(&companion.owners);
             }
+            Role::Claim(..) => match companion::claim_failure(specs, companion, current.as_ref()) {
+                Some(e) => {
+                    error.get_or_insert(e);
+                }
+                None => {
+                    learned = true;
+                    suspects.extend(&companion.owners);
+                }
+            },
         }
     }
     suspects.sort_unstable();
@@ -190,9 +183,12 @@ pub(crate) async fn judge(
             stale = true;
         }
     }
-    Ok(if stale {
-        Verdict::Replan
-    } else if let Some(error) = error.or(released) {
+    if stale {
+        return Ok(Verdict::Replan);
+    }
+    learned |= !foreign.is_empty();
+    known.foreign.extend(foreign);
+    Ok(if let Some(error) = error {
         Verdict::Companion(error)
     } else if learned {
         Verdict::Replan
