@@ -1,15 +1,21 @@
 //! A stateful, model-based property test of the invariants across items, unique
 //! attributes and counts: random sequences of every write path of a model with a unique
-//! email, a handle unique per team, and a count of members on each team (`create`,
-//! `put`, updates that set, move or remove unique values or change the scope, `upsert`,
+//! email, a handle unique per team, and two counts on the teams (its members, and the
+//! members it mentors, which may be the same team) (`create`, `put`, updates that set,
+//! move or remove unique values or change the scope or the mentor, `upsert`,
 //! `update_raw`, `delete`, `delete_raw`, `insert_many`, and write transactions mixing
-//! creates, updates and deletes), checked after each step against an in-memory oracle.
+//! creates, moves, updates and deletes), and of the teams under them (deleted, a count
+//! removed as if never built, built again from the members), checked after each step
+//! against an in-memory oracle.
 //!
 //! After every step:
 //! 1. the table's items, decoded, are exactly the oracle's;
 //! 2. each unique value held by an item has exactly one guard, which names that item,
 //!    and no guard guards nothing (`common::guards::check_guards`);
-//! 3. each team's `member_count` equals the number of its members;
+//! 3. each team exists, and holds each count, exactly as the oracle says: a count moves
+//!    with every write (created by a member arriving if it was not built, left absent by
+//!    one leaving), a member leaves a deleted team freely, and a built count equals the
+//!    number of members it counts;
 //! 4. every read path sees the items and never a guard: `get_unique` by each held value
 //!    gives its holder, and a scan gives the oracle's items.
 //!
@@ -18,7 +24,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use dynorm::types::AttributeValue;
 use dynorm::{Client, Error, ErrorKind, Item, Model};
@@ -35,20 +41,26 @@ const EMAILS: [&str; 3] = ["a@x", "b@x", "c#x"];
 const TEAMS: [&str; 2] = ["t1", "t2"];
 const HANDLES: [&str; 2] = ["h1", "h2"];
 
-/// A team, whose members count themselves in `member_count`.
+/// A team, whose members count themselves in `member_count`, and the members it mentors
+/// in `mentor_count`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "CountedTeams")]
 struct Team {
     #[hash_key]
     id: String,
     member_count: u64,
+    mentor_count: u64,
 }
 
+/// The counts of a team.
+const COUNTS: [&str; 2] = ["member_count", "mentor_count"];
+
 /// A member: the email is unique in the table, the handle within each team; each member
-/// counts in its team.
+/// counts in its team, and in the team that mentors it, if any.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "UniqueMembers")]
 #[count(parent = Team, into = member_count, fields = [team], references = [id])]
+#[count(parent = Team, into = mentor_count, fields = [mentor], references = [id])]
 struct Member {
     #[hash_key]
     id: String,
@@ -57,7 +69,18 @@ struct Member {
     email: String,
     #[unique(scope = team)]
     handle: Option<String>,
+    mentor: Option<String>,
     name: String,
+}
+
+impl Member {
+    /// The team this member counts in for each of [`COUNTS`].
+    fn counted_in(&self, count: usize) -> Option<&str> {
+        match count {
+            0 => Some(&self.team),
+            _ => self.mentor.as_deref(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +88,7 @@ struct Fields {
     team: &'static str,
     email: &'static str,
     handle: Option<&'static str>,
+    mentor: Option<&'static str>,
 }
 
 impl Fields {
@@ -74,6 +98,7 @@ impl Fields {
             team: self.team.into(),
             email: self.email.into(),
             handle: self.handle.map(Into::into),
+            mentor: self.mentor.map(Into::into),
             name: name.into(),
         }
     }
@@ -84,6 +109,7 @@ enum Action {
     Email(&'static str),
     Handle(Option<&'static str>),
     Team(&'static str),
+    Mentor(Option<&'static str>),
     Name(&'static str),
 }
 
@@ -91,6 +117,7 @@ enum Action {
 enum TxOp {
     Create(&'static str, Fields),
     Email(&'static str, &'static str),
+    Move(&'static str, &'static str),
     Delete(&'static str),
 }
 
@@ -105,6 +132,12 @@ enum Op {
     DeleteRaw(&'static str),
     InsertMany(Vec<(&'static str, Fields)>),
     Transaction(Vec<TxOp>),
+    /// The team is deleted, its members left in it.
+    DeleteTeam(&'static str),
+    /// One of the team's counts is removed, as if it had never been built.
+    DropCount(&'static str, usize),
+    /// The team is written with every count built from its members, as a backfill would.
+    BuildTeam(&'static str),
 }
 
 fn id() -> impl Strategy<Value = &'static str> {
@@ -116,11 +149,13 @@ fn fields() -> impl Strategy<Value = Fields> {
         select(&TEAMS[..]),
         select(&EMAILS[..]),
         proptest::option::of(select(&HANDLES[..])),
+        proptest::option::of(select(&TEAMS[..])),
     )
-        .prop_map(|(team, email, handle)| Fields {
+        .prop_map(|(team, email, handle, mentor)| Fields {
             team,
             email,
             handle,
+            mentor,
         })
 }
 
@@ -129,6 +164,7 @@ fn action() -> impl Strategy<Value = Action> {
         select(&EMAILS[..]).prop_map(Action::Email),
         proptest::option::of(select(&HANDLES[..])).prop_map(Action::Handle),
         select(&TEAMS[..]).prop_map(Action::Team),
+        proptest::option::of(select(&TEAMS[..])).prop_map(Action::Mentor),
         Just(Action::Name("renamed")),
     ]
 }
@@ -137,6 +173,7 @@ fn tx_op() -> impl Strategy<Value = TxOp> {
     prop_oneof![
         (id(), fields()).prop_map(|(id, f)| TxOp::Create(id, f)),
         (id(), select(&EMAILS[..])).prop_map(|(id, e)| TxOp::Email(id, e)),
+        (id(), select(&TEAMS[..])).prop_map(|(id, t)| TxOp::Move(id, t)),
         id().prop_map(TxOp::Delete),
     ]
 }
@@ -152,6 +189,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => id().prop_map(Op::DeleteRaw),
         1 => proptest::collection::vec((id(), fields()), 1..=3).prop_map(Op::InsertMany),
         2 => proptest::collection::vec(tx_op(), 1..=3).prop_map(Op::Transaction),
+        1 => select(&TEAMS[..]).prop_map(Op::DeleteTeam),
+        1 => (select(&TEAMS[..]), 0..COUNTS.len()).prop_map(|(t, c)| Op::DropCount(t, c)),
+        1 => select(&TEAMS[..]).prop_map(Op::BuildTeam),
     ]
 }
 
@@ -206,6 +246,7 @@ fn expect(world: &World, op: &Op) -> Expect {
             let mut member = world.get(*id).cloned().unwrap_or_else(|| {
                 Fields {
                     handle: None,
+                    mentor: None,
                     ..fields.clone()
                 }
                 .member(id, "upserted")
@@ -229,6 +270,7 @@ fn expect(world: &World, op: &Op) -> Expect {
                     Action::Email(email) => member.email = (*email).into(),
                     Action::Handle(handle) => member.handle = handle.map(Into::into),
                     Action::Team(team) => member.team = (*team).into(),
+                    Action::Mentor(team) => member.mentor = team.map(Into::into),
                     Action::Name(name) => member.name = (*name).into(),
                 }
             }
@@ -254,13 +296,14 @@ fn expect(world: &World, op: &Op) -> Expect {
             expect_all(world, &ops, "inserted")
         }
         Op::Transaction(ops) => expect_all(world, ops, "created"),
+        Op::DeleteTeam(_) | Op::DropCount(..) | Op::BuildTeam(_) => Expect::Ok(world.clone()),
     }
 }
 
 /// A transaction (or one chunk of `insert_many`): all or nothing.
 fn expect_all(world: &World, ops: &[TxOp], name: &str) -> Expect {
     let id_of = |op: &TxOp| match op {
-        TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Delete(id) => *id,
+        TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Move(id, _) | TxOp::Delete(id) => *id,
     };
     let ids: Vec<&str> = ops.iter().map(id_of).collect();
     if (1..ids.len()).any(|i| ids[..i].contains(&ids[i])) {
@@ -269,13 +312,17 @@ fn expect_all(world: &World, ops: &[TxOp], name: &str) -> Expect {
     }
     let mut next = world.clone();
     let mut failed = false;
-    let mut claims: Vec<Member> = Vec::new();
+    // The guards the operations claim, as `email <email>` and `handle <team> <handle>`.
+    let mut claims: Vec<String> = Vec::new();
     for op in ops {
         match op {
             TxOp::Create(id, fields) => {
                 failed |= world.contains_key(*id);
                 let member = fields.member(id, name);
-                claims.push(member.clone());
+                claims.push(format!("email {}", member.email));
+                if let Some(handle) = &member.handle {
+                    claims.push(format!("handle {} {handle}", member.team));
+                }
                 next.insert((*id).into(), member);
             }
             TxOp::Email(id, email) => match world.get(*id) {
@@ -283,29 +330,36 @@ fn expect_all(world: &World, ops: &[TxOp], name: &str) -> Expect {
                     let mut member = member.clone();
                     member.email = (*email).into();
                     if member.email != world[*id].email {
-                        claims.push(member.clone());
+                        claims.push(format!("email {email}"));
                     }
                     next.insert((*id).into(), member);
                 }
                 None => {
                     // Refused by DynamoDB, but its guard is planned all the same.
                     failed = true;
-                    claims.push(
-                        Fields {
-                            team: "",
-                            email,
-                            handle: None,
-                        }
-                        .member(id, name),
-                    );
+                    claims.push(format!("email {email}"));
                 }
+            },
+            TxOp::Move(id, team) => match world.get(*id) {
+                Some(member) => {
+                    let mut member = member.clone();
+                    member.team = (*team).into();
+                    if let Some(handle) =
+                        member.handle.as_ref().filter(|_| world[*id].team != *team)
+                    {
+                        claims.push(format!("handle {team} {handle}"));
+                    }
+                    next.insert((*id).into(), member);
+                }
+                // Refused by DynamoDB: the item must exist.
+                None => failed = true,
             },
             TxOp::Delete(id) => {
                 next.remove(*id);
             }
         }
     }
-    let two_claims = (1..claims.len()).any(|i| claims[..i].iter().any(|c| clash(c, &claims[i])));
+    let two_claims = (1..claims.len()).any(|i| claims[..i].contains(&claims[i]));
     let clash_after = next
         .values()
         .any(|m| next.values().any(|o| o.id != m.id && clash(m, o)));
@@ -326,6 +380,120 @@ fn expect_all(world: &World, ops: &[TxOp], name: &str) -> Expect {
         kinds.extend([ErrorKind::UniqueConflict, ErrorKind::TransactionCanceled]);
         Expect::Err(kinds)
     }
+}
+
+/// A team as the oracle holds it: each of [`COUNTS`] (`None`: not built), and whether it
+/// was built from the members (and so must equal them) since it was last removed.
+#[derive(Clone, Debug, PartialEq)]
+struct TeamState {
+    counts: [Option<u64>; 2],
+    built: [bool; 2],
+}
+
+impl TeamState {
+    /// A team with every count built from the members.
+    fn built(world: &World, team: &str) -> Self {
+        let counted = |count| {
+            let n = world.values().filter(|m| m.counted_in(count) == Some(team));
+            Some(n.count() as u64)
+        };
+        Self {
+            counts: [counted(0), counted(1)],
+            built: [true; 2],
+        }
+    }
+}
+
+/// The teams: `None` for one that was deleted.
+type Teams = BTreeMap<&'static str, Option<TeamState>>;
+
+/// What the counts do when the members go from `before` to `after` in one request: the
+/// teams after it, or the kinds of error it fails with (all or nothing). A count goes up
+/// only on a team that exists, and is created if it was not built; it goes down only as
+/// far as zero, and stays absent if it was not built; a deleted team is left alone by
+/// members leaving it.
+fn move_counts(teams: &Teams, before: &World, after: &World) -> Result<Teams, Vec<ErrorKind>> {
+    // By team and count: how many arrive and leave.
+    let mut moves: BTreeMap<(String, usize), (i64, i64)> = BTreeMap::new();
+    let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    for id in ids {
+        for count in 0..COUNTS.len() {
+            let from = before.get(id).and_then(|m| m.counted_in(count));
+            let to = after.get(id).and_then(|m| m.counted_in(count));
+            if from == to {
+                continue;
+            }
+            if let Some(from) = from {
+                moves.entry((from.into(), count)).or_default().1 += 1;
+            }
+            if let Some(to) = to {
+                moves.entry((to.into(), count)).or_default().0 += 1;
+            }
+        }
+    }
+    let mut next = teams.clone();
+    let mut kinds = Vec::new();
+    for team in TEAMS {
+        let moved: Vec<(usize, i64, i64)> = (0..COUNTS.len())
+            .filter_map(|c| {
+                moves
+                    .get(&(team.into(), c))
+                    .map(|&(up, down)| (c, up, down))
+            })
+            .collect();
+        match next.get_mut(team).and_then(Option::as_mut) {
+            Some(state) => {
+                for (count, up, down) in moved {
+                    let net = up - down;
+                    state.counts[count] = match state.counts[count] {
+                        None if net > 0 => Some(net as u64),
+                        None => None,
+                        Some(held) if held as i64 + net < 0 => {
+                            kinds.push(ErrorKind::ConditionFailed);
+                            Some(held)
+                        }
+                        Some(held) => Some((held as i64 + net) as u64),
+                    };
+                }
+            }
+            None if moved.iter().any(|&(_, up, _)| up > 0) => kinds.push(ErrorKind::NotFound),
+            None => {}
+        }
+    }
+    if kinds.is_empty() {
+        Ok(next)
+    } else {
+        Err(kinds)
+    }
+}
+
+/// What the oracle expects of a step, members and teams: the state after it, or the
+/// kinds it may fail with.
+fn expect_step(world: &World, teams: &Teams, op: &Op) -> Result<(World, Teams), Vec<ErrorKind>> {
+    let mut next = teams.clone();
+    match op {
+        Op::DeleteTeam(team) => {
+            next.insert(team, None);
+        }
+        Op::DropCount(team, count) => {
+            if let Some(state) = next.get_mut(team).and_then(Option::as_mut) {
+                state.counts[*count] = None;
+                state.built[*count] = false;
+            }
+        }
+        Op::BuildTeam(team) => {
+            next.insert(team, Some(TeamState::built(world, team)));
+        }
+        _ => {
+            return match expect(world, op) {
+                Expect::Ok(members) => {
+                    move_counts(teams, world, &members).map(|teams| (members, teams))
+                }
+                Expect::Err(kinds) => Err(kinds),
+            }
+        }
+    }
+    Ok((world.clone(), next))
 }
 
 fn raw_key(id: &str) -> Item {
@@ -353,6 +521,8 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                     Action::Handle(Some(handle)) => update.set(Member::HANDLE, *handle),
                     Action::Handle(None) => update.remove(Member::HANDLE),
                     Action::Team(team) => update.set(Member::TEAM, *team),
+                    Action::Mentor(Some(team)) => update.set(Member::MENTOR, *team),
+                    Action::Mentor(None) => update.remove(Member::MENTOR),
                     Action::Name(name) => update.set(Member::NAME, *name),
                 };
             }
@@ -372,12 +542,12 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                 team: f.team.into(),
                 email: f.email.into(),
                 handle: f.handle.map(Into::into),
+                mentor: f.mentor.map(Into::into),
                 name: "inserted".into(),
             });
             db.insert_many(rows.collect::<Vec<_>>()).send().await
         }
         Op::Transaction(ops) => {
-            let _ = world;
             let members: Vec<(usize, Member)> = ops
                 .iter()
                 .enumerate()
@@ -396,16 +566,55 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                     TxOp::Email(id, email) => {
                         tx.write(db.update::<Member>(*id).set(Member::EMAIL, *email))
                     }
+                    TxOp::Move(id, team) => {
+                        tx.write(db.update::<Member>(*id).set(Member::TEAM, *team))
+                    }
                     TxOp::Delete(id) => tx.write(db.delete::<Member>(*id)),
                 };
             }
             tx.send().await
         }
+        Op::DeleteTeam(team) => db.delete::<Team>(*team).send().await,
+        Op::DropCount(team, count) => {
+            // Only on a team that exists: an update would create a missing one.
+            let dropped = db
+                .sdk()
+                .update_item()
+                .table_name(db.table_name::<Team>())
+                .set_key(Some(raw_key(team)))
+                .update_expression("REMOVE #count")
+                .condition_expression("attribute_exists(id)")
+                .expression_attribute_names("#count", COUNTS[*count])
+                .send()
+                .await;
+            match dropped {
+                Err(e)
+                    if e.as_service_error()
+                        .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+                {
+                    Ok(())
+                }
+                other => {
+                    other.expect("the count is removed");
+                    Ok(())
+                }
+            }
+        }
+        Op::BuildTeam(team) => {
+            let built = TeamState::built(world, team);
+            db.put(&Team {
+                id: (*team).into(),
+                member_count: built.counts[0].unwrap_or(0),
+                mentor_count: built.counts[1].unwrap_or(0),
+            })
+            .send()
+            .await
+        }
     }
 }
 
 /// The items of the table as members (guards left out), and the guard invariant.
-async fn check(db: &Client, world: &World) -> Result<(), String> {
+async fn check(db: &Client, world: &World, teams: &Teams) -> Result<(), String> {
     let raw = common::guards::scan_all(db, &db.table_name::<Member>()).await;
     let mut stored = World::new();
     for item in raw
@@ -424,17 +633,39 @@ async fn check(db: &Client, world: &World) -> Result<(), String> {
     common::guards::check_guards::<Member>(db).await;
     for team in TEAMS {
         let stored = db
-            .get::<Team>(team)
+            .sdk()
+            .get_item()
+            .table_name(db.table_name::<Team>())
+            .set_key(Some(raw_key(team)))
             .consistent_read(true)
             .send()
             .await
-            .map_err(|e| format!("reading team {team} failed: {e}"))?
-            .map_or(0, |t| t.member_count);
-        let members = world.values().filter(|m| m.team == team).count() as u64;
-        if stored != members {
+            .map_err(|e| format!("reading team {team} failed: {e:?}"))?
+            .item
+            .map(|item| {
+                COUNTS.map(|count| match item.get(count) {
+                    Some(AttributeValue::N(n)) => n.parse::<u64>().ok(),
+                    _ => None,
+                })
+            });
+        let expected = teams[team].as_ref();
+        if stored != expected.map(|t| t.counts) {
             return Err(format!(
-                "team {team} counts {stored} members, and has {members}"
+                "team {team} holds the counts {stored:?}, and the oracle {expected:?}"
             ));
+        }
+        for (count, state) in expected
+            .into_iter()
+            .flat_map(|t| t.counts.iter().zip(t.built).enumerate())
+        {
+            let members = world.values().filter(|m| m.counted_in(count) == Some(team));
+            let members = members.count() as u64;
+            if state.1 && *state.0 != Some(members) {
+                return Err(format!(
+                    "team {team} counts {:?} in {}, and has {members}",
+                    state.0, COUNTS[count]
+                ));
+            }
         }
     }
     for member in world.values() {
@@ -475,39 +706,42 @@ async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
             .await
             .map_err(|e| format!("clearing the table failed: {e:?}"))?;
     }
+    let mut world = World::new();
+    let mut teams = Teams::new();
     for team in TEAMS {
         db.put(&Team {
             id: team.into(),
             member_count: 0,
+            mentor_count: 0,
         })
         .send()
         .await
         .map_err(|e| format!("resetting team {team} failed: {e}"))?;
+        teams.insert(team, Some(TeamState::built(&world, team)));
     }
-    let mut world = World::new();
     for (i, op) in ops.iter().enumerate() {
-        let expected = expect(&world, op);
+        let expected = expect_step(&world, &teams, op);
         let result = write(db, &world, op).await;
-        world = match (expected, result) {
-            (Expect::Ok(next), Ok(())) => next,
-            (Expect::Err(kinds), Err(e)) if kinds.contains(&e.kind()) => world,
-            (Expect::Ok(_), Err(e)) => {
+        (world, teams) = match (expected, result) {
+            (Ok(next), Ok(())) => next,
+            (Err(kinds), Err(e)) if kinds.contains(&e.kind()) => (world, teams),
+            (Ok(_), Err(e)) => {
                 return Err(format!(
                     "step {i} ({op:?}) failed with {e}, but the oracle expected success"
                 ))
             }
-            (Expect::Err(kinds), Ok(())) => {
+            (Err(kinds), Ok(())) => {
                 return Err(format!(
                     "step {i} ({op:?}) succeeded, but the oracle expected {kinds:?}"
                 ))
             }
-            (Expect::Err(kinds), Err(e)) => {
+            (Err(kinds), Err(e)) => {
                 return Err(format!(
                     "step {i} ({op:?}) failed with {e}, but the oracle expected {kinds:?}"
                 ))
             }
         };
-        check(db, &world)
+        check(db, &world, &teams)
             .await
             .map_err(|e| format!("after step {i} ({op:?}): {e}"))?;
     }

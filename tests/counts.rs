@@ -3,7 +3,10 @@
 
 mod common;
 
+use common::random::Lcg;
+
 use dynorm::testing::{Fault, Script};
+use dynorm::types::AttributeValue;
 use dynorm::{Client, ErrorKind, Model};
 
 /// A project, whose `task_count` the tasks keep.
@@ -186,17 +189,118 @@ async fn a_missing_parent_or_a_count_at_zero_refuses_the_write() {
     assert_eq!(count(&db, "p1").await, 0);
 }
 
-/// A small deterministic generator for the racing tasks.
-struct Lcg(u64);
+/// A project's `task_count` as stored: `None` for no project, `Some(None)` for a project
+/// that holds no count (not built yet).
+async fn stored_count(db: &Client, project: &str) -> Option<Option<String>> {
+    let item = db
+        .sdk()
+        .get_item()
+        .table_name(db.table_name::<Project>())
+        .key("id", AttributeValue::S(project.into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap()
+        .item?;
+    Some(item.get("task_count").map(|v| v.as_n().unwrap().clone()))
+}
 
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
+/// Asserts that the last transaction sent checks the project, without writing it, on a
+/// condition that holds `words`.
+#[track_caller]
+fn assert_checked(requests: &common::Requests, words: &str) {
+    let bodies = requests.bodies("TransactWriteItems");
+    let last = bodies.last().expect("a transaction was sent");
+    let items = last["TransactItems"]
+        .as_array()
+        .expect("the transaction's items");
+    let check = items
+        .iter()
+        .find_map(|item| item.get("ConditionCheck"))
+        .unwrap_or_else(|| panic!("a condition check of the project in {last}"));
+    let condition = check["ConditionExpression"].as_str().unwrap_or_default();
+    assert!(condition.contains(words), "{check}");
+    assert!(
+        items.iter().all(|item| item.get("Update").is_none()),
+        "{last}"
+    );
+}
+
+#[tokio::test]
+async fn a_count_not_built_yet_or_a_parent_gone_does_not_block_its_children() {
+    let db = db().await;
+    for (id, project) in [("t1", "p1"), ("t2", "p1"), ("t3", "p2"), ("t4", "p2")] {
+        db.create(&task(id, project)).send().await.unwrap();
     }
+    // p1 loses its count, as before a backfill builds it.
+    db.sdk()
+        .update_item()
+        .table_name(db.table_name::<Project>())
+        .key("id", AttributeValue::S("p1".into()))
+        .update_expression("REMOVE task_count")
+        .send()
+        .await
+        .unwrap();
+
+    // Its children can be deleted and moved away: the count stays absent, not below zero.
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    counted.delete::<Task>("t1").send().await.unwrap();
+    // The count's condition fails on the absent count, and the delete is planned again
+    // with the condition that it is still absent.
+    assert_checked(&requests, "attribute_not_exists");
+    requests.assert_counts([("GetItem", 1), ("TransactWriteItems", 2)]);
+    db.update::<Task>("t2")
+        .set(Task::PROJECT, "p2")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stored_count(&db, "p1").await, Some(None));
+    assert_eq!(count(&db, "p2").await, 3);
+    // A child created there creates the count.
+    db.create(&task("t5", "p1")).send().await.unwrap();
+    assert_eq!(stored_count(&db, "p1").await, Some(Some("1".into())));
+
+    // p2 is deleted before its children: they can still be deleted and moved away, and
+    // its count is not written (an ADD would create the project again).
+    db.delete::<Project>("p2").send().await.unwrap();
+    counted.delete::<Task>("t3").send().await.unwrap();
+    // Planned again with a check that the project is still gone, in place of its count.
+    assert_checked(&requests, "attribute_not_exists");
+    requests.assert_counts([("GetItem", 1), ("TransactWriteItems", 2)]);
+    db.put(&task("t4", "p1")).send().await.unwrap();
+    db.transact_write()
+        .write(db.update::<Task>("t2").set(Task::PROJECT, "p1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stored_count(&db, "p2").await, None);
+    assert_eq!(count(&db, "p1").await, 3);
+
+    // A child cannot be created in, or moved to, a project that does not exist.
+    let error = db.create(&task("t6", "p2")).send().await.unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotFound, "{error}");
+    assert!(error.message().contains("Project"), "{error}");
+    let error = db
+        .update::<Task>("t5")
+        .set(Task::PROJECT, "p2")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotFound, "{error}");
+    assert_eq!(error.attribute(), Some("project"));
+    // One child arriving as another leaves needs the project too.
+    let error = db
+        .transact_write()
+        .write(db.create(&task("t7", "p2")))
+        .write(db.delete::<Task>("t5"))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::NotFound, "{error}");
+    assert_eq!(stored_count(&db, "p2").await, None);
+    assert!(db.get::<Task>("t7").send().await.unwrap().is_none());
+    assert_eq!(count(&db, "p1").await, 3);
 }
 
 #[tokio::test]

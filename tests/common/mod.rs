@@ -6,6 +6,7 @@
 pub mod guards;
 pub mod in_flight;
 pub mod observe;
+pub mod random;
 pub mod tasks;
 
 pub use dynorm::testing::*;

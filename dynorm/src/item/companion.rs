@@ -1,36 +1,46 @@
 //! The writes that go with a write of a model with `#[unique]` attributes or `#[count]`s:
 //! the guard items of its unique values (`schema/unique.rs`) and the counts of its parents
-//! (`schema/count.rs`). Planned from the item as stored before the write and the item the
-//! write leaves; `guarded.rs` sends them with the write, in one transaction.
+//! (`schema/count.rs`, written by `parent_count.rs`). Planned from the item as stored
+//! before the write and the item the write leaves, and merged across the writes of one
+//! request (a transaction touches an item only once); `guarded.rs` sends them with the
+//! writes, in one transaction.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::client::Client;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
-use crate::item::write_request::{Checks, Delete, Guarded, Put, Update, WriteKind, WriteSpec};
+use crate::item::parent_count::{self, CountMove, ParentCounts, Parents};
+use crate::item::write_request::{Checks, Delete, Guarded, Put, WriteKind, WriteSpec};
 use crate::observe::Reporting;
 use crate::schema::unique::{self, GUARD_OWNER_HASH, GUARD_OWNER_RANGE};
-use crate::schema::{Count, Schema};
+use crate::schema::Schema;
 use crate::value::Item;
 
 /// What a companion write is for, to explain its failure.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) enum Role {
     /// The guard of constraint `.0` for these values (shown as `.1`): fails when another
     /// item holds them.
     Claim(usize, String),
-    /// The guard of a value the item gives up: fails when another item owns it now.
+    /// The guard of a value the item gives up: fails when another item owns it.
     Release,
-    /// A count of parent `count` moved by `delta`: fails when the parent is missing, or
-    /// the count would go below zero.
-    Count { count: &'static Count, delta: i64 },
+    /// The counts of one parent, for every write of the request that moves them.
+    Counts(ParentCounts),
 }
 
-/// One write that goes with the item's.
+/// One write that goes with the request's own writes.
 pub(crate) struct Companion {
     pub spec: WriteSpec,
     pub role: Role,
+    /// The writes (by index) it goes with; for a guard, the one its role concerns first.
+    pub owners: Vec<usize>,
+}
+
+/// A guard write of one write.
+struct Guard {
+    spec: WriteSpec,
+    role: Role,
 }
 
 /// The companion writes of one write, and the condition its item must meet for them to
@@ -39,6 +49,39 @@ pub(crate) struct Plan {
     /// The condition on the item: what the companions depend on holds what was read (or
     /// the item is absent).
     pub unchanged: Expr,
+    guards: Vec<Guard>,
+    counts: Vec<CountMove>,
+}
+
+impl Plan {
+    /// How many guard items the write writes or deletes.
+    pub fn guards(&self) -> usize {
+        self.guards.len()
+    }
+
+    /// The counts it moves.
+    pub fn counts(&self) -> &[CountMove] {
+        &self.counts
+    }
+}
+
+/// What the companions of a request's writes are planned from.
+#[derive(Default)]
+pub(crate) struct Known {
+    /// Each write's stored item, as last read or returned.
+    pub olds: Vec<Option<Item>>,
+    /// The parents of counts, as last returned.
+    pub parents: Parents,
+    /// The guards (by table and key) of values a write's item holds that another item
+    /// owns (the value was held twice, written around dynorm): giving the value up leaves
+    /// them to their owner.
+    pub foreign: Vec<(String, Item)>,
+}
+
+/// The writes of one attempt: each of the request's writes on condition that its item is
+/// as planned from, and their companions, merged.
+pub(crate) struct Attempt {
+    pub writes: Vec<WriteSpec>,
     pub companions: Vec<Companion>,
 }
 
@@ -137,30 +180,97 @@ pub(crate) fn same_sources(schema: &'static Schema, a: Option<&Item>, b: Option<
 }
 
 /// Plans the companion writes of `spec`, from the stored item `old`.
-pub(crate) fn plan(client: &Client, spec: &WriteSpec, old: Option<&Item>) -> Result<Plan> {
+pub(crate) fn plan(spec: &WriteSpec, old: Option<&Item>) -> Result<Plan> {
     let schema = spec.schema;
     let fail = |e: Error| e.with_model(schema.model).with_operation(spec.operation);
-    let mut companions = Vec::new();
+    let mut plan = Plan {
+        unchanged: unchanged(schema, old),
+        guards: Vec::new(),
+        counts: Vec::new(),
+    };
     if let Some(guarded) = &spec.guarded {
         let new = new_item(guarded, &spec.kind, old);
-        guards(spec, old, new.as_ref(), &mut companions).map_err(fail)?;
-        counts(client, spec, old, new.as_ref(), &mut companions).map_err(fail)?;
+        guards(spec, old, new.as_ref(), &mut plan.guards).map_err(fail)?;
+        counts(spec, old, new.as_ref(), &mut plan.counts).map_err(fail)?;
     }
-    Ok(Plan {
-        unchanged: unchanged(schema, old),
-        companions,
-    })
+    Ok(plan)
 }
 
-/// The guards to delete and write for each unique constraint whose values change.
+/// Plans one attempt of a request's writes, from what is known of their items, guards and
+/// parents.
+pub(crate) fn attempt(client: &Client, specs: &[WriteSpec], known: &Known) -> Result<Attempt> {
+    let mut writes = Vec::with_capacity(specs.len());
+    let mut guards = Vec::new();
+    let mut moves = Vec::new();
+    let theirs = |guard: &Guard| {
+        matches!(guard.role, Role::Release)
+            && known
+                .foreign
+                .iter()
+                .any(|(table, key)| *table == guard.spec.table && *key == guard.spec.key())
+    };
+    for (index, (spec, old)) in specs.iter().zip(&known.olds).enumerate() {
+        let mut write = spec.clone();
+        write.guarded = None;
+        if spec.guarded.is_some() {
+            let plan = plan(spec, old.as_ref())?;
+            add_condition(&mut write, &plan.unchanged);
+            let kept = plan.guards.into_iter().filter(|g| !theirs(g));
+            guards.extend(kept.map(|g| (index, g)));
+            moves.extend(plan.counts.into_iter().map(|m| (index, m)));
+        }
+        writes.push(write);
+    }
+    let mut companions = merge_guards(specs, guards)?;
+    for counts in parent_count::group(client, moves) {
+        let owners = counts.owners();
+        let operation = owners
+            .first()
+            .map_or("transact_write", |&owner| specs[owner].operation);
+        companions.push(Companion {
+            spec: counts.write(operation, &known.parents),
+            role: Role::Counts(counts),
+            owners,
+        });
+    }
+    untouched(specs, &companions)?;
+    Ok(Attempt { writes, companions })
+}
+
+/// `owner_hash = <hash> [AND owner_range = <range>]`: the guard names this owner.
+fn owned_by(schema: &'static Schema, owner: &Item) -> Option<Expr> {
+    let mut owned = vec![Expr::Compare(
+        GUARD_OWNER_HASH,
+        Comparison::Eq,
+        owner.get(schema.hash_key.name)?.clone(),
+    )];
+    if let Some(range) = schema.range_key {
+        owned.push(Expr::Compare(
+            GUARD_OWNER_RANGE,
+            Comparison::Eq,
+            owner.get(range.name)?.clone(),
+        ));
+    }
+    Some(Expr::And(owned))
+}
+
+/// The guards to delete and write for each unique constraint whose values change. Both
+/// are on condition that the guard is missing or already names the item: a guard missing
+/// when released (an item written before the constraint) is fine, and one that names the
+/// item when claimed is the item's already.
 fn guards(
     spec: &WriteSpec,
     old: Option<&Item>,
     new: Option<&Item>,
-    out: &mut Vec<Companion>,
+    out: &mut Vec<Guard>,
 ) -> Result<()> {
     let schema = spec.schema;
     let owner = spec.key();
+    let free_or_own = Expr::Or(
+        std::iter::once(Expr::NotExists(schema.hash_key.name))
+            .chain(owned_by(schema, &owner))
+            .collect(),
+    );
     for (index, constraint) in schema.uniques.iter().enumerate() {
         let before = old.and_then(|item| constraint.values(item));
         let after = new.and_then(|item| constraint.values(item));
@@ -169,45 +279,15 @@ fn guards(
         }
         if let Some(values) = &before {
             let key = constraint.guard_key(schema, values)?;
-            let mut owned = vec![Expr::Compare(
-                GUARD_OWNER_HASH,
-                Comparison::Eq,
-                owner[schema.hash_key.name].clone(),
-            )];
-            if let Some(range) = schema.range_key {
-                owned.push(Expr::Compare(
-                    GUARD_OWNER_RANGE,
-                    Comparison::Eq,
-                    owner[range.name].clone(),
-                ));
-            }
-            // A guard that is missing (an item written before the constraint) is fine.
-            let condition = Expr::Or(vec![
-                Expr::NotExists(schema.hash_key.name),
-                Expr::And(owned),
-            ]);
-            out.push(Companion {
-                spec: write(
-                    spec,
-                    schema,
-                    spec.table.clone(),
-                    Delete(key).into(),
-                    condition,
-                ),
+            out.push(Guard {
+                spec: write(spec, Delete(key).into(), free_or_own.clone()),
                 role: Role::Release,
             });
         }
         if let Some(values) = &after {
             let item = constraint.guard_item(schema, values, &owner)?;
-            let condition = Expr::NotExists(schema.hash_key.name);
-            out.push(Companion {
-                spec: write(
-                    spec,
-                    schema,
-                    spec.table.clone(),
-                    Put(item).into(),
-                    condition,
-                ),
+            out.push(Guard {
+                spec: write(spec, Put(item).into(), free_or_own.clone()),
                 role: Role::Claim(index, constraint.describe(values)),
             });
         }
@@ -215,13 +295,12 @@ fn guards(
     Ok(())
 }
 
-/// The count updates for each parent the item stops or starts counting in.
+/// The counts of each parent the item stops or starts counting in.
 fn counts(
-    client: &Client,
     spec: &WriteSpec,
     old: Option<&Item>,
     new: Option<&Item>,
-    out: &mut Vec<Companion>,
+    out: &mut Vec<CountMove>,
 ) -> Result<()> {
     for count in spec.schema.counts {
         let before = old
@@ -240,64 +319,39 @@ fn counts(
             .into_iter()
             .chain(after.map(|k| (k, 1)))
         {
-            out.push(count_update(client, spec, count, key, delta));
+            out.push(CountMove { count, key, delta });
         }
     }
     Ok(())
 }
 
-/// `ADD count delta` on the parent, on condition that it exists and (going down) that
-/// the count stays at zero or above.
-pub(crate) fn count_update(
-    client: &Client,
-    spec: &WriteSpec,
-    count: &'static Count,
-    key: Item,
-    delta: i64,
-) -> Companion {
-    let parent = count.parent;
-    let mut placeholders = Placeholders::default();
-    let name = placeholders.name(count.attribute);
-    let value = placeholders.value(AttributeValue::N(delta.to_string()));
-    let expression = format!("ADD #n{name} :v{value}");
-    let mut condition = vec![Expr::Exists(parent.hash_key.name)];
-    if delta < 0 {
-        condition.push(Expr::Compare(
-            count.attribute,
-            Comparison::Ge,
-            AttributeValue::N((-delta).to_string()),
-        ));
-    }
-    let condition = placeholders.render_all(&[Expr::And(condition)]);
-    Companion {
-        spec: WriteSpec {
-            schema: parent,
-            operation: spec.operation,
-            table: client.table_name_of(parent),
-            kind: Update { key, expression }.into(),
-            condition,
-            placeholders,
-            checks: Checks::default(),
-            report: Reporting::default(),
-            guarded: None,
-        },
-        role: Role::Count { count, delta },
-    }
-}
-
-/// A companion's write, on `condition`.
-fn write(
-    spec: &WriteSpec,
-    schema: &'static Schema,
-    table: String,
-    kind: WriteKind,
-    condition: Expr,
-) -> WriteSpec {
+/// A guard's write, in the model's own table, on `condition`.
+fn write(spec: &WriteSpec, kind: WriteKind, condition: Expr) -> WriteSpec {
     let mut placeholders = Placeholders::default();
     let condition = placeholders.render_all(&[condition]);
+    let table = spec.table.clone();
+    companion_write(
+        spec.schema,
+        spec.operation,
+        table,
+        kind,
+        (condition, placeholders),
+    )
+}
+
+/// A companion's write of `kind` on an item of `schema` in `table`, on a condition
+/// rendered with its placeholders: with no check of dynorm's own, as the companion's
+/// condition says all, and no report, as the request has one.
+pub(crate) fn companion_write(
+    schema: &'static Schema,
+    operation: &'static str,
+    table: String,
+    kind: WriteKind,
+    (condition, placeholders): (Option<String>, Placeholders),
+) -> WriteSpec {
     WriteSpec {
         schema,
-        operation: spec.operation,
+        operation,
         table,
         kind,
         condition,
@@ -319,110 +373,77 @@ pub(crate) fn add_condition<K>(spec: &mut WriteSpec<K>, expr: &Expr) {
     });
 }
 
-/// The error of a companion write whose condition failed, with the item as it is (the
-/// guard, or the parent), or `None` when the failure means the item changed and the
-/// write is to be planned again (a guard to release that another item owns).
-pub(crate) fn failure(spec: &WriteSpec, role: &Role, current: Option<&Item>) -> Option<Error> {
+/// The error of a guard claimed whose condition failed, given the guard as it is: the
+/// value is another item's. `None` when the guard names one of the claim's own writes,
+/// which means their items changed since the plan, which is then to be made again.
+pub(crate) fn claim_failure(
+    writes: &[WriteSpec],
+    companion: &Companion,
+    current: Option<&Item>,
+) -> Option<Error> {
+    let Role::Claim(constraint, values) = &companion.role else {
+        return None;
+    };
+    let spec = &writes[*companion.owners.first()?];
     let schema = spec.schema;
-    let error = match role {
-        Role::Release => return None,
-        Role::Claim(constraint, values) => {
-            let unique = &schema.uniques[*constraint];
-            let holder = current.and_then(|g| unique::guard_owner(schema, g));
-            let message = match &holder {
-                Some(key) => format!(
-                    "{values} is already taken by the item {}",
-                    crate::value::show(&AttributeValue::M(key.clone()))
-                ),
-                None => format!("{values} is already taken"),
-            };
-            Error::new(ErrorKind::UniqueConflict, message)
-                .with_attribute(unique.attributes[0])
-                .with_item(holder)
+    let holder = current.and_then(|g| unique::guard_owner(schema, g));
+    if let Some(key) = &holder {
+        if companion.owners.iter().any(|&o| writes[o].key() == *key) {
+            return None;
         }
-        Role::Count { count, delta } => {
-            let parent = count.parent.model;
-            let (kind, message) = match current {
-                None => (
-                    ErrorKind::NotFound,
-                    format!(
-                        "the `{parent}` that counts this item in `{}` does not exist",
-                        count.attribute
-                    ),
-                ),
-                Some(_) => (
-                    ErrorKind::ConditionFailed,
-                    format!(
-                        "`{}` of the `{parent}` that counts this item is below {}, so it cannot go down by it; a count never goes below zero",
-                        count.attribute,
-                        -delta
-                    ),
-                ),
-            };
-            Error::new(kind, message)
-                .with_attribute(count.fields[0])
-                .with_item(current.cloned())
-        }
+    }
+    let message = match &holder {
+        Some(key) => format!(
+            "{values} is already taken by the item {}",
+            crate::value::show(&AttributeValue::M(key.clone()))
+        ),
+        None => format!("{values} is already taken"),
     };
     Some(
-        error
+        Error::new(ErrorKind::UniqueConflict, message)
+            .with_attribute(schema.uniques[*constraint].attributes[0])
+            .with_item(holder)
             .with_model(schema.model)
             .with_operation(spec.operation),
     )
 }
 
-/// The companions of a transaction's writes, merged where two touch one item, as a
-/// transaction can touch an item only once: a guard one write releases and another
-/// claims is one put on the release's condition; the counts of one parent add up. Each
-/// companion comes with the index of the write it belongs to. `writes` are the
-/// transaction's own writes, which no companion may touch.
-pub(crate) fn merge(
-    client: &Client,
-    writes: &[WriteSpec],
-    companions: Vec<(usize, Companion)>,
-) -> Result<Vec<(usize, Companion)>> {
-    let mut out: Vec<(usize, Companion)> = Vec::with_capacity(companions.len());
-    for (index, companion) in companions {
-        let key = companion.spec.key();
-        let table = companion.spec.table.as_str();
-        let spec = &writes[index];
-        if let Some(write) = writes
-            .iter()
-            .position(|w| w.table == table && w.key() == key)
-        {
-            return Err(Error::validation(format!(
-                "operation {write} writes the `{}` item that operation {index} also changes (its {}); \
-                 a transaction can touch an item only once, so write them in two transactions",
-                companion.spec.schema.model,
-                match companion.role {
-                    Role::Count { .. } => "count",
-                    _ => "guard",
-                }
-            ))
-            .with_model(spec.schema.model)
-            .with_operation("transact_write"));
-        }
+/// The guards of a request's writes, merged where two touch one guard, as a transaction
+/// can touch an item only once: a guard one write releases and another claims is one put
+/// on the release's condition. Each guard comes with the index of the write it belongs to.
+fn merge_guards(writes: &[WriteSpec], guards: Vec<(usize, Guard)>) -> Result<Vec<Companion>> {
+    let mut out: Vec<Companion> = Vec::with_capacity(guards.len());
+    for (index, guard) in guards {
+        let key = guard.spec.key();
         let Some(taken) = out
             .iter()
-            .position(|(_, c)| c.spec.table == table && c.spec.key() == key)
+            .position(|c| c.spec.table == guard.spec.table && c.spec.key() == key)
         else {
-            out.push((index, companion));
+            out.push(Companion {
+                spec: guard.spec,
+                role: guard.role,
+                owners: vec![index],
+            });
             continue;
         };
-        let (first, earlier) = out.remove(taken);
-        match (earlier.role, companion.role) {
+        let earlier = out.remove(taken);
+        let first = earlier.owners.first().copied().unwrap_or(index);
+        match (earlier.role, guard.role) {
             (Role::Release, role @ Role::Claim(..)) => {
-                let spec = earlier.spec.replace_kind(companion.spec.kind).1;
-                out.push((index, Companion { spec, role }));
+                let spec = earlier.spec.replace_kind(guard.spec.kind).1;
+                out.push(Companion {
+                    spec,
+                    role,
+                    owners: vec![index, first],
+                });
             }
             (role @ Role::Claim(..), Role::Release) => {
-                let spec = companion.spec.replace_kind(earlier.spec.kind).1;
-                out.push((first, Companion { spec, role }));
-            }
-            (Role::Count { count, delta: a }, Role::Count { delta: b, .. }) => {
-                if a + b != 0 {
-                    out.push((first, count_update(client, spec, count, key, a + b)));
-                }
+                let spec = guard.spec.replace_kind(earlier.spec.kind).1;
+                out.push(Companion {
+                    spec,
+                    role,
+                    owners: vec![first, index],
+                });
             }
             (earlier, later) => {
                 let shown = |role: &Role| match role {
@@ -438,10 +459,37 @@ pub(crate) fn merge(
                         shown(&earlier)
                     }
                 ))
-                .with_model(spec.schema.model)
+                .with_model(writes[index].schema.model)
                 .with_operation("transact_write"));
             }
         }
     }
     Ok(out)
+}
+
+/// Refuses a request one of whose writes writes an item a companion of another changes.
+fn untouched(writes: &[WriteSpec], companions: &[Companion]) -> Result<()> {
+    for companion in companions {
+        let key = companion.spec.key();
+        let table = companion.spec.table.as_str();
+        let Some(write) = writes
+            .iter()
+            .position(|w| w.table == table && w.key() == key)
+        else {
+            continue;
+        };
+        let index = companion.owners.first().copied().unwrap_or(write);
+        return Err(Error::validation(format!(
+            "operation {write} writes the `{}` item that operation {index} also changes (its {}); \
+             a transaction can touch an item only once, so write them in two transactions",
+            companion.spec.schema.model,
+            match companion.role {
+                Role::Counts(_) => "count",
+                _ => "guard",
+            }
+        ))
+        .with_model(writes[index].schema.model)
+        .with_operation("transact_write"));
+    }
+    Ok(())
 }

@@ -5,7 +5,9 @@
 //! give to a transaction. So the stored item is read first, and the write is sent on
 //! condition that what the companions depend on is still what was read: if another
 //! writer changed it in between, the condition fails, DynamoDB returns the item as it is
-//! now, and the write is planned again from it, a bounded number of times.
+//! now, and the write is planned again from it, a bounded number of times. A single write
+//! and a `transact_write` are sent by one loop (`Request`), whose failed attempts
+//! `replan.rs` judges from every reason DynamoDB gives, so both plan again alike.
 //!
 //! - `create` and `insert` assume there is no item: one `TransactWriteItems`.
 //! - `put`, an `upsert`, and an update that sets a unique attribute or a counted parent's
@@ -26,14 +28,17 @@ use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput}
 use aws_sdk_dynamodb::types::ReturnValue;
 use tracing::Instrument as _;
 
-use crate::batch::retry::{self, Backoff};
+use crate::batch::retry::Backoff;
 use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
-use crate::item::companion::{self, add_condition};
+use crate::item::companion::Known;
+use crate::item::companion::{self, add_condition, Companion};
+use crate::item::replan::{self, Failed, Verdict};
 use crate::item::write_request::{self, Delete, Guarded, Put, Update, WriteKind, WriteSpec};
 use crate::observe::span::{self, request_span};
 use crate::observe::{Metadata, Reporting};
 use crate::schema::Schema;
+use crate::transaction::MAX_TRANSACTION_ITEMS;
 use crate::value::Item;
 
 /// How many times a write is planned again after another writer changed what its
@@ -90,10 +95,9 @@ pub(crate) async fn send(
     let Some(guarded) = spec.guarded.clone() else {
         return send_single(client, spec, return_values).await;
     };
-    let creating = spec.checks.absent && matches!(guarded, Guarded::Put);
-    let mut old = match guarded {
+    let old = match guarded {
         // `create` and `insert`: the item must be new.
-        _ if creating => None,
+        _ if replan::creating(&spec) => None,
         Guarded::Delete => read(client, &spec).await?,
         _ => {
             // First assume that nothing the companions depend on changes.
@@ -115,97 +119,181 @@ pub(crate) async fn send(
             }
         }
     };
-    for attempt in 1..=MAX_ATTEMPTS {
-        let plan = companion::plan(client, &spec, old.as_ref())?;
-        let mut main = spec.clone();
-        main.guarded = None;
-        add_condition(&mut main, &plan.unchanged);
-        let outcome = if plan.companions.is_empty() {
-            match send_single(client, main, return_values.clone()).await {
-                Ok(returned) => return Ok(returned),
-                Err(error) if is_condition(&error) => {
-                    Failure::Item(error.item().filter(|i| !i.is_empty()).cloned())
+    let known = Known {
+        olds: vec![old],
+        ..Known::default()
+    };
+    let report = spec.report.clone();
+    let request = Request {
+        specs: std::slice::from_ref(&spec),
+        token: None,
+        report: &report,
+        single: Some(return_values),
+    };
+    request.send(client, known).await
+}
+
+/// The writes of one request with their companions, and how to send them.
+struct Request<'a> {
+    specs: &'a [WriteSpec],
+    /// A transaction's idempotency token: then it is sent once, never planned again.
+    token: Option<&'a str>,
+    report: &'a Reporting,
+    /// For a single write, what it returns: it is then sent as its own request when it
+    /// has no companion, and its errors are its own rather than a transaction's.
+    single: Option<ReturnValue>,
+}
+
+impl Request<'_> {
+    /// Sends the writes with their companions, planned from what is known, and planned
+    /// again (`replan.rs`) while DynamoDB's answers show that the plan was stale, at most
+    /// [`MAX_ATTEMPTS`] times.
+    async fn send(&self, client: &Client, mut known: Known) -> Result<Option<Item>> {
+        for attempt in 1..=MAX_ATTEMPTS {
+            let planned = companion::attempt(client, self.specs, &known)?;
+            let failed = match self
+                .attempt(client, planned.writes, &planned.companions)
+                .await
+            {
+                Sent::Written => {
+                    return match (&self.single, self.specs.first()) {
+                        (Some(return_values), Some(spec)) => {
+                            let old = known.olds.into_iter().next().flatten();
+                            returned_after(client, spec, old, return_values.clone()).await
+                        }
+                        _ => Ok(None),
+                    };
                 }
-                Err(error) => return Err(error),
+                Sent::Returned(returned) => return Ok(returned),
+                Sent::Failed(failed) => failed,
+                Sent::Error(error) => return Err(error),
+            };
+            let verdict =
+                replan::judge(client, self.specs, &mut known, &planned.companions, &failed).await?;
+            match verdict {
+                Verdict::Own(index, stored) => return Err(self.own_error(index, stored, failed)),
+                Verdict::Companion(error) => return Err(error),
+                Verdict::Replan if self.token.is_none() => {}
+                Verdict::Conflict if self.token.is_none() && attempt < MAX_ATTEMPTS => {
+                    // Another transaction was writing the same items: wait, read again.
+                    tokio::time::sleep(BACKOFF.delay(attempt)).await;
+                    for (spec, old) in self.specs.iter().zip(known.olds.iter_mut()) {
+                        if spec.guarded.is_some() && !replan::creating(spec) {
+                            *old = read(client, spec).await?;
+                        }
+                    }
+                }
+                _ => return Err(self.request_error(failed)),
             }
-        } else {
-            let report = spec.report.clone();
-            let companions = plan.companions.iter().map(|c| c.spec.clone()).collect();
-            match send_transaction(client, main, companions, report).await {
-                Ok(()) => return returned_after(client, &spec, old, return_values).await,
-                Err(failure) => failure,
-            }
+        }
+        let changed = match self.single {
+            Some(_) => "the item changed",
+            None => "the transaction's items changed",
         };
-        match outcome {
-            Failure::Item(stored) => {
-                if companion::same_sources(spec.schema, stored.as_ref(), old.as_ref()) {
-                    // The item is as planned from: the caller's condition or the write's
-                    // own checks failed.
-                    return Err(spec.condition_failed(stored));
-                }
-                old = stored;
-            }
-            Failure::Companion(position, current) => {
-                let role = &plan.companions[position].role;
-                match companion::failure(&spec, role, current.as_ref()) {
-                    Some(error) => return Err(error),
-                    // A guard to release that another item owns: the stored item changed.
-                    None => old = read(client, &spec).await?,
-                }
-            }
-            Failure::Other(error) if retry::contention(&error) && attempt < MAX_ATTEMPTS => {
-                // Another transaction was writing the same item or guard: wait, read again.
-                tokio::time::sleep(BACKOFF.delay(attempt)).await;
-                old = read(client, &spec).await?;
-            }
-            Failure::Other(error) => return Err(error),
+        let error = Error::new(
+            ErrorKind::TransactionConflict,
+            format!(
+                "{changed} {MAX_ATTEMPTS} times while its guards and counts were planned; \
+                 other writers keep changing them"
+            ),
+        )
+        .with_operation(self.operation());
+        Err(match (&self.single, self.specs.first()) {
+            (Some(_), Some(spec)) => error.with_model(spec.schema.model),
+            _ => error,
+        })
+    }
+
+    fn operation(&self) -> &'static str {
+        match (&self.single, self.specs.first()) {
+            (Some(_), Some(spec)) => spec.operation,
+            _ => "transact_write",
         }
     }
-    Err(Error::new(
-        ErrorKind::TransactionConflict,
-        format!(
-            "the item changed {MAX_ATTEMPTS} times while this write and its guards or counts were planned; \
-             other writers keep changing it"
-        ),
-    )
-    .with_model(spec.schema.model)
-    .with_operation(spec.operation))
-}
 
-/// Why a guarded write failed.
-enum Failure {
-    /// The item's condition failed; DynamoDB returned the item as it is (if any).
-    Item(Option<Item>),
-    /// The companion write at this position failed; its item as it is.
-    Companion(usize, Option<Item>),
-    /// Anything else.
-    Other(Error),
-}
-
-/// Sends the item's write and its companions in one transaction.
-async fn send_transaction(
-    client: &Client,
-    main: WriteSpec,
-    companions: Vec<WriteSpec>,
-    report: Reporting,
-) -> std::result::Result<(), Failure> {
-    let mut transaction = client.transact_write().write_spec(main);
-    for companion in companions {
-        transaction = transaction.write_spec(companion);
+    /// Sends one attempt: a single write without companions as its own request, anything
+    /// else as one transaction.
+    async fn attempt(
+        &self,
+        client: &Client,
+        mut writes: Vec<WriteSpec>,
+        companions: &[Companion],
+    ) -> Sent {
+        if let (Some(return_values), true, 1) = (&self.single, companions.is_empty(), writes.len())
+        {
+            if let Some(write) = writes.pop() {
+                return match send_single(client, write, return_values.clone()).await {
+                    Ok(returned) => Sent::Returned(returned),
+                    Err(error) if is_condition(&error) => Sent::Failed(Failed::single(error)),
+                    Err(error) => Sent::Error(error),
+                };
+            }
+        }
+        let count = writes.len();
+        let items = count + companions.len();
+        if items > MAX_TRANSACTION_ITEMS {
+            return Sent::Error(
+                Error::validation(format!(
+                    "the {count} operations write {} guards and counts with them: {items} items, \
+                     and a transaction holds at most {MAX_TRANSACTION_ITEMS}; write them in smaller transactions",
+                    companions.len()
+                ))
+                .with_operation(self.operation()),
+            );
+        }
+        let mut transaction = client.transact_write();
+        for write in writes {
+            transaction = transaction.write_spec(write);
+        }
+        for companion in companions {
+            transaction = transaction.write_spec(companion.spec.clone());
+        }
+        if let Some(token) = self.token {
+            transaction = transaction.idempotency_token(token);
+        }
+        transaction.report = self.report.clone();
+        match transaction.send_as_built().await {
+            Ok(()) => Sent::Written,
+            Err(error) => Sent::Failed(Failed::transaction(error, count)),
+        }
     }
-    transaction.report = report;
-    let Err(error) = transaction.send_as_built().await else {
-        return Ok(());
-    };
-    let failed = error
-        .cancellation_reasons()
-        .iter()
-        .find(|r| r.code == "ConditionalCheckFailed");
-    Err(match failed {
-        Some(reason) if reason.index == 0 => Failure::Item(reason.item.clone()),
-        Some(reason) => Failure::Companion(reason.index - 1, reason.item.clone()),
-        None => Failure::Other(error),
-    })
+
+    /// The error of the request when write `index`'s own condition failed: a single
+    /// write's own error, or the transaction's.
+    fn own_error(&self, index: usize, stored: Option<Item>, failed: Failed) -> Error {
+        match (&self.single, self.specs.get(index)) {
+            (Some(_), Some(spec)) => spec.condition_failed(stored),
+            _ => self.request_error(failed),
+        }
+    }
+
+    /// The request's error as DynamoDB gave it; a transaction's cancellation keeps the
+    /// reasons of its own operations, not its companions'.
+    fn request_error(&self, failed: Failed) -> Error {
+        if self.single.is_some() {
+            return failed.error;
+        }
+        let reasons = failed
+            .error
+            .cancellation_reasons()
+            .iter()
+            .take(self.specs.len())
+            .cloned()
+            .collect();
+        failed.error.with_reasons(reasons)
+    }
+}
+
+/// How an attempt ended.
+enum Sent {
+    /// Its transaction was written.
+    Written,
+    /// A single write sent as its own request, written: what it returned.
+    Returned(Option<Item>),
+    /// Conditions failed.
+    Failed(Failed),
+    /// Any other error.
+    Error(Error),
 }
 
 /// What a write sent as a transaction gives back, which DynamoDB does not return for
@@ -249,7 +337,7 @@ async fn returned_after(
 }
 
 /// Reads the stored item the write touches, strongly consistent.
-async fn read(client: &Client, spec: &WriteSpec) -> Result<Option<Item>> {
+pub(crate) async fn read(client: &Client, spec: &WriteSpec) -> Result<Option<Item>> {
     let read = RawRead {
         schema: spec.schema,
         operation: spec.operation,
@@ -368,93 +456,22 @@ pub(crate) async fn send_transaction_with_guards(
     token: Option<String>,
     report: Reporting,
 ) -> Result<()> {
-    let creating =
-        |spec: &WriteSpec| spec.checks.absent && matches!(spec.guarded, Some(Guarded::Put));
     let mut olds = Vec::with_capacity(specs.len());
     for spec in &specs {
         olds.push(match &spec.guarded {
-            Some(_) if !creating(spec) => read(client, spec).await?,
+            Some(_) if !replan::creating(spec) => read(client, spec).await?,
             _ => None,
         });
     }
-    let count = specs.len();
-    for attempt in 1..=MAX_ATTEMPTS {
-        let mut transaction = client.transact_write();
-        let mut companions = Vec::new();
-        for (index, (spec, old)) in specs.iter().zip(&olds).enumerate() {
-            let mut main = spec.clone();
-            if spec.guarded.is_some() {
-                let plan = companion::plan(client, spec, old.as_ref())?;
-                add_condition(&mut main, &plan.unchanged);
-                companions.extend(plan.companions.into_iter().map(|c| (index, c)));
-            }
-            main.guarded = None;
-            transaction = transaction.write_spec(main);
-        }
-        let companions = companion::merge(client, &specs, companions)?;
-        for (_, companion) in &companions {
-            transaction = transaction.write_spec(companion.spec.clone());
-        }
-        if let Some(token) = &token {
-            transaction = transaction.idempotency_token(token.clone());
-        }
-        transaction.report = report.clone();
-        let Err(error) = transaction.send_as_built().await else {
-            return Ok(());
-        };
-        let mut replan = false;
-        for reason in error.cancellation_reasons() {
-            if reason.code != "ConditionalCheckFailed" {
-                continue;
-            }
-            if reason.index < count {
-                let spec = &specs[reason.index];
-                let stored = reason.item.clone();
-                let old = olds[reason.index].as_ref();
-                if spec.guarded.is_some()
-                    && !companion::same_sources(spec.schema, stored.as_ref(), old)
-                {
-                    olds[reason.index] = stored;
-                    replan = true;
-                }
-                continue;
-            }
-            let (owner, companion) = &companions[reason.index - count];
-            let spec = &specs[*owner];
-            match companion::failure(spec, &companion.role, reason.item.as_ref()) {
-                Some(failure) => return Err(failure),
-                None => {
-                    olds[*owner] = read(client, spec).await?;
-                    replan = true;
-                }
-            }
-        }
-        if !replan && token.is_none() && retry::contention(&error) && attempt < MAX_ATTEMPTS {
-            // Another transaction was writing the same items: wait, read again.
-            tokio::time::sleep(BACKOFF.delay(attempt)).await;
-            for (spec, old) in specs.iter().zip(olds.iter_mut()) {
-                if spec.guarded.is_some() && !creating(spec) {
-                    *old = read(client, spec).await?;
-                }
-            }
-            continue;
-        }
-        if !replan || token.is_some() {
-            let reasons = error
-                .cancellation_reasons()
-                .iter()
-                .take(count)
-                .cloned()
-                .collect();
-            return Err(error.with_reasons(reasons));
-        }
-    }
-    Err(Error::new(
-        ErrorKind::TransactionConflict,
-        format!(
-            "the transaction's items changed {MAX_ATTEMPTS} times while their guards and counts were planned; \
-             other writers keep changing them"
-        ),
-    )
-    .with_operation("transact_write"))
+    let known = Known {
+        olds,
+        ..Known::default()
+    };
+    let request = Request {
+        specs: &specs,
+        token: token.as_deref(),
+        report: &report,
+        single: None,
+    };
+    request.send(client, known).await.map(drop)
 }

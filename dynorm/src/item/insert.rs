@@ -3,9 +3,10 @@
 
 use aws_sdk_dynamodb::types::ReturnValue;
 
+use super::companion;
 use super::put::{put_spec, send_put, KeyMustBeNew};
 use super::whole_item::WholeItemWrite;
-use super::write_request::{Put, WriteSpec};
+use super::write_request::{Put, WriteKind, WriteSpec};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction};
@@ -39,9 +40,9 @@ impl Client {
     }
 
     /// Inserts several new items, each conditional on its key being new. The rows are
-    /// written in transactions of up to 100 items (a row and its unique guards), each all
-    /// or nothing, in order; a key that
-    /// exists cancels its transaction with
+    /// written in transactions of up to 100 items (the rows, their unique guards, and one
+    /// count update per parent whose counts they move), each all or nothing, in order; a
+    /// key that exists cancels its transaction with
     /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind), whose reasons name the row.
     pub fn insert_many<N: Insertable>(&self, rows: impl IntoIterator<Item = N>) -> InsertMany<N> {
         InsertMany {
@@ -138,7 +139,7 @@ pub struct InsertMany<N: Insertable> {
 }
 
 impl<N: Insertable> InsertMany<N> {
-    /// Sends every row, in transactions of up to 100.
+    /// Sends every row, in transactions of up to 100 items.
     pub async fn send(self) -> Result<()> {
         self.send_returning_new().await.map(drop)
     }
@@ -176,30 +177,84 @@ impl<N: Insertable> InsertMany<N> {
 
     /// The transactions that write the rows, in order, each with the items it stores.
     fn transactions(&self) -> Result<Vec<(TransactWrite, Vec<Item>)>> {
-        let mut specs = Vec::with_capacity(self.rows.len());
+        let mut transactions = Vec::new();
+        let mut chunk = Chunk::default();
         for row in &self.rows {
-            specs.push(row_spec(
+            let spec = row_spec(
                 &self.client,
                 row,
                 Conjunction::default(),
                 Reporting::default(),
-            )?);
-        }
-        // Each row of a model with unique attributes also writes one guard per constraint.
-        let per_row = 1 + <N::Model as Model>::SCHEMA.uniques.len();
-        let rows_per_transaction = (crate::transaction::MAX_TRANSACTION_ITEMS / per_row).max(1);
-        let mut transactions = Vec::new();
-        let mut specs = specs.into_iter().peekable();
-        while specs.peek().is_some() {
-            let chunk: Vec<WriteSpec<Put>> = specs.by_ref().take(rows_per_transaction).collect();
-            let items: Vec<Item> = chunk.iter().map(|spec| spec.kind.0.clone()).collect();
-            let mut transaction = self.client.transact_write();
-            transaction.report = self.report.clone();
-            for spec in chunk {
-                transaction = transaction.write_spec(spec.into_any());
+            )?
+            .into_any();
+            let (guards, parents) = self.companions(&spec)?;
+            if !chunk.fits(guards, &parents) {
+                transactions.push(self.transaction(std::mem::take(&mut chunk)));
             }
-            transactions.push((transaction, items));
+            chunk.add(spec, guards, parents);
+        }
+        if !chunk.rows.is_empty() {
+            transactions.push(self.transaction(chunk));
         }
         Ok(transactions)
+    }
+
+    /// How many guards a new row writes, and the parents whose counts it moves (by table
+    /// and key): what it adds to a transaction besides itself.
+    fn companions(&self, spec: &WriteSpec) -> Result<(usize, Vec<(String, Item)>)> {
+        if spec.guarded.is_none() {
+            return Ok((0, Vec::new()));
+        }
+        let plan = companion::plan(spec, None)?;
+        let parents = plan
+            .counts()
+            .iter()
+            .map(|m| (self.client.table_name_of(m.count.parent), m.key.clone()))
+            .collect();
+        Ok((plan.guards(), parents))
+    }
+
+    /// The transaction of a chunk of rows, with the items it stores.
+    fn transaction(&self, chunk: Chunk) -> (TransactWrite, Vec<Item>) {
+        let mut items = Vec::with_capacity(chunk.rows.len());
+        let mut transaction = self.client.transact_write();
+        transaction.report = self.report.clone();
+        for spec in chunk.rows {
+            if let WriteKind::Put(Put(item)) = &spec.kind {
+                items.push(item.clone());
+            }
+            transaction = transaction.write_spec(spec);
+        }
+        (transaction, items)
+    }
+}
+
+/// The rows of one transaction, and the items they write: each row, its guards, and one
+/// count update per parent, whatever the number of rows and counts that move it.
+#[derive(Default)]
+struct Chunk {
+    rows: Vec<WriteSpec>,
+    items: usize,
+    parents: Vec<(String, Item)>,
+}
+
+impl Chunk {
+    /// Whether a row with these companions fits in the transaction (an empty one takes any
+    /// row, and DynamoDB refuses one too large for a transaction of its own).
+    fn fits(&self, guards: usize, parents: &[(String, Item)]) -> bool {
+        let new_parents = parents.iter().filter(|p| !self.parents.contains(p)).count();
+        self.rows.is_empty()
+            || self.items + 1 + guards + new_parents <= crate::transaction::MAX_TRANSACTION_ITEMS
+    }
+
+    fn add(&mut self, spec: WriteSpec, guards: usize, parents: Vec<(String, Item)>) {
+        self.rows.push(spec);
+        self.items += 1 + guards;
+        for parent in parents {
+            if !self.parents.contains(&parent) {
+                self.parents.push(parent);
+                self.items += 1;
+            }
+        }
     }
 }
