@@ -9,6 +9,7 @@ pub(crate) mod guarded;
 mod insert;
 pub(crate) mod predict;
 mod put;
+pub(crate) mod read_composite;
 pub(crate) mod read_options;
 mod update;
 pub(crate) mod whole_item;
