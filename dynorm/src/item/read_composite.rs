@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::item::guarded::{self, RawRead};
+use crate::item::write_request::{Update, WriteSpec};
 use crate::item::UpdateItem;
 use crate::observe::reads::{self, ByKey};
 use crate::observe::Predicted;
@@ -33,6 +34,8 @@ pub(crate) async fn send<M: Model>(
     if missing.is_empty() {
         return guarded::send_spec(client, update.spec(), return_values).await;
     }
+    // Every error found before sending is found before the read.
+    stand_in_spec(&update, &missing)?;
     for _ in 0..READ_ATTEMPTS {
         let (key, table, report) = update.read_target()?;
         let read = RawRead {
@@ -43,6 +46,12 @@ pub(crate) async fn send<M: Model>(
             report,
         };
         let stored = read.send(&client, key).await?;
+        if stored.is_none() && !update.is_upsert() {
+            // Nothing to update: what the update would find too.
+            return Err(Error::new(ErrorKind::NotFound, "no item has this key")
+                .with_model(M::SCHEMA.model)
+                .with_operation(OPERATION));
+        }
         let values: Vec<(&'static str, Option<AttributeValue>)> = missing
             .iter()
             .map(|source| {
@@ -83,19 +92,29 @@ fn changed(read: &[(&'static str, Option<AttributeValue>)], now: Option<&Item>) 
         .any(|(name, value)| now.and_then(|item| item.get(*name)) != value.as_ref())
 }
 
+/// The update's request with stand-ins for the values it would read: absent, or where an
+/// absent one cannot render, the shortest text. Its errors are those of any request the
+/// update can send, found before reading.
+fn stand_in_spec<M: Model>(
+    update: &UpdateItem<M>,
+    missing: &[&'static str],
+) -> Result<WriteSpec<Update>> {
+    let stand_in = |value: Option<AttributeValue>| {
+        let values = missing.iter().map(|m| (*m, value.clone())).collect();
+        update.clone().with_read(values).spec()
+    };
+    stand_in(None).or_else(|_| stand_in(Some(AttributeValue::S("0".into()))))
+}
+
 /// The prediction of an update that may read first: the `GetItem`, when the update needs
-/// a stored value, then the `UpdateItem`, predicted with the values it would read left
-/// absent (or, where an absent one cannot render, the shortest text).
+/// a stored value, then the `UpdateItem`, predicted with stand-ins for the values it
+/// would read.
 pub(crate) fn predict<M: Model>(update: &UpdateItem<M>) -> Result<Predicted> {
     let missing = update.missing_sources()?;
     if missing.is_empty() {
         return Ok(crate::item::predict::single(&update.clone().spec()?));
     }
-    let stand_in = |value: Option<AttributeValue>| {
-        let values = missing.iter().map(|m| (*m, value.clone())).collect();
-        update.clone().with_read(values).spec()
-    };
-    let spec = stand_in(None).or_else(|_| stand_in(Some(AttributeValue::S("0".into()))))?;
+    let spec = stand_in_spec(update, &missing)?;
     let mut predicted = Predicted::default();
     predicted.add_requests(1);
     let (_, table, _) = update.read_target()?;

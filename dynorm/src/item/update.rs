@@ -254,16 +254,16 @@ impl<M: Model> UpdateItem<M> {
     /// #[derive(Model)]
     /// #[dynorm(table = "App", entity = "org")]
     /// #[key(pk = "ORG#{id}", sk = "#META")]
-    /// #[key(index = "GSI1", gsi1pk = "ORGS", gsi1sk = "DELETED#{deleted}#{created_at}")]
+    /// #[key(index = "GSI1", gsi1pk = "ORGS", gsi1sk = "{status}#{created_at}")]
     /// struct Org {
     ///     id: String,
-    ///     deleted: bool,
+    ///     status: String,
     ///     #[dynorm(default = "now", read_only)]
     ///     created_at: DateTime<Utc>,
     /// }
     /// # async fn demo(db: dynorm::Client, org: Org) -> Result<(), dynorm::Error> {
     /// db.update::<Org>(org.id.as_str())
-    ///     .set(Org::DELETED, false)
+    ///     .set(Org::STATUS, "deleted")
     ///     .composite(Org::CREATED_AT, org.created_at) // gsi1sk needs it; no update writes it
     ///     .send()
     ///     .await?;
@@ -285,8 +285,11 @@ impl<M: Model> UpdateItem<M> {
     /// strongly consistent `GetItem` (which [`predict`](Self::predict) counts), then the
     /// `UpdateItem`, on condition that the item still holds what was read. When another
     /// writer changed them in between, they are read again, at most
-    /// 3 times in all. An update whose keys need nothing from the stored item reads
-    /// nothing. Not in a transaction, which cannot read first: name the values there.
+    /// 3 times in all. When the read finds no item, an update that is not an
+    /// [`upsert`](Self::upsert) fails with [`ErrorKind::NotFound`](crate::ErrorKind)
+    /// without sending the `UpdateItem`. An update whose keys need nothing from the stored
+    /// item reads nothing. Not in a transaction, which cannot read first: name the values
+    /// there.
     pub fn read_composite(mut self, read: bool) -> Self {
         self.read_composite = read;
         self
@@ -321,6 +324,11 @@ impl<M: Model> UpdateItem<M> {
     pub(super) fn with_read(mut self, values: Vec<(&'static str, Option<AttributeValue>)>) -> Self {
         self.composite.extend(values);
         self
+    }
+
+    /// Whether the update creates the item when it is absent.
+    pub(super) fn is_upsert(&self) -> bool {
+        self.upsert
     }
 
     /// The client the update is sent with.
