@@ -125,8 +125,8 @@ pub fn combine(
 }
 
 /// [`combine`] for a `#[combine]` with a source dynorm generates (a `default`,
-/// `updated_at`): `None` while such a source has no value, since every whole-item write
-/// builds the attribute again after setting them.
+/// `updated_at`): `None` while such a source has no value, and the item keeps the field's
+/// own value, since every whole-item write builds the attribute again after setting them.
 pub fn combine_generated(
     model: &'static str,
     name: &'static str,

@@ -30,8 +30,8 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         let name = &model.fields[combine.field].name;
         let separator = &combine.separator;
         let sources = combine.sources.iter().map(|s| &model.fields[s.field].name);
-        // A source dynorm generates may have no value yet: the write sets it, then builds
-        // the combination.
+        // A source dynorm generates may have no value yet: the item keeps the field's own
+        // value, and a write sets the source, then builds the combination.
         let generated: Vec<&String> = combine
             .sources
             .iter()

@@ -429,7 +429,7 @@ fn check_generated_keys(cx: &Ctxt, model: &Model) {
             .as_ref()
             .is_some_and(|g| g.field == position)
         {
-            Some("`updated_at`, which dynorm sets to now on every write")
+            Some("#[dynorm(updated_at)], which dynorm sets to now on every write")
         } else if model.version == Some(position) {
             Some("the #[version], which dynorm increments on every write")
         } else {
