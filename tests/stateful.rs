@@ -4,7 +4,9 @@
 //!
 //! The write paths: `create`, `create(..).overwrite(true)`, `insert` (from an insert type),
 //! `put`, `update` (a `set` of an index key template's source, of a `#[combine]` source,
-//! increments, `remove` of an `Option`), `update_raw`, `update(..).upsert()`, batch puts and deletes,
+//! increments, `remove` of an `Option`; the read-only source of a key named with
+//! `composite`, rightly or wrongly, or read from the stored item with `read_composite`),
+//! `update_raw`, `update(..).upsert()`, batch puts and deletes,
 //! write transactions mixing create, put, update, delete and condition checks, `delete` and
 //! `delete_raw`, and writes that must be refused (a stale version, a create over a live
 //! item, an update of a missing item, an update that cannot rebuild a key, values a key
@@ -23,7 +25,8 @@
 //! oracle item by item, and every stored item is checked:
 //!
 //! 1. every key attribute built from a template or a `#[combine]` equals its rendering
-//!    from the item's stored sources, rendered here from the raw attributes; an item
+//!    from the item's stored sources, rendered here from the raw attributes (`updated_at`,
+//!    which every write sets, and the read-only `created_at` among them); an item
 //!    without a sparse index's source has none of that index's key attributes;
 //! 2. the entity's identity is present and is the one its key belongs to: both entities
 //!    follow ElectroDB's convention, so `__edb_e__` names the entity and `__edb_v__` its
@@ -74,7 +77,9 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
 // ---------------------------------------------------------------------------------------
 
 /// A task: table keys from a template, a GSI on two templates (one with two sources), a
-/// sparse GSI on an `Option`, a non-key `#[combine]`, `#[version]`, `#[ttl]`,
+/// sparse GSI on an `Option`, a GSI sorted by `updated_at` (which every write changes), a
+/// GSI whose sort key is the `read_only` `created_at` (an update of its other source names
+/// it with `composite` or reads it), a non-key `#[combine]`, `#[version]`, `#[ttl]`,
 /// `updated_at`, a `read_only` default and a UUID v7 default.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "Workspace", entity = "task", stream = "new_and_old_images")]
@@ -94,6 +99,12 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
     index = "GSI2",
     gsi2pk = "ASSIGNEE#{assignee}",
     gsi2sk = "ORG#{org}#TASK#{id}"
+)]
+#[key(index = "GSI3", gsi3pk = "ORG#{org}", gsi3sk = "UPD#{updated_at}")]
+#[key(
+    index = "GSI4",
+    gsi4pk = "CAT#{category}",
+    gsi4sk = "CREATED#{created_at}"
 )]
 #[relation(name = "owner", one = Org, fields = [org], references = [org])]
 struct Task {
@@ -709,11 +720,15 @@ impl TaskAction {
 
 /// The attributes of a task built from templates or `#[combine]` that an update can
 /// touch: the index they key (`None` for `label`), their name and their sources.
-const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 5] = [
+const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 9] = [
     (Some("GSI1"), "gsi1pk", &["status"]),
     (Some("GSI1"), "gsi1sk", &["due", "priority"]),
     (Some("GSI2"), "gsi2pk", &["assignee"]),
     (Some("GSI2"), "gsi2sk", &["org", "id"]),
+    (Some("GSI3"), "gsi3pk", &["org"]),
+    (Some("GSI3"), "gsi3sk", &["updated_at"]),
+    (Some("GSI4"), "gsi4pk", &["category"]),
+    (Some("GSI4"), "gsi4sk", &["created_at"]),
     (None, "label", &["category", "title"]),
 ];
 
@@ -726,7 +741,8 @@ enum Refusal {
     Must,
 }
 
-/// Whether the library must refuse a task update before sending.
+/// Whether the library must refuse a task update before sending; `alone` when it is
+/// not part of a transaction.
 ///
 /// Regression: the library rebuilt only `#[combine]` attributes, so an update of a GSI
 /// template source left the index key stale. The rule: an update that
@@ -734,11 +750,16 @@ enum Refusal {
 /// known in the update (`set`, or `remove` of a sparse index's source, which takes the
 /// item out of the index), and is refused before sending otherwise. The sources of the
 /// table key (`org`, `id`) are known from the update's key, and cannot change.
+/// `updated_at` changes on every write, and dynorm knows the value it writes (Regression:
+/// an update refused for not setting it, and one that left `gsi3sk` with the old time).
+/// `created_at`, read-only, is known when the update names it (`composite`) or reads it
+/// from the stored item (`read_composite`), which also gives every other source the
+/// update does not change by an amount; a transaction cannot read first.
 ///
 /// Not decided: whether "key" means one key attribute (`gsi1pk` alone may be rebuilt
 /// from `status`) or the index's key pair (`status` needs `due` and `priority` too, as
 /// the library has done since it rebuilds index keys): that refusal is accepted.
-fn task_update_refusal(actions: &[TaskAction]) -> Refusal {
+fn task_update_refusal(actions: &[TaskAction], src: KeySrc, alone: bool) -> Refusal {
     let mut seen = BTreeSet::new();
     for action in actions {
         if !seen.insert(action.attribute()) {
@@ -754,12 +775,16 @@ fn task_update_refusal(actions: &[TaskAction]) -> Refusal {
         };
         refusal = refusal.max(values);
     }
+    let reads = src.reads(alone);
     let known = |attribute: &str| {
         attribute == "org"
             || attribute == "id"
-            || actions
-                .iter()
-                .any(|a| a.attribute() == attribute && a.effect() != Effect::Computed)
+            || attribute == "updated_at"
+            || (attribute == "created_at" && src.named_value())
+            || match actions.iter().find(|a| a.attribute() == attribute) {
+                Some(action) => action.effect() != Effect::Computed,
+                None => reads,
+            }
     };
     let touched = |sources: &[&str]| {
         sources
@@ -914,6 +939,61 @@ impl VersionCall {
     }
 }
 
+/// How a task update gives the stored `created_at`, the `read_only` source of `gsi4sk`
+/// that an update of `category` (`gsi4pk`) needs to rebuild GSI4's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KeySrc {
+    /// Neither named nor read.
+    Omit,
+    /// `composite(Task::CREATED_AT, v)` with the stored value, or the run's start when
+    /// the task has none (which its condition then refuses).
+    Name,
+    /// `composite` with a value no task holds.
+    Wrong,
+    /// `read_composite(true)`.
+    Read,
+}
+
+impl KeySrc {
+    /// The value `composite` names.
+    fn named(self, world: &World, key: TKey) -> Option<DateTime<Utc>> {
+        match self {
+            Self::Name => Some(
+                world
+                    .task(key)
+                    .and_then(|t| t.created_at)
+                    .unwrap_or_else(start),
+            ),
+            Self::Wrong => Some(start() - Duration::days(1)),
+            Self::Omit | Self::Read => None,
+        }
+    }
+
+    /// Whether `composite` names a value.
+    fn named_value(self) -> bool {
+        matches!(self, Self::Name | Self::Wrong)
+    }
+
+    /// Whether the update reads what it lacks from the stored item: alone, not in a
+    /// transaction.
+    fn reads(self, alone: bool) -> bool {
+        self == Self::Read && alone
+    }
+
+    fn apply(
+        self,
+        update: dynorm::item::UpdateItem<Task>,
+        world: &World,
+        key: TKey,
+    ) -> dynorm::item::UpdateItem<Task> {
+        match (self, self.named(world, key)) {
+            (Self::Read, _) => update.read_composite(true),
+            (_, Some(value)) => update.composite(Task::CREATED_AT, value),
+            (_, None) => update,
+        }
+    }
+}
+
 /// A condition check of a task in a transaction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum TaskCheck {
@@ -942,11 +1022,13 @@ enum Op {
         key: TKey,
         actions: Vec<TaskAction>,
         ver: Ver,
+        src: KeySrc,
     },
     UpsertTask {
         key: TKey,
         fields: TaskFields,
         ver: Ver,
+        src: KeySrc,
     },
     DeleteTask {
         key: TKey,
@@ -1055,7 +1137,7 @@ enum BatchOp {
 enum TxOp {
     CreateTask(TKey, TaskFields),
     PutTask(TKey, TaskFields, PutVer),
-    UpdateTask(TKey, Vec<TaskAction>, Ver),
+    UpdateTask(TKey, Vec<TaskAction>, Ver, KeySrc),
     DeleteTask(TKey, DelVer),
     CheckTask(TKey, TaskCheck),
     CreateOrg(OKey, OrgFields),
@@ -1226,6 +1308,17 @@ fn del_ver() -> impl Strategy<Value = DelVer> {
     prop_oneof![Just(DelVer::Any), Just(DelVer::Read), Just(DelVer::Stale)]
 }
 
+/// How an update gives `created_at`, by weight; a wrong value once in every
+/// `omit + name + read + 1`.
+fn key_src(omit: u32, name: u32, read: u32) -> impl Strategy<Value = KeySrc> {
+    prop_oneof![
+        omit => Just(KeySrc::Omit),
+        name => Just(KeySrc::Name),
+        1 => Just(KeySrc::Wrong),
+        read => Just(KeySrc::Read),
+    ]
+}
+
 fn rarely() -> impl Strategy<Value = bool> {
     prop_oneof![3 => Just(false), 1 => Just(true)]
 }
@@ -1235,8 +1328,10 @@ fn task_writes() -> impl Strategy<Value = Op> {
         5 => (tkey(), task_fields(), rarely())
             .prop_map(|(key, fields, overwrite)| Op::CreateTask { key, fields, overwrite }),
         3 => (tkey(), task_fields(), put_ver()).prop_map(|(key, fields, ver)| Op::PutTask { key, fields, ver }),
-        6 => (tkey(), task_actions(), ver()).prop_map(|(key, actions, ver)| Op::UpdateTask { key, actions, ver }),
-        2 => (tkey(), task_fields(), ver()).prop_map(|(key, fields, ver)| Op::UpsertTask { key, fields, ver }),
+        6 => (tkey(), task_actions(), ver(), key_src(2, 3, 3))
+            .prop_map(|(key, actions, ver, src)| Op::UpdateTask { key, actions, ver, src }),
+        2 => (tkey(), task_fields(), ver(), key_src(1, 3, 3))
+            .prop_map(|(key, fields, ver, src)| Op::UpsertTask { key, fields, ver, src }),
         2 => (tkey(), del_ver(), any::<bool>(), any::<bool>()).prop_map(|(key, ver, require_exists, raw)| {
             Op::DeleteTask { key, ver, require_exists, raw }
         }),
@@ -1274,7 +1369,8 @@ fn tx_op() -> impl Strategy<Value = TxOp> {
     prop_oneof![
         3 => (tkey(), task_fields()).prop_map(|(k, f)| TxOp::CreateTask(k, f)),
         2 => (tkey(), task_fields(), put_ver()).prop_map(|(k, f, v)| TxOp::PutTask(k, f, v)),
-        3 => (tkey(), task_actions(), ver()).prop_map(|(k, a, v)| TxOp::UpdateTask(k, a, v)),
+        3 => (tkey(), task_actions(), ver(), key_src(2, 4, 1))
+            .prop_map(|(k, a, v, src)| TxOp::UpdateTask(k, a, v, src)),
         2 => (tkey(), del_ver()).prop_map(|(k, v)| TxOp::DeleteTask(k, v)),
         2 => (tkey(), prop_oneof![
             Just(TaskCheck::Version(PutVer::Read)),
@@ -1538,14 +1634,26 @@ fn eval(world: &World, op: &Op, sem: Sem, since: DateTime<Utc>) -> Eval {
             since,
             Gen::Keep,
         ),
-        Op::UpdateTask { key, actions, ver } => {
+        Op::UpdateTask {
+            key,
+            actions,
+            ver,
+            src,
+        } => {
             let call = VersionCall::of(world, *key, *ver, false);
-            update_task(world, *key, actions, call, None, sem, since)
+            let how = How::alone(*src);
+            update_task(world, *key, actions, call, None, how, sem, since)
         }
-        Op::UpsertTask { key, fields, ver } => {
+        Op::UpsertTask {
+            key,
+            fields,
+            ver,
+            src,
+        } => {
             let call = VersionCall::of(world, *key, *ver, true);
             let actions = fields.upsert_actions();
-            update_task(world, *key, &actions, call, Some(fields), sem, since)
+            let how = How::alone(*src);
+            update_task(world, *key, &actions, call, Some(fields), how, sem, since)
         }
         Op::DeleteTask {
             key,
@@ -1716,39 +1824,63 @@ fn put_task_sent(
     )])
 }
 
+/// How an update is sent: how it gives `created_at`, and whether alone or in a
+/// transaction.
+#[derive(Clone, Copy)]
+struct How {
+    src: KeySrc,
+    alone: bool,
+}
+
+impl How {
+    fn alone(src: KeySrc) -> Self {
+        Self { src, alone: true }
+    }
+}
+
 /// An update (`upsert` holds the fields of an upsert, whose actions write them all).
+#[allow(clippy::too_many_arguments)]
 fn update_task(
     world: &World,
     key: TKey,
     actions: &[TaskAction],
     call: VersionCall,
     upsert: Option<&TaskFields>,
+    how: How,
     sem: Sem,
     since: DateTime<Utc>,
 ) -> Eval {
-    let refusal = task_update_refusal(actions);
+    let refusal = task_update_refusal(actions, how.src, how.alone);
     if refusal == Refusal::Must || call == VersionCall::Omit {
         return refused(&[VALIDATION]);
     }
-    update_task_sent(world, key, actions, call, upsert, sem, since).or_refused_if(refusal)
+    update_task_sent(world, key, actions, call, upsert, how.src, sem, since).or_refused_if(refusal)
 }
 
-/// An update that is sent.
+/// An update that is sent. A `created_at` it names is required by its condition: a task
+/// that does not hold it fails it (Regression: a wrong value would store a stale key).
+#[allow(clippy::too_many_arguments)]
 fn update_task_sent(
     world: &World,
     key: TKey,
     actions: &[TaskAction],
     call: VersionCall,
     upsert: Option<&TaskFields>,
+    src: KeySrc,
     sem: Sem,
     since: DateTime<Utc>,
 ) -> Eval {
+    let named = src.named(world, key);
     let Some(stored) = world.seen_task(key, sem) else {
         let Some(fields) = upsert else {
             return refused(&[ErrorKind::NotFound]);
         };
         if let VersionCall::Expect(_) = call {
             return refused(&[ErrorKind::VersionConflict]);
+        }
+        if named.is_some() {
+            // No item holds the value named.
+            return refused(&[ErrorKind::ConditionFailed]);
         }
         // Regression: an upsert of a new single-table item wrote no entity name (and, as
         // any update, no GSI keys); the new item must be whole, as `create` writes it.
@@ -1776,6 +1908,9 @@ fn update_task_sent(
             ])
         }
         _ => {}
+    }
+    if named.is_some() && named != stored.created_at {
+        return refused(&[ErrorKind::ConditionFailed]);
     }
     let mut task = stored.clone();
     for action in actions {
@@ -1977,11 +2112,15 @@ fn eval_tx_op(world: &World, op: &TxOp, sem: Sem, since: DateTime<Utc>) -> (Read
                 Gen::Keep,
             ),
         ),
-        TxOp::UpdateTask(key, actions, ver) => {
+        TxOp::UpdateTask(key, actions, ver, src) => {
             let call = VersionCall::of(world, *key, *ver, false);
+            let how = How {
+                src: *src,
+                alone: false,
+            };
             (
                 ReadKey::Task(*key),
-                update_task(world, *key, actions, call, None, sem, since),
+                update_task(world, *key, actions, call, None, how, sem, since),
             )
         }
         TxOp::DeleteTask(key, ver) => {
@@ -2139,17 +2278,29 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
         Op::PutTask { key, fields, ver } => {
             db.put(&put_model(world, *key, fields, *ver)).send().await
         }
-        Op::UpdateTask { key, actions, ver } => {
+        Op::UpdateTask {
+            key,
+            actions,
+            ver,
+            src,
+        } => {
             let update = db.update::<Task>(key.typed()).apply(task_update(actions));
+            let update = src.apply(update, world, *key);
             versioned(update, VersionCall::of(world, *key, *ver, false))
                 .send()
                 .await
         }
-        Op::UpsertTask { key, fields, ver } => {
+        Op::UpsertTask {
+            key,
+            fields,
+            ver,
+            src,
+        } => {
             let update = db
                 .update::<Task>(key.typed())
                 .apply(task_update(&fields.upsert_actions()))
                 .upsert();
+            let update = src.apply(update, world, *key);
             versioned(update, VersionCall::of(world, *key, *ver, true))
                 .send()
                 .await
@@ -2291,8 +2442,9 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                 tx = match op {
                     TxOp::CreateTask(..) => tx.write(db.create(tasks[i].as_ref().unwrap())),
                     TxOp::PutTask(..) => tx.write(db.put(tasks[i].as_ref().unwrap())),
-                    TxOp::UpdateTask(key, actions, ver) => {
+                    TxOp::UpdateTask(key, actions, ver, src) => {
                         let update = db.update::<Task>(key.typed()).apply(task_update(actions));
+                        let update = src.apply(update, world, *key);
                         tx.write(versioned(update, VersionCall::of(world, *key, *ver, false)))
                     }
                     TxOp::DeleteTask(key, ver) => {
@@ -2757,6 +2909,25 @@ fn check_item(item: &Item) -> Result<(), String> {
                 )),
             ),
             ("gsi2sk", Some(format!("ORG#{org}#TASK#{id}"))),
+            // Every write sets `updated_at`, and renders it into `gsi3sk` (Regression: an
+            // update left the old time).
+            ("gsi3pk", Some(format!("ORG#{org}"))),
+            (
+                "gsi3sk",
+                Some(format!(
+                    "UPD#{}",
+                    text(item, "updated_at").unwrap_or_default()
+                )),
+            ),
+            // `created_at` is read-only: an update of `category` named or read it.
+            ("gsi4pk", Some(format!("CAT#{}", source("category")?))),
+            (
+                "gsi4sk",
+                Some(format!(
+                    "CREATED#{}",
+                    text(item, "created_at").unwrap_or_default()
+                )),
+            ),
             (
                 "label",
                 Some(format!("{}#{}", source("category")?, source("title")?)),
@@ -2769,6 +2940,10 @@ fn check_item(item: &Item) -> Result<(), String> {
             "gsi1sk",
             "gsi2pk",
             "gsi2sk",
+            "gsi3pk",
+            "gsi3sk",
+            "gsi4pk",
+            "gsi4sk",
             "__edb_e__",
             "__edb_v__",
             "org",

@@ -123,3 +123,20 @@ pub fn combine(
 ) -> Result<AttributeValue, Error> {
     combined_text(model, name, separator, item, sources).map(AttributeValue::S)
 }
+
+/// [`combine`] for a `#[combine]` with a source dynorm generates (a `default`,
+/// `updated_at`): `None` while such a source has no value, and the item keeps the field's
+/// own value, since every whole-item write builds the attribute again after setting them.
+pub fn combine_generated(
+    model: &'static str,
+    name: &'static str,
+    separator: &'static str,
+    item: &Item,
+    sources: &[&'static str],
+    generated: &[&'static str],
+) -> Result<Option<AttributeValue>, Error> {
+    if generated.iter().any(|g| !item.contains_key(*g)) {
+        return Ok(None);
+    }
+    combine(model, name, separator, item, sources).map(Some)
+}

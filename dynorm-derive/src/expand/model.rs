@@ -30,9 +30,29 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         let name = &model.fields[combine.field].name;
         let separator = &combine.separator;
         let sources = combine.sources.iter().map(|s| &model.fields[s.field].name);
+        // A source dynorm generates may have no value yet: the item keeps the field's own
+        // value, and a write sets the source, then builds the combination.
+        let generated: Vec<&String> = combine
+            .sources
+            .iter()
+            .filter(|s| {
+                model.defaults.iter().any(|g| g.field == s.field)
+                    || model.updated_at.as_ref().is_some_and(|g| g.field == s.field)
+            })
+            .map(|s| &model.fields[s.field].name)
+            .collect();
+        if generated.is_empty() {
+            return quote! {
+                let __combined = ::dynorm::__private::combine(#model_name, #name, #separator, &__item, &[#(#sources),*])?;
+                __item.insert(::std::string::String::from(#name), __combined);
+            };
+        }
         quote! {
-            let __combined = ::dynorm::__private::combine(#model_name, #name, #separator, &__item, &[#(#sources),*])?;
-            __item.insert(::std::string::String::from(#name), __combined);
+            if let ::core::option::Option::Some(__combined) = ::dynorm::__private::combine_generated(
+                #model_name, #name, #separator, &__item, &[#(#sources),*], &[#(#generated),*],
+            )? {
+                __item.insert(::std::string::String::from(#name), __combined);
+            }
         }
     });
     let reads = model.fields.iter().map(|field| {

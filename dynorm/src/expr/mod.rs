@@ -18,4 +18,5 @@ pub use condition::{AttributeType, Comparison, Condition};
 pub(crate) use condition::{Conjunction, Expr};
 pub(crate) use placeholders::Placeholders;
 pub use plan::Plan;
+pub(crate) use update::Stored;
 pub use update::{Numeric, SetLike, Update};

@@ -23,11 +23,14 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::expr::attr::{Attr, Operand, Optional, Updatable};
 use crate::expr::placeholders::{write_name, Placeholders, EXPRESSION_CAPACITY};
-use crate::schema::combine::combined_text;
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
-use crate::schema::entity::electrodb_index_keys;
 use crate::schema::{Convention, Entity, Model, Schema};
 use crate::value::{AttrValue, Item};
+
+mod keys;
+
+pub(crate) use keys::Stored;
+use keys::{After, Managed};
 
 /// A number an update can add to: every integer and float type. Sealed.
 #[diagnostic::on_unimplemented(
@@ -191,6 +194,13 @@ impl<M> std::fmt::Debug for Update<M> {
     }
 }
 
+impl<M> Update<M> {
+    /// Whether the update writes `attribute` at all.
+    fn touches(&self, attribute: &str) -> bool {
+        self.actions.iter().any(|(name, _)| *name == attribute)
+    }
+}
+
 impl<M: Model> Default for Update<M> {
     fn default() -> Self {
         Self::new()
@@ -347,49 +357,23 @@ impl<M: Model> Update<M> {
         self.push(attr.name(), action)
     }
 
-    /// The value `attribute` has after the update, where it is known: `Some(Some(v))`
-    /// for a plain `set` or a source of the table key (which never changes), `Some(None)`
-    /// for a `remove`, and `None` when the update leaves it unknown (not touched, or
-    /// changed relative to its stored value).
-    fn known_value<'a>(
-        &'a self,
-        attribute: &str,
-        fixed: &'a Item,
-    ) -> Option<Option<&'a AttributeValue>> {
-        match self.actions.iter().find(|(name, _)| *name == attribute) {
-            Some((_, Action::Set(value))) => Some(Some(value)),
-            Some((_, Action::Remove)) => Some(None),
-            Some(_) => None,
-            None => fixed.get(attribute).map(Some),
-        }
-    }
-
-    /// Whether the update writes `attribute` at all.
     /// The attributes the caller's actions write.
     pub(crate) fn touched(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.actions.iter().map(|(name, _)| *name)
     }
 
-    fn touches(&self, attribute: &str) -> bool {
-        self.actions.iter().any(|(name, _)| *name == attribute)
-    }
-
-    /// The actions dynorm adds to the caller's: rebuilt `#[combine]` attributes and index
+    /// The actions dynorm adds to the caller's: rebuilt `#[combine]` attributes and template
     /// keys, the entity name, `default`s on an upsert, the `updated_at` time and the
     /// `#[version]` increment.
-    fn managed_actions(
-        &self,
-        schema: &Schema,
-        fixed: &Item,
-        upsert: bool,
-    ) -> Result<Vec<(&'static str, Action)>> {
-        let mut out = self.rebuilt_combines(schema, fixed)?;
-        out.extend(self.rebuilt_index_keys(schema, fixed, upsert)?);
+    fn managed_actions(&self, after: &After<'_, M>) -> Result<Vec<(&'static str, Action)>> {
+        let schema = after.schema;
+        let upsert = after.upsert;
+        let mut out = after.rebuilt()?;
         if let Some(entity) = schema.entity {
             out.extend(identity_actions(&entity));
             if upsert {
                 // The fields a template key is rendered from are stored attributes too.
-                for (name, value) in fixed {
+                for (name, value) in after.stored.fixed {
                     let Some(attribute) = schema.attributes.iter().find(|a| **a == name) else {
                         continue;
                     };
@@ -407,20 +391,11 @@ impl<M: Model> Update<M> {
                 Action::SetIfNotExists(AttributeValue::N(shape.current.to_string())),
             ));
         }
-        if upsert {
-            for default in schema.defaults {
-                if !self.touches(default.attribute) {
-                    out.push((
-                        default.attribute,
-                        Action::SetIfNotExists(default.value.generate()),
-                    ));
-                }
-            }
+        for (attribute, value) in &after.managed.defaults {
+            out.push((attribute, Action::SetIfNotExists(value.clone())));
         }
-        if let Some(updated) = schema.updated_at {
-            if !self.touches(updated.attribute) {
-                out.push((updated.attribute, Action::Set(updated.value.generate())));
-            }
+        if let Some((attribute, value)) = &after.managed.updated_at {
+            out.push((attribute, Action::Set(value.clone())));
         }
         if let Some(version) = schema.version {
             out.push((
@@ -431,183 +406,58 @@ impl<M: Model> Update<M> {
         Ok(out)
     }
 
-    /// `#[combine]` attributes whose sources the update sets, rebuilt; or the refusal.
-    fn rebuilt_combines(
-        &self,
-        schema: &Schema,
-        fixed: &Item,
-    ) -> Result<Vec<(&'static str, Action)>> {
-        let mut out = Vec::new();
-        for combine in schema.combines {
-            let Some(first) = combine.sources.iter().copied().find(|s| self.touches(s)) else {
-                continue;
-            };
-            let attribute = combine.attribute;
-            if schema.is_table_key(attribute) {
-                return Err(Error::validation(format!(
-                    "`{first}` is a source of the key `{attribute}`, so an update cannot change it; \
-                     write the item at its new key and delete the old one in one transaction"
-                ))
-                .with_attribute(first));
+    /// Refuses values named with `composite` that say nothing of the stored item: an
+    /// attribute the update writes, `updated_at` (dynorm sets it), one named twice.
+    fn check_named(&self, stored: &Stored) -> Result<()> {
+        for (i, (name, _)) in stored.composite.iter().enumerate() {
+            let refuse = |why: String| Err(Error::validation(why).with_attribute(*name));
+            if self.touches(name) {
+                return refuse(format!(
+                    "`{name}` is both written by the update and named with `composite`; a composite value names what the item holds, for an attribute the update leaves alone"
+                ));
             }
-            let mut sources = Item::new();
-            for source in combine.sources {
-                match self.known_value(source, fixed) {
-                    Some(Some(value)) => {
-                        sources.insert((*source).to_owned(), value.clone());
-                    }
-                    _ => {
-                        return Err(Error::validation(format!(
-                            "the update changes `{first}`, a source of `{attribute}`, but does not `set` `{source}`; \
-                             set every source so that `{attribute}` can be rebuilt"
-                        ))
-                        .with_attribute(*source))
-                    }
-                }
+            if M::SCHEMA.updated_at.is_some_and(|u| u.attribute == *name) {
+                return refuse(format!(
+                    "`{name}` is the `updated_at` attribute, which dynorm sets to now on every write; it need not be named with `composite`"
+                ));
             }
-            let text = combined_text(
-                schema.model,
-                attribute,
-                combine.separator,
-                &sources,
-                combine.sources,
-            )?;
-            out.push((attribute, Action::Set(AttributeValue::S(text))));
+            if stored.composite[..i].iter().any(|(n, _)| n == name) {
+                return refuse(format!("`{name}` is named twice with `composite`"));
+            }
         }
-        Ok(out)
+        Ok(())
     }
 
-    /// The key attributes of every index built from templates whose sources the update
-    /// changes, rendered again from the update's values, or removed when a source is
-    /// removed (the item leaves that sparse index). An index key can be rebuilt only when
-    /// the update gives every source of that index's keys; otherwise the update is refused,
-    /// naming the key and the sources it lacks. A table key's sources never change in place.
-    fn rebuilt_index_keys(
-        &self,
-        schema: &Schema,
-        fixed: &Item,
+    /// What the update knows of the item it leaves.
+    fn after<'a>(
+        &'a self,
+        stored: &'a Stored<'a>,
+        managed: &'a Managed,
         upsert: bool,
-    ) -> Result<Vec<(&'static str, Action)>> {
-        let Some(entity) = schema.entity else {
-            return Ok(Vec::new());
-        };
-        let mut out = Vec::new();
-        let mut done: Vec<Option<&str>> = Vec::new();
-        for template in entity.keys {
-            if done.contains(&template.index) {
-                continue;
-            }
-            let index_templates: Vec<_> = entity
-                .keys
-                .iter()
-                .filter(|k| k.index == template.index)
-                .collect();
-            let sources: Vec<&'static str> =
-                index_templates.iter().flat_map(|k| k.fields()).collect();
-            let all_known = sources.iter().all(|s| self.known_value(s, fixed).is_some());
-            let changed = sources.iter().copied().find(|s| self.touches(s));
-            // An upsert may create the item, so it writes every index key it can render.
-            let creates_index_keys = upsert && all_known && template.index.is_some();
-            let electrodb = matches!(entity.convention, Convention::ElectroDb { .. });
-            if let (None, true, true, Some(index)) =
-                (changed, upsert && !all_known, electrodb, template.index)
-            {
-                // An upsert that may create the item writes the index as ElectroDB's `put`
-                // would from what the item will hold, where the item has no such key yet:
-                // an item that exists keeps its keys, whose sources this update leaves alone.
-                done.push(template.index);
-                let mut values = Item::new();
-                for source in &sources {
-                    if let Some(Some(value)) = self.known_value(source, fixed) {
-                        values.insert((*source).to_owned(), value.clone());
-                    }
-                }
-                for (attribute, text) in electrodb_index_keys(schema, &entity, index, &values)? {
-                    out.push((attribute, Action::SetIfNotExists(AttributeValue::S(text))));
-                }
-                continue;
-            }
-            if changed.is_none() && !creates_index_keys {
-                continue;
-            }
-            done.push(template.index);
-            let (Some(index), changed) = (template.index, changed) else {
-                let changed = changed.unwrap_or_default();
-                return Err(Error::validation(format!(
-                    "`{changed}` is a source of the table key `{}`, so an update cannot change it; \
-                     write the item at its new key and delete the old one in one transaction",
-                    template.attribute
-                ))
-                .with_attribute(changed));
-            };
-            let missing: Vec<&str> = sources
-                .iter()
-                .copied()
-                .filter(|s| self.known_value(s, fixed).is_none())
-                .collect();
-            if let (false, Some(changed)) = (missing.is_empty(), changed) {
-                let keys: Vec<&str> = index_templates.iter().map(|k| k.attribute).collect();
-                return Err(Error::validation(format!(
-                    "the update changes `{changed}`, a source of the key{} `{}` of index `{index}`, \
-                     but does not `set` or `remove` {}; give every source so that the index key \
-                     can be rebuilt, or it would go stale",
-                    if keys.len() > 1 { "s" } else { "" },
-                    keys.join("`, `"),
-                    missing
-                        .iter()
-                        .map(|m| format!("`{m}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-                .with_attribute(missing[0]));
-            }
-            let mut values = Item::new();
-            for source in &sources {
-                if let Some(Some(value)) = self.known_value(source, fixed) {
-                    values.insert((*source).to_owned(), value.clone());
-                }
-            }
-            if electrodb {
-                // As ElectroDB writes the index on `put`, so that every path writes the same.
-                let keys = electrodb_index_keys(schema, &entity, index, &values)?;
-                for key in &index_templates {
-                    out.push(
-                        match keys
-                            .iter()
-                            .find(|(attribute, _)| *attribute == key.attribute)
-                        {
-                            Some((_, text)) => {
-                                (key.attribute, Action::Set(AttributeValue::S(text.clone())))
-                            }
-                            None => (key.attribute, Action::Remove),
-                        },
-                    );
-                }
-                continue;
-            }
-            let mut rendered = Vec::new();
-            for key in &index_templates {
-                match key.render(schema.model, entity.convention, &values)? {
-                    Some(text) => {
-                        rendered.push((key.attribute, Action::Set(AttributeValue::S(text))))
-                    }
-                    None => {
-                        rendered.clear();
-                        break;
-                    }
-                }
-            }
-            if rendered.is_empty() {
-                out.extend(
-                    index_templates
-                        .iter()
-                        .map(|k| (k.attribute, Action::Remove)),
-                );
-            } else {
-                out.extend(rendered);
-            }
+    ) -> After<'a, M> {
+        After {
+            update: self,
+            stored,
+            managed,
+            schema: &M::SCHEMA,
+            upsert,
         }
-        Ok(out)
+    }
+
+    /// The sources of keys the update must rebuild that it neither writes nor knows: what
+    /// `read_composite` reads from the stored item. Empty when the update can be rendered
+    /// as it is (or is refused for another reason, which `render` gives).
+    pub(crate) fn missing_sources(
+        &self,
+        stored: &Stored,
+        upsert: bool,
+    ) -> Result<Vec<&'static str>> {
+        if !self.errors.is_empty() || self.actions.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.check_named(stored)?;
+        let managed = Managed::new(self, &M::SCHEMA, stored, upsert);
+        self.after(stored, &managed, upsert).missing()
     }
 
     /// Refuses an upsert whose item, were it created by this update, would not read back
@@ -683,11 +533,12 @@ impl<M: Model> Update<M> {
 
     /// The update expression text with its placeholders, the caller's actions first, then
     /// the ones dynorm manages. Every error found while building it comes first.
-    /// `fixed` holds the stored attributes the table key is made of, which never change.
+    /// `stored` is what the update knows of the stored item: the attributes the table key
+    /// is made of, which never change, and the values named with `composite`.
     pub(crate) fn render(
         &self,
         placeholders: &mut Placeholders,
-        fixed: &Item,
+        stored: &Stored,
         upsert: bool,
     ) -> Result<String> {
         if let Some(error) = self.errors.first() {
@@ -696,9 +547,11 @@ impl<M: Model> Update<M> {
         if self.actions.is_empty() {
             return Err(Error::validation("an update needs at least one action"));
         }
-        let managed = self.managed_actions(&M::SCHEMA, fixed, upsert)?;
+        self.check_named(stored)?;
+        let generated = Managed::new(self, &M::SCHEMA, stored, upsert);
+        let managed = self.managed_actions(&self.after(stored, &generated, upsert))?;
         if upsert {
-            self.check_creatable(fixed, &managed)?;
+            self.check_creatable(stored.fixed, &managed)?;
         }
         // One text per clause, in clause order; placeholders are numbered in action order.
         let mut clauses: [String; 4] = Default::default();
@@ -807,6 +660,16 @@ mod tests {
         version: u64,
     }
 
+    /// Nothing known of the stored item.
+    fn nothing_stored() -> Stored<'static> {
+        static EMPTY: std::sync::OnceLock<Item> = std::sync::OnceLock::new();
+        Stored {
+            fixed: EMPTY.get_or_init(Item::new),
+            composite: &[],
+            version: None,
+        }
+    }
+
     #[test]
     fn renders_every_clause_with_placeholders_and_the_version() {
         let update = Update::<Order>::new()
@@ -816,7 +679,7 @@ mod tests {
             .append(Order::TAGS, vec!["a".into()]);
         let mut placeholders = Placeholders::default();
         let text = update
-            .render(&mut placeholders, &Item::new(), false)
+            .render(&mut placeholders, &nothing_stored(), false)
             .unwrap();
         assert_eq!(
             text,
@@ -832,16 +695,16 @@ mod tests {
             .set(Order::TOTAL, 1.0)
             .set(Order::TOTAL, 2.0);
         let error = twice
-            .render(&mut Placeholders::default(), &Item::new(), false)
+            .render(&mut Placeholders::default(), &nothing_stored(), false)
             .unwrap_err();
         assert!(error.message().contains("twice"), "{error}");
         let empty = Update::<Order>::new();
         assert!(empty
-            .render(&mut Placeholders::default(), &Item::new(), false)
+            .render(&mut Placeholders::default(), &nothing_stored(), false)
             .is_err());
         let nan = Update::<Order>::new().set(Order::TOTAL, f64::NAN);
         assert!(nan
-            .render(&mut Placeholders::default(), &Item::new(), false)
+            .render(&mut Placeholders::default(), &nothing_stored(), false)
             .is_err());
     }
 
@@ -852,7 +715,7 @@ mod tests {
         assert_eq!(
             a.clone()
                 .merge(b)
-                .render(&mut Placeholders::default(), &Item::new(), false)
+                .render(&mut Placeholders::default(), &nothing_stored(), false)
                 .unwrap_err()
                 .attribute(),
             Some("total")

@@ -10,6 +10,7 @@ mod insert;
 mod parent_count;
 pub(crate) mod predict;
 mod put;
+pub(crate) mod read_composite;
 pub(crate) mod read_options;
 mod replan;
 mod update;

@@ -51,11 +51,13 @@ pub(crate) fn put_spec<M: Model>(
             .with_model(M::SCHEMA.model)
             .with_operation(operation));
     }
-    let converted = converted.map_err(|e| e.with_operation(operation))?;
-    let mut stored = prepare_item::<M>(converted, write, operation)?;
+    let mut converted = converted.map_err(|e| e.with_operation(operation))?;
     let creating = key_must_be_new == KeyMustBeNew::Yes;
-    let version = write_request::next_version(&M::SCHEMA, &mut stored, creating, M::__VERSION_MAX)
-        .map_err(|e| e.with_operation(operation))?;
+    // The version first: a key or `#[combine]` may be rendered from it.
+    let version =
+        write_request::next_version(&M::SCHEMA, &mut converted, creating, M::__VERSION_MAX)
+            .map_err(|e| e.with_operation(operation))?;
+    let stored = prepare_item::<M>(converted, write, operation)?;
     let checks = Checks {
         absent: creating || (M::SCHEMA.version.is_some() && version.is_none()),
         version,

@@ -13,11 +13,11 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{
     Attr, Comparison, Condition, Conjunction, Expr, Numeric, Operand, Optional, Placeholders,
-    SetLike, Updatable, Update,
+    SetLike, Stored, Updatable, Update,
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, Guarded, WriteSpec};
-use crate::observe::{report_setters, Reporting};
+use crate::observe::{report_setters, Predicted, Reporting};
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 
@@ -72,6 +72,12 @@ pub struct UpdateItem<M: Model> {
     upsert: bool,
     expected_version: Option<u64>,
     ignore_version: bool,
+    /// Stored values named with [`composite`](UpdateItem::composite), or read with
+    /// [`read_composite`](UpdateItem::read_composite); the condition requires each.
+    composite: Vec<(&'static str, Option<AttributeValue>)>,
+    /// The first value `composite` could not encode.
+    composite_error: Option<Error>,
+    read_composite: bool,
     report: Reporting,
     model: PhantomData<fn() -> M>,
 }
@@ -87,6 +93,9 @@ impl<M: Model> Clone for UpdateItem<M> {
             upsert: self.upsert,
             expected_version: self.expected_version,
             ignore_version: self.ignore_version,
+            composite: self.composite.clone(),
+            composite_error: self.composite_error.clone(),
+            read_composite: self.read_composite,
             report: self.report.clone(),
             model: PhantomData,
         }
@@ -112,6 +121,9 @@ impl<M: Model> UpdateItem<M> {
             upsert: false,
             expected_version: None,
             ignore_version: false,
+            composite: Vec::new(),
+            composite_error: None,
+            read_composite: false,
             report: Reporting::default(),
             model: PhantomData,
         }
@@ -229,19 +241,151 @@ impl<M: Model> UpdateItem<M> {
         self
     }
 
+    /// Names the stored value of `attribute`, a source of a key the update rebuilds that
+    /// the update does not write, as ElectroDB's `composite` does: a `read_only` one, or
+    /// one the update leaves alone. The key is rendered with the value, which is not
+    /// written, and the update's condition requires that the stored item holds it, so a
+    /// wrong value fails the update ([`ErrorKind::ConditionFailed`](crate::ErrorKind))
+    /// instead of storing a stale key.
+    ///
+    /// ```no_run
+    /// # use dynorm::Model;
+    /// # use chrono::{DateTime, Utc};
+    /// #[derive(Model)]
+    /// #[dynorm(table = "App", entity = "org")]
+    /// #[key(pk = "ORG#{id}", sk = "#META")]
+    /// #[key(index = "GSI1", gsi1pk = "ORGS", gsi1sk = "{status}#{created_at}")]
+    /// struct Org {
+    ///     id: String,
+    ///     status: String,
+    ///     #[dynorm(default = "now", read_only)]
+    ///     created_at: DateTime<Utc>,
+    /// }
+    /// # async fn demo(db: dynorm::Client, org: Org) -> Result<(), dynorm::Error> {
+    /// db.update::<Org>(org.id.as_str())
+    ///     .set(Org::STATUS, "deleted")
+    ///     .composite(Org::CREATED_AT, org.created_at) // gsi1sk needs it; no update writes it
+    ///     .send()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn composite<T, O, W>(mut self, attr: Attr<M, T, O, W>, value: impl Operand<T>) -> Self {
+        match attr.value(&value.into_operand()) {
+            Ok(value) => self.composite.push((attr.name(), Some(value))),
+            Err(error) => {
+                self.composite_error
+                    .get_or_insert(error.with_attribute(attr.name()));
+            }
+        }
+        self
+    }
+
+    /// With `true`, the sources of the keys the update rebuilds that it neither writes nor
+    /// names with [`composite`](Self::composite) are read from the stored item first: one
+    /// strongly consistent `GetItem` (which [`predict`](Self::predict) counts), then the
+    /// `UpdateItem`, on condition that the item still holds what was read. When another
+    /// writer changed them in between, they are read again, at most
+    /// 3 times in all. When the read finds no item, an update that is not an
+    /// [`upsert`](Self::upsert) fails with [`ErrorKind::NotFound`](crate::ErrorKind)
+    /// without sending the `UpdateItem`. An update whose keys need nothing from the stored
+    /// item reads nothing. Not in a transaction, which cannot read first: name the values
+    /// there.
+    pub fn read_composite(mut self, read: bool) -> Self {
+        self.read_composite = read;
+        self
+    }
+
+    /// The stored attributes the table key is made of (the key itself, without a
+    /// template), which an update never changes.
+    fn fixed(&self) -> Result<std::borrow::Cow<'_, Item>> {
+        match (&self.key_sources, &self.key) {
+            (Some(Ok(sources)), _) => Ok(std::borrow::Cow::Borrowed(sources)),
+            (Some(Err(error)), _) | (None, Err(error)) => Err(error.clone()),
+            (None, Ok(key)) => Ok(std::borrow::Cow::Borrowed(key)),
+        }
+    }
+
+    /// The sources the update needs from the stored item to rebuild its keys (what
+    /// `read_composite` reads); empty when it needs none.
+    pub(super) fn missing_sources(&self) -> Result<Vec<&'static str>> {
+        let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
+        let fixed = self.fixed()?;
+        let stored = Stored {
+            fixed: &fixed,
+            composite: &self.composite,
+            version: self.expected_version,
+        };
+        self.update
+            .missing_sources(&stored, self.upsert)
+            .map_err(fail)
+    }
+
+    /// The update with values read from the stored item, each required by its condition.
+    pub(super) fn with_read(mut self, values: Vec<(&'static str, Option<AttributeValue>)>) -> Self {
+        self.composite.extend(values);
+        self
+    }
+
+    /// Whether the update creates the item when it is absent.
+    pub(super) fn is_upsert(&self) -> bool {
+        self.upsert
+    }
+
+    /// The client the update is sent with.
+    pub(super) fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The key, and the tally and capacity setting a read before the update reports to.
+    pub(super) fn read_target(&self) -> Result<(Item, String, &Reporting)> {
+        Ok((
+            self.key.clone()?,
+            self.client.table_name::<M>(),
+            &self.report,
+        ))
+    }
+
     pub(crate) fn spec(mut self) -> Result<WriteSpec<write_request::Update>> {
         let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
+        if let Some(error) = &self.composite_error {
+            return Err(fail(error.clone()));
+        }
+        if self.read_composite {
+            let missing = self.missing_sources()?;
+            if let Some(first) = missing.first() {
+                return Err(fail(
+                    Error::validation(format!(
+                        "`read_composite` reads {} from the stored item before the update is sent \
+                     on its own; a transaction or a preview cannot read first: name the stored \
+                     values with `.composite(attribute, value)`",
+                        missing
+                            .iter()
+                            .map(|m| format!("`{m}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                    .with_attribute(*first),
+                ));
+            }
+        }
         let mut placeholders = Placeholders::default();
-        let key_sources = self.key_sources.transpose()?;
-        let fixed = match (&key_sources, &self.key) {
-            (Some(sources), _) => sources,
-            (None, Ok(key)) => key,
-            (None, Err(error)) => return Err(error.clone()),
+        let fixed = self.fixed()?.into_owned();
+        let stored = Stored {
+            fixed: &fixed,
+            composite: &self.composite,
+            version: self.expected_version,
         };
         let expression = self
             .update
-            .render(&mut placeholders, fixed, self.upsert)
+            .render(&mut placeholders, &stored, self.upsert)
             .map_err(fail)?;
+        // A named value is used, not written: the stored item must hold it.
+        for (name, value) in &self.composite {
+            self.condition.push_expr(match value {
+                Some(value) => Expr::Compare(name, Comparison::Eq, value.clone()),
+                None => Expr::NotExists(name),
+            });
+        }
         let guarded = if M::SCHEMA.has_companions() {
             let touches = self.update.companion_touches().map_err(fail)?;
             // An upsert may create a counted item.
@@ -272,6 +416,7 @@ impl<M: Model> UpdateItem<M> {
                     })
                     .collect()
             }),
+            composite: std::mem::take(&mut self.composite),
             ..Checks::default()
         };
         match (M::SCHEMA.version, self.expected_version, self.ignore_version) {
@@ -351,7 +496,24 @@ impl<M: Model> UpdateItem<M> {
         )
     }
 
-    item::write_request::predict_and_send_with!();
+    /// The capacity the request would consume, predicted from the request and the model's
+    /// schema without sending it: exact where the request decides it, a range with its
+    /// reasons where the item already stored does. With
+    /// [`read_composite`](Self::read_composite), the `GetItem` it sends first is counted.
+    /// Every error `send` would find before sending is found here.
+    pub fn predict(&self) -> Result<Predicted> {
+        if !self.read_composite {
+            return Ok(item::predict::single(&self.clone().spec()?));
+        }
+        item::read_composite::predict(self)
+    }
+
+    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+        if self.read_composite {
+            return item::read_composite::send(self, return_values).await;
+        }
+        item::guarded::send_spec(self.client.clone(), self.spec(), return_values).await
+    }
 
     /// Sends the `UpdateItem` request.
     pub async fn send(self) -> Result<()> {

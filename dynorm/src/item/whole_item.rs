@@ -15,9 +15,10 @@ pub(crate) enum WholeItemWrite {
 }
 
 /// The item as it will be stored: converted, with defaults on create, `updated_at` set,
-/// and every template key and the entity name rendered again, strictly, since defaults
-/// can be key parts (a generated id). It is then checked against DynamoDB's limits, so
-/// that every path refuses the same items before sending.
+/// and every `#[combine]` attribute, template key and the entity name rendered again
+/// after them, strictly, since what dynorm sets can be key parts (a generated id, the
+/// time, the version a put writes, which the caller sets before). It is then checked
+/// against DynamoDB's limits, so that every path refuses the same items before sending.
 pub(crate) fn stored_item<M: Model>(
     model: &M,
     write: WholeItemWrite,
@@ -38,6 +39,11 @@ pub(crate) fn prepare_item<M: Model>(
         M::SCHEMA.apply_defaults(&mut item);
     }
     M::SCHEMA.touch_updated_at(&mut item);
+    if !M::SCHEMA.combines.is_empty() {
+        M::SCHEMA
+            .write_combines(&mut item)
+            .map_err(|e| e.with_operation(operation))?;
+    }
     if let Some(shape) = M::SCHEMA.shape {
         shape.write(&mut item);
     }

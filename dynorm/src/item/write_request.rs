@@ -205,6 +205,9 @@ pub(crate) struct Checks {
     /// update writes. Otherwise the update would write what the item's upcast does not
     /// read, and a backfill would drop it.
     pub shapes: Option<Vec<u32>>,
+    /// For an update: stored values it named (`composite`) or read, which the caller's
+    /// condition requires (`None`: the attribute is absent).
+    pub composite: Vec<(&'static str, Option<AttributeValue>)>,
 }
 
 impl Checks {
@@ -369,6 +372,25 @@ impl<K> WriteSpec<K> {
             .version
             .and_then(|attribute| live.and_then(|item| item.get(attribute)));
         let older = live.and_then(|item| self.refused_shape(item));
+        // A named value the stored item does not hold.
+        let unheld = live.and_then(|item| {
+            let show = |v: Option<&AttributeValue>| {
+                v.map_or_else(|| "absent".to_owned(), crate::value::show)
+            };
+            self.checks
+                .composite
+                .iter()
+                .find(|(name, value)| item.get(*name) != value.as_ref())
+                .map(|(name, value)| {
+                    let message = format!(
+                        "the stored `{name}` is {}, not {} as the update named it (with \
+                         `composite`, or read before): a key rendered from it would be stale",
+                        show(item.get(*name)),
+                        show(value.as_ref())
+                    );
+                    (*name, message)
+                })
+        });
         let (kind, message) = match (&live, &self.checks) {
             (None, checks) if checks.present => {
                 (ErrorKind::NotFound, "no item has this key".to_owned())
@@ -400,6 +422,13 @@ impl<K> WriteSpec<K> {
                 ErrorKind::VersionConflict,
                 "the item was deleted by another writer".to_owned(),
             ),
+            (Some(_), _) if unheld.is_some() => (
+                ErrorKind::ConditionFailed,
+                unheld
+                    .clone()
+                    .map(|(_, message)| message)
+                    .unwrap_or_default(),
+            ),
             (Some(_), _) if older.is_some() => {
                 let (stored, current) = older.unwrap_or_default();
                 (
@@ -421,6 +450,9 @@ impl<K> WriteSpec<K> {
             .with_operation(self.operation);
         if let (Some(_), Some(shape)) = (older, self.schema.shape) {
             error = error.with_attribute(shape.attribute);
+        }
+        if let (Some((name, _)), ErrorKind::ConditionFailed) = (unheld, kind) {
+            error = error.with_attribute(name);
         }
         if let Some(attribute) = self
             .schema

@@ -27,6 +27,7 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_counts(cx, model);
     check_shape(cx, cont, model);
     check_behaviours(cx, model);
+    check_generated_keys(cx, model);
     check_index_declarations(cx, cont);
     check_index_keys(cx, model);
     check_index_counts(cx, model);
@@ -415,6 +416,58 @@ fn check_behaviours(cx: &Ctxt, model: &Model) {
                 );
             }
         }
+    }
+}
+
+/// The table's key holds nothing dynorm changes on every write (`updated_at`, the
+/// `#[version]`): its template, its `#[combine]` sources, its fields. An index's key may
+/// (every write renders it again), but the table's key would move the item on every write.
+fn check_generated_keys(cx: &Ctxt, model: &Model) {
+    let changing = |position: usize| {
+        if model
+            .updated_at
+            .as_ref()
+            .is_some_and(|g| g.field == position)
+        {
+            Some("#[dynorm(updated_at)], which dynorm sets to now on every write")
+        } else if model.version == Some(position) {
+            Some("the #[version], which dynorm increments on every write")
+        } else {
+            None
+        }
+    };
+    let message = |position: usize, why: &str| {
+        format!(
+            "`{}` is {why}, so it cannot be part of the table's key: the item would move to a new key on every write; use it in an index's key instead",
+            model.fields[position].member
+        )
+    };
+    match &model.primary {
+        Some(PrimaryKey::Templates { hash, range }) => {
+            for template in std::iter::once(hash).chain(range) {
+                for position in template.fields() {
+                    if let Some(why) = changing(position) {
+                        cx.error_spanned_by(template.literal, message(position, why));
+                    }
+                }
+            }
+        }
+        Some(PrimaryKey::Fields { hash, range }) => {
+            for key in std::iter::once(*hash).chain(*range) {
+                if let Some(why) = changing(key) {
+                    // The version's own marker check reports a version key already.
+                    if model.version != Some(key) {
+                        cx.error_spanned_by(model.fields[key].ty, message(key, why));
+                    }
+                }
+                for source in model.combine_of(key).map_or(&[][..], |c| &c.sources[..]) {
+                    if let Some(why) = changing(source.field) {
+                        cx.error_spanned_by(source.written, message(source.field, why));
+                    }
+                }
+            }
+        }
+        None => {}
     }
 }
 
