@@ -5,6 +5,9 @@
 
 mod common;
 
+use std::time::Duration;
+
+use dynorm::client::RetryPolicy;
 use dynorm::observe::{RateLimiter, Tally};
 use dynorm::testing::Faults;
 use dynorm::Model;
@@ -105,7 +108,10 @@ async fn every_request_that_carries_it_spends_what_it_consumed() {
 async fn writes_handed_back_lower_the_rate() {
     let db = common::db_with::<Row>("limiter_throttled").await;
     let faults = Faults::new().unprocessed(0.5);
-    let faulty = faults.client(&db);
+    // Half of every batch is handed back: enough attempts that every write goes through.
+    let faulty = faults.client(&db).with_retry_policy(
+        RetryPolicy::new(20).backoff(Duration::from_millis(1), Duration::from_millis(20)),
+    );
     let limiter = RateLimiter::new(1_000_000.0).unwrap();
     let written = faulty
         .batch_write()
