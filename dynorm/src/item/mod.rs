@@ -11,6 +11,7 @@ pub(crate) mod predict;
 mod put;
 pub(crate) mod read_options;
 mod update;
+mod update_size;
 pub(crate) mod whole_item;
 pub(crate) mod write_request;
 

@@ -323,7 +323,7 @@ impl<M: Model> UpdateItem<M> {
         let condition =
             write_request::condition(&M::SCHEMA, &checks, self.condition, &mut placeholders)
                 .map_err(fail)?;
-        Ok(WriteSpec {
+        let spec = WriteSpec {
             schema: &M::SCHEMA,
             operation: OPERATION,
             table: self.client.table_name::<M>(),
@@ -333,7 +333,9 @@ impl<M: Model> UpdateItem<M> {
             checks,
             report: self.report,
             guarded,
-        })
+        };
+        item::update_size::check(&spec)?;
+        Ok(spec)
     }
 
     report_setters!(report);
