@@ -4,6 +4,11 @@
 //!
 //! `cargo run --example costs` runs it on the embedded server; the README's figures are
 //! from DynamoDB Local (`DYNAMODB_ENDPOINT=http://127.0.0.1:8000 cargo run --example costs`).
+//!
+//! Every model declares `max_item_bytes`, the largest item it writes, which bounds what
+//! the stored item decides: no write's predicted range is wider than 4 units. The
+//! example fails when a request consumes what its prediction does not contain, or when a
+//! write's range is wider.
 
 use chrono::{DateTime, TimeZone, Utc};
 use dynorm::observe::{Predicted, ReturnConsumedCapacity, Tally};
@@ -11,7 +16,7 @@ use dynorm::{Collection, Model};
 
 /// The seed's orders, with an INCLUDE global index, a local index and a sparse one.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "CostOrders", rename_all = "camelCase")]
+#[dynorm(table = "CostOrders", rename_all = "camelCase", max_item_bytes = 900)]
 pub struct Order {
     #[hash_key]
     pub customer_id: String,
@@ -29,7 +34,12 @@ pub struct Order {
 
 /// The seed's teams, in one table.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "CostTeams", entity = "team", rename_all = "camelCase")]
+#[dynorm(
+    table = "CostTeams",
+    entity = "team",
+    rename_all = "camelCase",
+    max_item_bytes = 1000
+)]
 #[key(pk = "TEAM#{team_id}", sk = "#METADATA")]
 pub struct Team {
     pub team_id: String,
@@ -37,7 +47,12 @@ pub struct Team {
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "CostTeams", entity = "membership", rename_all = "camelCase")]
+#[dynorm(
+    table = "CostTeams",
+    entity = "membership",
+    rename_all = "camelCase",
+    max_item_bytes = 1000
+)]
 #[key(pk = "TEAM#{team_id}", sk = "MEMBER#{user_id}")]
 #[key(index = "GSI1", gsi1pk = "USER#{user_id}", gsi1sk = "TEAM#{team_id}")]
 pub struct Membership {
@@ -56,7 +71,12 @@ pub enum TeamWithMembers {
 
 /// The seed's blog: posts under their author, comments under their post.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "CostBlog", entity = "Post", rename_all = "camelCase")]
+#[dynorm(
+    table = "CostBlog",
+    entity = "Post",
+    rename_all = "camelCase",
+    max_item_bytes = 1000
+)]
 #[key(pk = "USER#{author_id}", sk = "POST#{id}")]
 #[key(index = "GSI1", gsi1pk = "POST#{id}", gsi1sk = "POST#{id}")]
 #[relation(name = "comments", many = Comment, fields = [id], references = [post_id])]
@@ -68,7 +88,12 @@ pub struct Post {
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "CostBlog", entity = "Comment", rename_all = "camelCase")]
+#[dynorm(
+    table = "CostBlog",
+    entity = "Comment",
+    rename_all = "camelCase",
+    max_item_bytes = 1000
+)]
 #[key(pk = "POST#{post_id}", sk = "COMMENT#{id}")]
 pub struct Comment {
     pub id: String,
@@ -88,9 +113,12 @@ fn order(n: usize) -> Order {
             + chrono::Duration::hours(n as i64),
         coupon_code: n.is_multiple_of(5).then(|| "WELCOME".into()),
         total: (n * 37 % 500) as f64 + 0.99,
-        note: Some("leave at the door ".repeat(n % 60 + 1)),
+        note: Some("leave at the door ".repeat(n % 30 + 1)),
     }
 }
+
+/// The widest range of write units a write of a model with `max_item_bytes` may predict.
+const WIDEST_WRITE: f64 = 4.0;
 
 /// One row of the table: the pattern, what was predicted and what was measured.
 struct Row {
@@ -101,6 +129,20 @@ struct Row {
 }
 
 impl Row {
+    /// Whether DynamoDB reported what the request consumed, and it lies outside the
+    /// prediction.
+    fn missed(&self) -> bool {
+        self.tally
+            .consumed_capacity()
+            .is_some_and(|c| !self.predicted.contains(&c))
+    }
+
+    /// Whether the request is a write whose range is wider than [`WIDEST_WRITE`].
+    fn too_wide(&self) -> bool {
+        let units = self.predicted.units();
+        self.predicted.write_units().max() > 0.0 && units.max() - units.min() > WIDEST_WRITE
+    }
+
     fn print(&self) {
         let measured = self.tally.consumed_capacity();
         let units = measured.as_ref().map_or(0.0, |c| c.units);
@@ -320,7 +362,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         id: "p1".into(),
         author_id: "a1".into(),
         title: "Costs".into(),
-        body: "units ".repeat(400),
+        body: "units ".repeat(120),
     };
     let post_size = dynorm::observe::item_size(&post.to_item()?);
     row!(
@@ -395,22 +437,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         row.print();
         last = row.pattern;
     }
-    let misses = rows
-        .iter()
-        .filter(|r| {
-            r.tally
-                .consumed_capacity()
-                .is_some_and(|c| !r.predicted.contains(&c))
-        })
-        .count();
+    let misses = rows.iter().filter(|r| r.missed()).count();
+    let wide: Vec<&Row> = rows.iter().filter(|r| r.too_wide()).collect();
     println!(
-        "\n{} requests measured, {misses} outside their prediction",
-        rows.len()
+        "\n{} requests measured, {misses} outside their prediction, {} writes predicted \
+         wider than {WIDEST_WRITE} units",
+        rows.len(),
+        wide.len()
     );
-    if misses > 0 {
-        return Err(
-            format!("{misses} requests consumed what their prediction did not contain").into(),
-        );
+    for row in &wide {
+        println!("{}: {}", row.pattern, row.predicted);
+    }
+    if misses > 0 || !wide.is_empty() {
+        return Err(format!(
+            "{misses} requests consumed what their prediction did not contain, and {} \
+             writes were predicted wider than {WIDEST_WRITE} units",
+            wide.len()
+        )
+        .into());
     }
     Ok(())
 }

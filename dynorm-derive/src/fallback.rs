@@ -127,6 +127,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
                     uniques: &[],
                     counts: &[],
                     shape: ::core::option::Option::None,
+                    max_item_bytes: ::core::option::Option::None,
                 };
                 fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                     ::core::unreachable!()

@@ -240,6 +240,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
         let current = shape.current;
         quote!(::dynorm::__private::Shape { attribute: #attribute, current: #current })
     }));
+    let max_item_bytes = option(model.max_item_bytes);
     let stream = option(model.stream.as_deref().map(|view| {
         let variant = stream_view(view);
         quote!(::dynorm::__private::StreamView::#variant)
@@ -267,6 +268,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 uniques: &[#(#uniques),*],
                 counts: &[#(#counts),*],
                 shape: #shape,
+                max_item_bytes: #max_item_bytes,
             }
         }
     }

@@ -79,6 +79,8 @@ pub const SERVICE: Symbol = Symbol("service");
 pub const ENTITY_VERSION: Symbol = Symbol("entity_version");
 /// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
 pub const TIMESTAMPS: Symbol = Symbol("timestamps");
+/// `#[dynorm(max_item_bytes = 4096)]`: the largest item the model writes.
+pub const MAX_ITEM_BYTES: Symbol = Symbol("max_item_bytes");
 
 // `#[key(...)]`
 
@@ -146,6 +148,7 @@ pub const CONTAINER_KEYS: &[Symbol] = &[
     SHAPE,
     UPCASTS,
     SHAPE_ATTRIBUTE,
+    MAX_ITEM_BYTES,
 ];
 /// The values `#[dynorm(convention = ...)]` accepts.
 pub const CONVENTIONS: &[&str] = &["dynorm", "electrodb", "dynamodb-toolbox"];

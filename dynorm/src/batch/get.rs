@@ -165,7 +165,8 @@ impl BatchGet {
         for (table, _) in &self.keys {
             let table = &self.tables.names[*table];
             let consistent = self.read.consistent_read;
-            reads::by_key(&mut predicted, table, ByKey::Batch, consistent, size);
+            let bound = crate::value::limits::MAX_ITEM_BYTES;
+            reads::by_key(&mut predicted, table, ByKey::Batch, consistent, size, bound);
         }
         Ok(predicted)
     }

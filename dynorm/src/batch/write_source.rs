@@ -60,7 +60,7 @@ impl Source<'_> {
             factor: 1.0,
         };
         match put {
-            Some(item) => writes::put(predicted, target, &item, false),
+            Some(item) => writes::put(predicted, target, &item, writes::Meets::default()),
             None => writes::delete(predicted, target),
         }
         Ok(())

@@ -86,7 +86,7 @@ pub(crate) struct Attempt {
 }
 
 /// The item a write leaves, as far as the companions are concerned: `None` when deleted.
-fn new_item(guarded: &Guarded, kind: &WriteKind, old: Option<&Item>) -> Option<Item> {
+pub(crate) fn new_item(guarded: &Guarded, kind: &WriteKind, old: Option<&Item>) -> Option<Item> {
     match (guarded, kind) {
         (Guarded::Put, WriteKind::Put(Put(item))) => Some(item.clone()),
         (Guarded::Update { base, touches }, _) => {

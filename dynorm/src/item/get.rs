@@ -112,7 +112,8 @@ impl<M: Model> GetItem<M> {
         predicted.add_requests(1);
         let table = self.client.table_name::<M>();
         let consistent = self.read.consistent_read;
-        reads::by_key(&mut predicted, &table, ByKey::Get, consistent, size);
+        let bound = M::SCHEMA.item_bound();
+        reads::by_key(&mut predicted, &table, ByKey::Get, consistent, size, bound);
         Ok(predicted)
     }
 

@@ -72,9 +72,10 @@ impl<N: Insertable> InsertItem<N> {
     report_setters!(report);
 
     /// The capacity the insert would consume, predicted without sending it: a new item's
-    /// write units on the table and each index its attributes reach (exact, since the key
-    /// is new), or its transaction's for a model with unique attributes or counts. Every
-    /// error `send` would find before sending is found here.
+    /// write units on the table and each index its attributes reach, or, when its key is
+    /// taken, what the failed condition costs (the item stored); its transaction's for a
+    /// model with unique attributes or counts. Every error `send` would find before
+    /// sending is found here.
     pub fn predict(&self) -> Result<Predicted> {
         let spec = row_spec(
             &self.client,
@@ -82,7 +83,7 @@ impl<N: Insertable> InsertItem<N> {
             self.condition.clone(),
             self.report.clone(),
         )?;
-        Ok(crate::item::predict::single(&spec))
+        crate::item::predict::single(&self.client, &spec)
     }
 
     pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
@@ -153,8 +154,9 @@ impl<N: Insertable> InsertMany<N> {
     );
 
     /// The capacity the rows would consume, predicted without sending them: one
-    /// transaction per chunk of rows, each new item's write units twice over, as DynamoDB
-    /// charges a transaction. Every error `send` would find before sending is found here.
+    /// transaction per chunk of rows, each new item's write units (and its guard items'
+    /// and count updates') twice over, as DynamoDB charges a transaction. Every error
+    /// `send` would find before sending is found here.
     pub fn predict(&self) -> Result<Predicted> {
         let mut predicted = Predicted::default();
         for (transaction, _) in self.transactions()? {

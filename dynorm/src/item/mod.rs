@@ -14,6 +14,7 @@ pub(crate) mod read_composite;
 pub(crate) mod read_options;
 mod replan;
 mod update;
+mod update_size;
 pub(crate) mod whole_item;
 pub(crate) mod write_request;
 

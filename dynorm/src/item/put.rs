@@ -212,7 +212,7 @@ impl<'a, M: Model> CreateItem<'a, M> {
     /// with its reasons where the item already stored does. Every error `send` would find
     /// before sending is found here.
     pub fn predict(&self) -> Result<Predicted> {
-        Ok(predict::single(&self.clone().spec()?))
+        predict::single(&self.write.client, &self.clone().spec()?)
     }
 
     /// Sends the request and returns the item as stored, with its generated defaults
@@ -283,7 +283,7 @@ impl<'a, M: Model> PutItem<'a, M> {
     /// with its reasons where the item already stored does. Every error `send` would find
     /// before sending is found here.
     pub fn predict(&self) -> Result<Predicted> {
-        Ok(predict::single(&self.clone().spec()?))
+        predict::single(&self.write.client, &self.clone().spec()?)
     }
 
     /// Sends the `PutItem` request.

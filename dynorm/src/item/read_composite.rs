@@ -112,14 +112,21 @@ fn stand_in_spec<M: Model>(
 pub(crate) fn predict<M: Model>(update: &UpdateItem<M>) -> Result<Predicted> {
     let missing = update.missing_sources()?;
     if missing.is_empty() {
-        return Ok(crate::item::predict::single(&update.clone().spec()?));
+        return crate::item::predict::single(update.client(), &update.clone().spec()?);
     }
     let spec = stand_in_spec(update, &missing)?;
     let mut predicted = Predicted::default();
     predicted.add_requests(1);
     let (_, table, _) = update.read_target()?;
-    reads::by_key(&mut predicted, &table, ByKey::Get, true, None);
+    reads::by_key(
+        &mut predicted,
+        &table,
+        ByKey::Get,
+        true,
+        None,
+        M::SCHEMA.item_bound(),
+    );
     predicted.because(READ_FIRST);
-    predicted.merge(&crate::item::predict::single(&spec));
+    predicted.merge(&crate::item::predict::single(update.client(), &spec)?);
     Ok(predicted)
 }

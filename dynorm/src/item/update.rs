@@ -468,7 +468,7 @@ impl<M: Model> UpdateItem<M> {
         let condition =
             write_request::condition(&M::SCHEMA, &checks, self.condition, &mut placeholders)
                 .map_err(fail)?;
-        Ok(WriteSpec {
+        let spec = WriteSpec {
             schema: &M::SCHEMA,
             operation: OPERATION,
             table: self.client.table_name::<M>(),
@@ -478,7 +478,9 @@ impl<M: Model> UpdateItem<M> {
             checks,
             report: self.report,
             guarded,
-        })
+        };
+        item::update_size::check(&spec)?;
+        Ok(spec)
     }
 
     report_setters!(report);
@@ -503,7 +505,7 @@ impl<M: Model> UpdateItem<M> {
     /// Every error `send` would find before sending is found here.
     pub fn predict(&self) -> Result<Predicted> {
         if !self.read_composite {
-            return Ok(item::predict::single(&self.clone().spec()?));
+            return item::predict::single(&self.client, &self.clone().spec()?);
         }
         item::read_composite::predict(self)
     }

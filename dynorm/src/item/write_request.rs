@@ -101,7 +101,7 @@ macro_rules! predict_and_send_with {
         /// with its reasons where the item already stored does. Every error `send` would
         /// find before sending is found here.
         pub fn predict(&self) -> Result<$crate::observe::Predicted> {
-            Ok($crate::item::predict::single(&self.clone().spec()?))
+            $crate::item::predict::single(&self.client, &self.clone().spec()?)
         }
 
         async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {

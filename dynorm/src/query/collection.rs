@@ -161,12 +161,13 @@ impl<C: Collection> CollectionQuery<C> {
 
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
         let input = self.preview()?;
+        // A partition may hold items of any model: as large as DynamoDB allows.
+        let bound = crate::value::limits::MAX_ITEM_BYTES;
         Ok(page::predict(
-            input.table_name(),
-            input.index_name(),
-            input.consistent_read(),
-            input.limit(),
+            page::page_of!(&input),
             size,
+            bound,
+            self.budget,
         ))
     }
 

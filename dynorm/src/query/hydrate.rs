@@ -124,17 +124,12 @@ impl<M: Model> Hydrated<M> {
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
         let input = self.preview(None)?;
         let table = input.table_name().unwrap_or_default();
-        let mut predicted = page::predict(
-            Some(table),
-            input.index_name(),
-            input.consistent_read(),
-            input.limit(),
-            size,
-        );
+        let bound = M::SCHEMA.item_bound();
+        let mut predicted = page::predict(page::page_of!(&input), size, bound, None);
         if self.plan()?.hydrated {
             let keys = input.limit().and_then(|l| usize::try_from(l).ok());
             let consistent = self.query.read.consistent_read;
-            let most = reads::keys_found(&mut predicted, table, keys, consistent, size);
+            let most = reads::keys_found(&mut predicted, table, keys, consistent, size, bound);
             predicted.add_requests(most.div_ceil(MAX_BATCH_KEYS));
         }
         Ok(predicted)

@@ -251,6 +251,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
     }
 
     page::predict_setters!(
+        &M::SCHEMA;
         /// A hydrated query then reads the whole items by key, which is not counted here.
     );
 

@@ -29,30 +29,69 @@ pub struct Page<R> {
 
 /// The predicted read units of one page, from what its request names: the table, the
 /// index, consistency and limit (as the SDK's `Query` and `Scan` inputs hold them), for
-/// items of `size` bytes when the caller knows it.
+/// items of `size` bytes when the caller knows it, and of at most `bound` bytes; within
+/// its `budget` of units, when it has one (then as many pages as fit are read).
 pub(crate) fn predict(
-    table: Option<&str>,
-    index: Option<&str>,
-    consistent: Option<bool>,
-    limit: Option<i32>,
+    input: PageInput<'_>,
     size: Option<usize>,
+    bound: usize,
+    budget: Option<f64>,
 ) -> Predicted {
     let mut predicted = Predicted::default();
     predicted.add_requests(1);
-    let (table, consistent) = (table.unwrap_or_default(), consistent.unwrap_or_default());
-    let limit = limit.and_then(|l| u32::try_from(l).ok());
-    reads::page(&mut predicted, table, index, consistent, limit, size);
-    predicted
+    let table = input.table.unwrap_or_default();
+    let consistent = input.consistent.unwrap_or_default();
+    let limit = input.limit.and_then(|l| u32::try_from(l).ok());
+    reads::page(
+        &mut predicted,
+        table,
+        input.index,
+        consistent,
+        limit,
+        size,
+        bound,
+    );
+    match budget {
+        Some(units) => reads::budgeted(&predicted, units, consistent),
+        None => predicted,
+    }
 }
 
+/// What a page's request names, as the SDK's `Query` and `Scan` inputs hold it.
+pub(crate) struct PageInput<'a> {
+    pub table: Option<&'a str>,
+    pub index: Option<&'a str>,
+    pub consistent: Option<bool>,
+    pub limit: Option<i32>,
+}
+
+/// The [`PageInput`] of a `Query` or `Scan` input (`$input`), whose fields they share but no
+/// trait.
+macro_rules! page_of {
+    ($input:expr) => {{
+        let input = $input;
+        $crate::query::page::PageInput {
+            table: input.table_name(),
+            index: input.index_name(),
+            consistent: input.consistent_read(),
+            limit: input.limit(),
+        }
+    }};
+}
+
+pub(crate) use page_of;
+
 /// The `predict` and `predict_for` methods of a query or scan, written once over its
-/// `preview(None)`; the argument is the docs `predict` adds for that builder.
+/// `preview(None)`; the arguments are the model's schema and the docs `predict` adds for
+/// that builder.
 macro_rules! predict_setters {
-    ($(#[$extra:meta])*) => {
+    ($schema:expr; $(#[$extra:meta])*) => {
         /// The read units one page would consume, predicted without sending it: from 0 (no
-        /// item matches) up to what its [`limit`](Self::limit) of the largest items
-        /// (400 KB) or 1 MB costs, whichever is less, read before any filter. Every page
-        /// costs this much at most; nothing says how many pages there are.
+        /// item matches) up to what its [`limit`](Self::limit) of the largest items (the
+        /// model's `max_item_bytes`, or 400 KB) or 1 MB costs, whichever is less, read
+        /// before any filter. Every page costs this much at most; nothing says how many
+        /// pages there are. With a [`budget`](Self::budget), [`page`](Self::page) reads
+        /// pages while they fit, so from 0 up to the budget.
         $(#[$extra])*
         pub fn predict(&self) -> Result<$crate::observe::Predicted> {
             self.predicted(None)
@@ -67,12 +106,12 @@ macro_rules! predict_setters {
 
         fn predicted(&self, size: Option<usize>) -> Result<$crate::observe::Predicted> {
             let input = self.preview(None)?;
+            let schema: &$crate::schema::Schema = $schema;
             Ok($crate::query::page::predict(
-                input.table_name(),
-                input.index_name(),
-                input.consistent_read(),
-                input.limit(),
+                $crate::query::page::page_of!(&input),
                 size,
+                schema.item_bound(),
+                self.budget,
             ))
         }
     };

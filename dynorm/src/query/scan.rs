@@ -151,6 +151,7 @@ impl<I: Index> Scan<I> {
     }
 
     page::predict_setters!(
+        &<I::Model as Model>::SCHEMA;
         /// A parallel scan reads a page per segment.
     );
 

@@ -42,9 +42,15 @@ pub(crate) enum Reads {
         table: String,
         index: Option<&'static str>,
         limit: Option<u32>,
+        /// The largest item the table holds, in bytes.
+        bound: usize,
     },
     /// One item per parent, by key, in `BatchGetItem`s of `table`.
-    Keys { table: String },
+    Keys {
+        table: String,
+        /// The largest item the table holds, in bytes.
+        bound: usize,
+    },
 }
 
 impl LoadPlan {
@@ -120,14 +126,17 @@ impl LoadPlan {
                         table,
                         index,
                         limit,
+                        bound,
                     } => {
                         for _ in 0..requests {
-                            reads::page(&mut predicted, table, *index, false, *limit, size);
+                            let (index, limit) = (*index, *limit);
+                            reads::page(&mut predicted, table, index, false, limit, size, *bound);
                         }
                         predicted.because(MORE_PAGES);
                     }
-                    Reads::Keys { table } => {
-                        reads::keys_found(&mut predicted, table, Some(parents), false, size);
+                    Reads::Keys { table, bound } => {
+                        let parents = Some(parents);
+                        reads::keys_found(&mut predicted, table, parents, false, size, *bound);
                     }
                 }
             }
@@ -189,6 +198,7 @@ impl Waves {
             table: self.client.table_name_of(schema),
             index,
             limit: limit.map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
+            bound: schema.item_bound(),
         }
     }
 
@@ -196,6 +206,7 @@ impl Waves {
     pub(crate) fn keys(&self, schema: &Schema) -> Reads {
         Reads::Keys {
             table: self.client.table_name_of(schema),
+            bound: schema.item_bound(),
         }
     }
 
@@ -255,6 +266,7 @@ mod tests {
             table: "T".into(),
             index: None,
             limit: None,
+            bound: 400 * 1024,
         };
         waves.push(0, "roots".into(), Rounds::One, pages());
         // Wave 1 sends nothing (its relation came with the roots); wave 2 has two relations.
@@ -264,7 +276,10 @@ mod tests {
             2,
             "author".into(),
             Rounds::PerHundredParents { concurrency: 8 },
-            Reads::Keys { table: "U".into() },
+            Reads::Keys {
+                table: "U".into(),
+                bound: 400 * 1024,
+            },
         );
         let plan = waves.finish();
         assert_eq!(plan.waves.len(), 2, "the empty wave is left out");

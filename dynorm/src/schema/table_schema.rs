@@ -60,6 +60,9 @@ pub struct Schema {
     pub counts: &'static [Count],
     /// The shape its items have (`#[dynorm(shape = ..)]`), when it declares one.
     pub shape: Option<Shape>,
+    /// The largest item the model writes, in bytes as DynamoDB counts them
+    /// (`#[dynorm(max_item_bytes = N)]`); `None`: DynamoDB's own limit, 400 KB.
+    pub max_item_bytes: Option<usize>,
 }
 
 #[cfg(test)]
@@ -87,11 +90,20 @@ impl Schema {
             uniques: &[],
             counts: &[],
             shape: None,
+            max_item_bytes: None,
         }
     }
 }
 
 impl Schema {
+    /// The most bytes one of its items holds: its `max_item_bytes`, else DynamoDB's limit.
+    pub(crate) const fn item_bound(&self) -> usize {
+        match self.max_item_bytes {
+            Some(bytes) => bytes,
+            None => limits::MAX_ITEM_BYTES,
+        }
+    }
+
     /// Whether a write of this model writes other items with it: the guards of its unique
     /// values, or the counts it is kept in.
     pub(crate) const fn has_companions(&self) -> bool {
@@ -204,14 +216,45 @@ impl Schema {
             }
         }
         let size = limits::item_size(item);
-        if size > limits::MAX_ITEM_BYTES {
-            return Err(Error::validation(format!(
-                "the item is about {size} bytes; DynamoDB's limit for an item is 400 KB"
-            ))
-            .with_model(self.model)
-            .with_operation(operation));
+        if size > self.item_bound() {
+            return Err(self.too_large(item, size, "the item holds", operation));
         }
         Ok(())
+    }
+
+    /// The error of `item` (`what` holds it, with its verb), of `size` bytes, over
+    /// [`item_bound`](Self::item_bound): it names the attribute that holds more than half
+    /// of it, when one does.
+    pub(crate) fn too_large(
+        &self,
+        item: &Item,
+        size: usize,
+        what: &str,
+        operation: &'static str,
+    ) -> Error {
+        let limit = match self.max_item_bytes {
+            Some(bytes) => format!(
+                "`{}` declares `max_item_bytes = {bytes}`, so it writes no item larger",
+                self.model
+            ),
+            None => "DynamoDB's limit for an item is 400 KB".to_owned(),
+        };
+        let largest = item
+            .iter()
+            .map(|(name, value)| (name, limits::attribute_size(name, value)))
+            .max_by_key(|(_, bytes)| *bytes)
+            .filter(|(_, bytes)| 2 * bytes > size);
+        let (held, attribute) = match largest {
+            Some((name, bytes)) => (format!(", {bytes} of them in `{name}`"), Some(name)),
+            None => (String::new(), None),
+        };
+        let error = Error::validation(format!("{what} about {size} bytes{held}; {limit}"))
+            .with_model(self.model)
+            .with_operation(operation);
+        match attribute {
+            Some(name) => error.with_attribute(name.as_str()),
+            None => error,
+        }
     }
 
     /// Checks one key attribute's value: present, of the attribute's type, and not empty.

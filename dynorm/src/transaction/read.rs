@@ -116,7 +116,8 @@ impl TransactGet {
         predicted.add_requests(1);
         for item in &items {
             let table = item.get().map(|get| get.table_name()).unwrap_or_default();
-            reads::by_key(&mut predicted, table, ByKey::Transaction, true, size);
+            let bound = crate::value::limits::MAX_ITEM_BYTES;
+            reads::by_key(&mut predicted, table, ByKey::Transaction, true, size, bound);
         }
         Ok(predicted)
     }

@@ -12,7 +12,6 @@ use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
-use crate::item::predict::PredictKind;
 use crate::item::write_request::{self, Checks, ConditionCheck, WriteSpec};
 use crate::observe::span::{self, request_span};
 use crate::observe::{report_setters, Metadata, Predicted, Reporting};
@@ -24,8 +23,6 @@ use crate::value::Item;
 
 /// The operation a write transaction's errors name.
 const OPERATION: &str = "transact_write";
-/// How many times DynamoDB counts each unit of a transaction's operations.
-const TRANSACTION_FACTOR: f64 = 2.0;
 
 impl Client {
     /// A write transaction: up to 100 `create`, `put`, `update`, `delete` and
@@ -181,13 +178,8 @@ impl TransactWrite {
             token: self.token.clone(),
             report: self.report.clone(),
         };
-        let (_, specs, _) = copy.specs()?;
-        let mut predicted = Predicted::default();
-        predicted.add_requests(1);
-        for spec in &specs {
-            PredictKind::predict(spec, &mut predicted, TRANSACTION_FACTOR);
-        }
-        Ok(predicted)
+        let (client, specs, _) = copy.specs()?;
+        item::predict::transaction(&client, &specs)
     }
 
     /// Checks everything that can be checked before sending.

@@ -137,8 +137,13 @@ fn no_duplicates<T: std::hash::Hash + Eq + std::fmt::Debug>(
 /// add three bytes plus one per element.
 pub fn item_size(item: &Item) -> usize {
     item.iter()
-        .map(|(name, value)| name.len() + value_size(value))
+        .map(|(name, value)| attribute_size(name, value))
         .sum()
+}
+
+/// The bytes one attribute adds to an item's size: its name and its value.
+pub fn attribute_size(name: &str, value: &AttributeValue) -> usize {
+    name.len() + value_size(value)
 }
 
 fn value_size(value: &AttributeValue) -> usize {

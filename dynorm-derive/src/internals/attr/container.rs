@@ -42,6 +42,8 @@ pub struct ContainerAttrs {
     pub upcasts: Option<(syn::Path, Vec<syn::Type>)>,
     /// `#[dynorm(shape_attribute = "__shape")]`: where items store their shape.
     pub shape_attribute: Option<LitStr>,
+    /// `#[dynorm(max_item_bytes = 4096)]`: the largest item the model writes, in bytes.
+    pub max_item_bytes: Option<syn::LitInt>,
     /// The keys that unknown keys were reported as likely misspellings of: no error says
     /// such a key is missing too.
     pub misspelled: Vec<Symbol>,
@@ -127,6 +129,10 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 // #[dynorm(shape_attribute = "__shape")]
                 let value = non_empty_string(cx, &meta, "the shape attribute name")?;
                 set_once(cx, &mut out.shape_attribute, value, &meta, SHAPE_ATTRIBUTE);
+            } else if meta.path == MAX_ITEM_BYTES {
+                // #[dynorm(max_item_bytes = 4096)]
+                let value: syn::LitInt = meta.value()?.parse()?;
+                set_once(cx, &mut out.max_item_bytes, value, &meta, MAX_ITEM_BYTES);
             } else if meta.path == TIMESTAMPS {
                 // #[dynorm(timestamps)] or #[dynorm(timestamps = false)]
                 let on = if meta.input.peek(syn::Token![=]) {

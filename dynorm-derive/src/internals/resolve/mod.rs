@@ -126,6 +126,8 @@ pub struct Model<'a> {
     /// `#[dynorm(shape = ..)]`: the current shape, where it is stored, and the types of
     /// the earlier shapes.
     pub shape: Option<Shape<'a>>,
+    /// `#[dynorm(max_item_bytes = N)]`: the largest item the model writes, in bytes.
+    pub max_item_bytes: Option<usize>,
 }
 
 /// A model's versioned shape.
@@ -352,7 +354,9 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         })
         .collect();
     let shape = resolver.shape();
+    let max_item_bytes = max_item_bytes(cx, cont.attrs.max_item_bytes.as_ref());
     Model {
+        max_item_bytes,
         relations,
         uniques,
         counts,
@@ -395,6 +399,27 @@ fn relation_name(cx: &Ctxt, literal: &LitStr) -> Option<Ident> {
             cx.error_spanned_by(
                 literal,
                 format!("a relation's name is the name of its function, so it must be a Rust identifier{hint}"),
+            );
+            None
+        }
+    }
+}
+
+/// DynamoDB's limit on the size of one item: 400 KB.
+const DYNAMODB_MAX_ITEM_BYTES: usize = 400 * 1024;
+
+/// `max_item_bytes = N`, when given: a whole number of bytes from 1 to DynamoDB's limit.
+fn max_item_bytes(cx: &Ctxt, literal: Option<&syn::LitInt>) -> Option<usize> {
+    let literal = literal?;
+    match literal.base10_parse::<usize>() {
+        Ok(bytes) if (1..=DYNAMODB_MAX_ITEM_BYTES).contains(&bytes) => Some(bytes),
+        _ => {
+            cx.error_spanned_by(
+                literal,
+                format!(
+                    "`max_item_bytes` is a number of bytes from 1 to {DYNAMODB_MAX_ITEM_BYTES}: \
+                     DynamoDB's limit for an item is 400 KB"
+                ),
             );
             None
         }

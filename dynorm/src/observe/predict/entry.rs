@@ -2,7 +2,7 @@
 //! index holds only items with every key attribute), and the size of its entry.
 
 use crate::schema::{IndexKind, IndexSchema, Schema};
-use crate::value::limits::{item_size, MAX_ITEM_BYTES};
+use crate::value::limits::item_size;
 use crate::value::Item;
 
 /// Whether `item` has an entry in `index`: it holds every key attribute of the index.
@@ -28,9 +28,10 @@ pub(crate) fn entry_size(schema: &Schema, index: &IndexSchema, item: &Item) -> u
     item_size(&entry) + overhead(index)
 }
 
-/// The size of the largest entry `index` can hold: the largest item's, with its overhead.
-pub(crate) fn max_entry_size(index: &IndexSchema) -> usize {
-    MAX_ITEM_BYTES + overhead(index)
+/// The size of the largest entry `index` can hold for an item of at most `bound` bytes:
+/// the item's, with the index's overhead.
+pub(crate) fn max_entry_size(index: &IndexSchema, bound: usize) -> usize {
+    bound + overhead(index)
 }
 
 fn overhead(index: &IndexSchema) -> usize {

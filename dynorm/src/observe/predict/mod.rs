@@ -61,6 +61,11 @@ impl Units {
     fn scaled(self, factor: f64) -> Self {
         Self::between(self.min * factor, self.max * factor)
     }
+
+    /// The smallest range that holds both: the units of one of two outcomes.
+    pub(crate) fn or(self, other: Units) -> Self {
+        Self::between(self.min.min(other.min), self.max.max(other.max))
+    }
 }
 
 impl std::ops::Add for Units {
@@ -107,7 +112,8 @@ pub(crate) enum Access {
 }
 
 impl Predicted {
-    /// The requests the builder would send (one page, for a query or scan).
+    /// The requests the builder would send (one page, for a query or scan), at most: a
+    /// write that may be sent again as a transaction counts both.
     pub fn requests(&self) -> usize {
         self.requests
     }
@@ -144,9 +150,13 @@ impl Predicted {
         &self.reasons
     }
 
-    /// Whether every number is known exactly.
+    /// Whether every number is known exactly: none is a range, and no reason was given
+    /// for one.
     pub fn is_exact(&self) -> bool {
-        self.read.is_exact() && self.write.is_exact() && self.units.values().all(Units::is_exact)
+        self.reasons.is_empty()
+            && self.read.is_exact()
+            && self.write.is_exact()
+            && self.units.values().all(Units::is_exact)
     }
 
     /// Whether what DynamoDB reported (asked for with
@@ -172,6 +182,31 @@ impl Predicted {
         for reason in &other.reasons {
             self.because(reason);
         }
+    }
+
+    /// The prediction of a builder whose requests are those of `self` or of `other`, as
+    /// one outcome or another decides: every number the smallest range that holds both,
+    /// the most requests of the two, and the reasons of both.
+    pub(crate) fn or(mut self, other: &Predicted) -> Predicted {
+        let keys: Vec<String> = other.units.keys().cloned().collect();
+        for key in self
+            .units
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .chain(keys)
+        {
+            let both = self.of(&key).or(other.of(&key));
+            self.units.insert(key, both);
+        }
+        self.requests = self.requests.max(other.requests);
+        self.read = self.read.or(other.read);
+        self.write = self.write.or(other.write);
+        for reason in &other.reasons {
+            self.because(reason);
+        }
+        self
     }
 
     /// Counts `requests` more requests.
@@ -236,6 +271,34 @@ mod tests {
         assert!(sum.contains(2.0) && !sum.contains(1.0));
         assert_eq!(sum.scaled(2.0).to_string(), "4..=804");
         assert_eq!(Units::exact(0.5).to_string(), "0.5");
+    }
+
+    #[test]
+    fn either_of_two_outcomes_holds_both() {
+        let mut single = Predicted::default();
+        single.add_requests(1);
+        single.add(Access::Write, "T".into(), Units::exact(1.0), 1.0);
+        let mut transaction = Predicted::default();
+        transaction.add_requests(2);
+        transaction.add(Access::Write, "T".into(), Units::exact(3.0), 1.0);
+        transaction.add(Access::Write, "T/g".into(), Units::exact(2.0), 1.0);
+        transaction.because("sent as a transaction");
+        let either = single.clone().or(&transaction);
+        assert_eq!(either.requests(), 2);
+        assert_eq!(either.of("T"), Units::between(1.0, 3.0));
+        assert_eq!(either.of("T/g"), Units::between(0.0, 2.0));
+        assert_eq!(either.write_units(), Units::between(1.0, 5.0));
+        assert!(!either.is_exact());
+        assert!(single.is_exact());
+    }
+
+    #[test]
+    fn a_reason_makes_a_prediction_a_range() {
+        let mut predicted = Predicted::default();
+        predicted.add(Access::Write, "T".into(), Units::exact(1.0), 1.0);
+        assert!(predicted.is_exact());
+        predicted.because("the stored item decides");
+        assert!(!predicted.is_exact());
     }
 
     #[test]

@@ -1,7 +1,5 @@
 //! Capacity units from sizes, as DynamoDB counts them: writes per 1 KB, reads per 4 KB.
 
-use crate::value::limits::MAX_ITEM_BYTES;
-
 /// The bytes one write unit writes.
 const WRITE_UNIT_BYTES: usize = 1024;
 /// The bytes one strongly consistent read unit reads.
@@ -12,12 +10,6 @@ pub(crate) const PAGE_BYTES: usize = 1024 * 1024;
 /// The write units of writing `bytes`: one per started KB, at least one.
 pub(crate) fn write_units(bytes: usize) -> f64 {
     bytes.div_ceil(WRITE_UNIT_BYTES).max(1) as f64
-}
-
-/// The write units of the largest item DynamoDB stores (400 KB): the most any one item
-/// or index entry costs to write or delete.
-pub(crate) fn max_write_units() -> f64 {
-    write_units(MAX_ITEM_BYTES)
 }
 
 /// The read units of reading `bytes` at once: one per started 4 KB (half as much when
@@ -37,9 +29,9 @@ pub(crate) fn item_read_units(bytes: usize, consistent: bool) -> f64 {
     read_units(bytes.max(1), consistent)
 }
 
-/// The read units of the largest item DynamoDB stores.
-pub(crate) fn max_item_read_units(consistent: bool) -> f64 {
-    read_units(MAX_ITEM_BYTES, consistent)
+/// The read units of an item of at most `bound` bytes, at most.
+pub(crate) fn max_item_read_units(bound: usize, consistent: bool) -> f64 {
+    read_units(bound, consistent)
 }
 
 #[cfg(test)]
@@ -51,7 +43,7 @@ mod tests {
         assert_eq!(write_units(0), 1.0);
         assert_eq!(write_units(1024), 1.0);
         assert_eq!(write_units(1025), 2.0);
-        assert_eq!(max_write_units(), 400.0);
+        assert_eq!(write_units(400 * 1024), 400.0);
     }
 
     #[test]
@@ -60,7 +52,7 @@ mod tests {
         assert_eq!(read_units(5000, false), 1.0);
         assert_eq!(read_units(5000, true), 2.0);
         assert_eq!(item_read_units(0, false), 0.5);
-        assert_eq!(max_item_read_units(true), 100.0);
+        assert_eq!(max_item_read_units(400 * 1024, true), 100.0);
         assert_eq!(read_units(PAGE_BYTES, false), 128.0);
     }
 }
