@@ -11,7 +11,13 @@
 //!    and no guard guards nothing (`common::guards::check_guards`);
 //! 3. each team's `member_count` equals the number of its members;
 //! 4. every read path sees the items and never a guard: `get_unique` by each held value
-//!    gives its holder, and a scan gives the oracle's items.
+//!    gives its holder, and a scan gives the oracle's items;
+//! 5. no guard is reachable through the model's own API: a `get`, `get_raw` or query by
+//!    the key of each guard (and of each hostile id) is refused before sending.
+//!
+//! Among the ids are hostile ones, which equal a guard's key: of an email a member may
+//! hold, and of an email nobody holds. Every step that names one is refused with a
+//! `Validation` error naming the model and the key attribute, and changes nothing.
 //!
 //! Few ids and values, so that steps collide. A fixed seed and number of cases;
 //! `PROPTEST_RNG_SEED` and `PROPTEST_CASES` explore others.
@@ -31,6 +37,8 @@ const MAX_STEPS: usize = 20;
 const SEED: u64 = 0x5EED_0026;
 
 const IDS: [&str; 4] = ["u1", "u2", "u3", "u4"];
+/// Ids that are guards' keys: of an email members hold in turn, and of one nobody holds.
+const HOSTILE: [&str; 2] = ["$unique#Member#email#a@x", "$unique#Member#email#z@x"];
 const EMAILS: [&str; 3] = ["a@x", "b@x", "c#x"];
 const TEAMS: [&str; 2] = ["t1", "t2"];
 const HANDLES: [&str; 2] = ["h1", "h2"];
@@ -47,7 +55,7 @@ struct Team {
 /// A member: the email is unique in the table, the handle within each team; each member
 /// counts in its team.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "UniqueMembers")]
+#[dynorm(table = "UniqueMembers", unique_name = "Member")]
 #[count(parent = Team, into = member_count, fields = [team], references = [id])]
 struct Member {
     #[hash_key]
@@ -108,7 +116,28 @@ enum Op {
 }
 
 fn id() -> impl Strategy<Value = &'static str> {
-    select(&IDS[..])
+    prop_oneof![6 => select(&IDS[..]), 1 => select(&HOSTILE[..])]
+}
+
+fn is_hostile(id: &str) -> bool {
+    HOSTILE.contains(&id)
+}
+
+/// Whether a step names a hostile id.
+fn names_hostile(op: &Op) -> bool {
+    match op {
+        Op::Create(id, _)
+        | Op::Put(id, _)
+        | Op::Update(id, _)
+        | Op::UpdateRaw(id, _)
+        | Op::Upsert(id, _)
+        | Op::Delete(id)
+        | Op::DeleteRaw(id) => is_hostile(id),
+        Op::InsertMany(rows) => rows.iter().any(|(id, _)| is_hostile(id)),
+        Op::Transaction(ops) => ops.iter().any(|op| match op {
+            TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Delete(id) => is_hostile(id),
+        }),
+    }
 }
 
 fn fields() -> impl Strategy<Value = Fields> {
@@ -170,13 +199,36 @@ fn clashes(world: &World, member: &Member) -> bool {
         .any(|m| m.id != member.id && clash(m, member))
 }
 
-/// What the oracle expects of a write: the world after it, or the kinds it may fail with.
+/// What the oracle expects of a write: the world after it, the kinds it may fail with, or
+/// the refusal of a key that addresses a guard (or, when `or_twice`, the refusal of a
+/// transaction that names one item twice, which may be found first).
 enum Expect {
     Ok(World),
     Err(Vec<ErrorKind>),
+    Refused { or_twice: bool },
+}
+
+/// Whether a transaction (or `insert_many`) names one id twice.
+fn names_twice(op: &Op) -> bool {
+    let ids: Vec<&str> = match op {
+        Op::InsertMany(rows) => rows.iter().map(|(id, _)| *id).collect(),
+        Op::Transaction(ops) => ops
+            .iter()
+            .map(|op| match op {
+                TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Delete(id) => *id,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    (1..ids.len()).any(|i| ids[..i].contains(&ids[i]))
 }
 
 fn expect(world: &World, op: &Op) -> Expect {
+    if names_hostile(op) {
+        return Expect::Refused {
+            or_twice: names_twice(op),
+        };
+    }
     let ok_unless_clash = |member: Member| {
         if clashes(world, &member) {
             Expect::Err(vec![ErrorKind::UniqueConflict])
@@ -407,11 +459,12 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
 /// The items of the table as members (guards left out), and the guard invariant.
 async fn check(db: &Client, world: &World) -> Result<(), String> {
     let raw = common::guards::scan_all(db, &db.table_name::<Member>()).await;
-    let mut stored = World::new();
-    for item in raw
+    let (guards, items): (Vec<Item>, Vec<Item>) = raw
         .into_iter()
-        .filter(|i| !i.contains_key("__dynorm_unique__"))
-    {
+        .partition(|i| i.contains_key("__dynorm_unique__"));
+    let guard_ids: Vec<AttributeValue> = guards.iter().map(|g| g["id"].clone()).collect();
+    let mut stored = World::new();
+    for item in items {
         let member =
             Member::from_item(item).map_err(|e| format!("an item does not decode: {e}"))?;
         stored.insert(member.id.clone(), member);
@@ -462,6 +515,51 @@ async fn check(db: &Client, world: &World) -> Result<(), String> {
             world.len()
         ));
     }
+    unreachable_guards(db, &guard_ids).await
+}
+
+/// The refusal of a key that addresses a guard: `Validation`, naming the model and the key
+/// attribute.
+fn refusal(error: &Error) -> Result<(), String> {
+    let named = error.model() == Some("Member") && error.attribute() == Some("id");
+    if error.kind() == ErrorKind::Validation && named && error.operation().is_some() {
+        Ok(())
+    } else {
+        Err(format!(
+            "not the refusal of a guard's key: {error} ({error:?})"
+        ))
+    }
+}
+
+/// No guard is reachable through the model's API: reads by the key of each guard, and of
+/// each hostile id, are refused before sending.
+async fn unreachable_guards(db: &Client, guards: &[AttributeValue]) -> Result<(), String> {
+    let hostile = HOSTILE.iter().map(|id| AttributeValue::S((*id).into()));
+    for key in guards.iter().cloned().chain(hostile) {
+        let AttributeValue::S(id) = &key else {
+            return Err(format!("a guard's key is not text: {key:?}"));
+        };
+        let get = db
+            .get::<Member>(id.as_str())
+            .consistent_read(true)
+            .send()
+            .await;
+        let raw = db.get_raw::<Member>(raw_key(id)).send().await;
+        let query = db
+            .query::<Member>()
+            .matching(Member::ID.eq(id.as_str()))
+            .all()
+            .await;
+        for (path, result) in [("get", get.map(|_| ())), ("get_raw", raw.map(|_| ()))]
+            .into_iter()
+            .chain([("query", query.map(|_| ()))])
+        {
+            match result {
+                Ok(()) => return Err(format!("{path} of the guard key {id} was sent")),
+                Err(error) => refusal(&error).map_err(|e| format!("{path} of {id}: {e}"))?,
+            }
+        }
+    }
     Ok(())
 }
 
@@ -491,6 +589,20 @@ async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
         world = match (expected, result) {
             (Expect::Ok(next), Ok(())) => next,
             (Expect::Err(kinds), Err(e)) if kinds.contains(&e.kind()) => world,
+            (Expect::Refused { or_twice }, Err(e)) => {
+                let twice = or_twice
+                    && e.kind() == ErrorKind::Validation
+                    && e.message().contains("only once");
+                if !twice {
+                    refusal(&e).map_err(|e| format!("step {i} ({op:?}): {e}"))?;
+                }
+                world
+            }
+            (Expect::Refused { .. }, Ok(())) => {
+                return Err(format!(
+                    "step {i} ({op:?}) succeeded, but it names a guard's key"
+                ))
+            }
             (Expect::Ok(_), Err(e)) => {
                 return Err(format!(
                     "step {i} ({op:?}) failed with {e}, but the oracle expected success"

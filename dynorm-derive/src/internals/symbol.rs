@@ -79,6 +79,8 @@ pub const SERVICE: Symbol = Symbol("service");
 pub const ENTITY_VERSION: Symbol = Symbol("entity_version");
 /// `#[dynorm(timestamps)]`: DynamoDB-Toolbox's `_ct` and `_md`.
 pub const TIMESTAMPS: Symbol = Symbol("timestamps");
+/// `#[dynorm(unique_name = "...")]`: the stable name guard items of `#[unique]` use.
+pub const UNIQUE_NAME: Symbol = Symbol("unique_name");
 
 // `#[key(...)]`
 
@@ -146,6 +148,7 @@ pub const CONTAINER_KEYS: &[Symbol] = &[
     SHAPE,
     UPCASTS,
     SHAPE_ATTRIBUTE,
+    UNIQUE_NAME,
 ];
 /// The values `#[dynorm(convention = ...)]` accepts.
 pub const CONVENTIONS: &[&str] = &["dynorm", "electrodb", "dynamodb-toolbox"];

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::expr::condition::{Comparison, Expr};
 use crate::expr::placeholders::Placeholders;
 use crate::schema::entity::KeyTemplate;
+use crate::schema::unique;
 use crate::schema::{IndexKind, IndexSchema, Schema};
 
 /// A query's conditions, as the caller gave them.
@@ -315,6 +316,13 @@ pub(crate) fn plan_query(
                     }
                 }
             }
+        }
+    }
+
+    // A partition of the table's hash key that is a guard's would read guard items.
+    for condition in &key {
+        if let Expr::Compare(attribute, Comparison::Eq, value) = condition {
+            unique::refuse_guard_key(schema, attribute, value)?;
         }
     }
 

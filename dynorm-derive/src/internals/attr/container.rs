@@ -42,6 +42,9 @@ pub struct ContainerAttrs {
     pub upcasts: Option<(syn::Path, Vec<syn::Type>)>,
     /// `#[dynorm(shape_attribute = "__shape")]`: where items store their shape.
     pub shape_attribute: Option<LitStr>,
+    /// `#[dynorm(unique_name = "User")]`: the stable name the guard items of `#[unique]`
+    /// attributes are keyed by.
+    pub unique_name: Option<LitStr>,
     /// The keys that unknown keys were reported as likely misspellings of: no error says
     /// such a key is missing too.
     pub misspelled: Vec<Symbol>,
@@ -127,6 +130,10 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 // #[dynorm(shape_attribute = "__shape")]
                 let value = non_empty_string(cx, &meta, "the shape attribute name")?;
                 set_once(cx, &mut out.shape_attribute, value, &meta, SHAPE_ATTRIBUTE);
+            } else if meta.path == UNIQUE_NAME {
+                // #[dynorm(unique_name = "User")]
+                let value = non_empty_string(cx, &meta, "the unique name")?;
+                set_once(cx, &mut out.unique_name, value, &meta, UNIQUE_NAME);
             } else if meta.path == TIMESTAMPS {
                 // #[dynorm(timestamps)] or #[dynorm(timestamps = false)]
                 let on = if meta.input.peek(syn::Token![=]) {
