@@ -17,7 +17,13 @@
 //!    one leaving), a member leaves a deleted team freely, and a built count equals the
 //!    number of members it counts;
 //! 4. every read path sees the items and never a guard: `get_unique` by each held value
-//!    gives its holder, and a scan gives the oracle's items.
+//!    gives its holder, and a scan gives the oracle's items;
+//! 5. no guard is reachable through the model's own API: a `get`, `get_raw` or query by
+//!    the key of each guard (and of each hostile id) is refused before sending.
+//!
+//! Among the ids are hostile ones, which equal a guard's key: of an email a member may
+//! hold, and of an email nobody holds. Every step that names one is refused with a
+//! `Validation` error naming the model and the key attribute, and changes nothing.
 //!
 //! Few ids and values, so that steps collide. A fixed seed and number of cases;
 //! `PROPTEST_RNG_SEED` and `PROPTEST_CASES` explore others.
@@ -37,6 +43,8 @@ const MAX_STEPS: usize = 20;
 const SEED: u64 = 0x5EED_0026;
 
 const IDS: [&str; 4] = ["u1", "u2", "u3", "u4"];
+/// Ids that are guards' keys: of an email members hold in turn, and of one nobody holds.
+const HOSTILE: [&str; 2] = ["$unique#Member#email#a@x", "$unique#Member#email#z@x"];
 const EMAILS: [&str; 3] = ["a@x", "b@x", "c#x"];
 const TEAMS: [&str; 2] = ["t1", "t2"];
 const HANDLES: [&str; 2] = ["h1", "h2"];
@@ -58,7 +66,7 @@ const COUNTS: [&str; 2] = ["member_count", "mentor_count"];
 /// A member: the email is unique in the table, the handle within each team; each member
 /// counts in its team, and in the team that mentors it, if any.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "UniqueMembers")]
+#[dynorm(table = "UniqueMembers", unique_name = "Member")]
 #[count(parent = Team, into = member_count, fields = [team], references = [id])]
 #[count(parent = Team, into = mentor_count, fields = [mentor], references = [id])]
 struct Member {
@@ -141,7 +149,32 @@ enum Op {
 }
 
 fn id() -> impl Strategy<Value = &'static str> {
-    select(&IDS[..])
+    prop_oneof![6 => select(&IDS[..]), 1 => select(&HOSTILE[..])]
+}
+
+fn is_hostile(id: &str) -> bool {
+    HOSTILE.contains(&id)
+}
+
+/// Whether a step names a hostile id.
+fn names_hostile(op: &Op) -> bool {
+    match op {
+        Op::Create(id, _)
+        | Op::Put(id, _)
+        | Op::Update(id, _)
+        | Op::UpdateRaw(id, _)
+        | Op::Upsert(id, _)
+        | Op::Delete(id)
+        | Op::DeleteRaw(id) => is_hostile(id),
+        Op::InsertMany(rows) => rows.iter().any(|(id, _)| is_hostile(id)),
+        Op::Transaction(ops) => ops.iter().any(|op| match op {
+            TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Move(id, _) | TxOp::Delete(id) => {
+                is_hostile(id)
+            }
+        }),
+        // Teams are not members: their keys are never a member's guard's.
+        Op::DeleteTeam(_) | Op::DropCount(..) | Op::BuildTeam(_) => false,
+    }
 }
 
 fn fields() -> impl Strategy<Value = Fields> {
@@ -210,13 +243,38 @@ fn clashes(world: &World, member: &Member) -> bool {
         .any(|m| m.id != member.id && clash(m, member))
 }
 
-/// What the oracle expects of a write: the world after it, or the kinds it may fail with.
+/// What the oracle expects of a write: the world after it, the kinds it may fail with, or
+/// the refusal of a key that addresses a guard (or, when `or_twice`, the refusal of a
+/// transaction that names one item twice, which may be found first).
 enum Expect {
     Ok(World),
     Err(Vec<ErrorKind>),
+    Refused { or_twice: bool },
+}
+
+/// Whether a transaction (or `insert_many`) names one id twice.
+fn names_twice(op: &Op) -> bool {
+    let ids: Vec<&str> = match op {
+        Op::InsertMany(rows) => rows.iter().map(|(id, _)| *id).collect(),
+        Op::Transaction(ops) => ops
+            .iter()
+            .map(|op| match op {
+                TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Move(id, _) | TxOp::Delete(id) => {
+                    *id
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    (1..ids.len()).any(|i| ids[..i].contains(&ids[i]))
 }
 
 fn expect(world: &World, op: &Op) -> Expect {
+    if names_hostile(op) {
+        return Expect::Refused {
+            or_twice: names_twice(op),
+        };
+    }
     let ok_unless_clash = |member: Member| {
         if clashes(world, &member) {
             Expect::Err(vec![ErrorKind::UniqueConflict])
@@ -467,9 +525,15 @@ fn move_counts(teams: &Teams, before: &World, after: &World) -> Result<Teams, Ve
     }
 }
 
-/// What the oracle expects of a step, members and teams: the state after it, or the
-/// kinds it may fail with.
-fn expect_step(world: &World, teams: &Teams, op: &Op) -> Result<(World, Teams), Vec<ErrorKind>> {
+/// What the oracle expects of a step, members and teams: the state after it, the kinds
+/// it may fail with, or the refusal of a key that addresses a guard (as [`Expect`]).
+enum StepExpect {
+    Ok(World, Teams),
+    Err(Vec<ErrorKind>),
+    Refused { or_twice: bool },
+}
+
+fn expect_step(world: &World, teams: &Teams, op: &Op) -> StepExpect {
     let mut next = teams.clone();
     match op {
         Op::DeleteTeam(team) => {
@@ -486,14 +550,16 @@ fn expect_step(world: &World, teams: &Teams, op: &Op) -> Result<(World, Teams), 
         }
         _ => {
             return match expect(world, op) {
-                Expect::Ok(members) => {
-                    move_counts(teams, world, &members).map(|teams| (members, teams))
-                }
-                Expect::Err(kinds) => Err(kinds),
+                Expect::Ok(members) => match move_counts(teams, world, &members) {
+                    Ok(teams) => StepExpect::Ok(members, teams),
+                    Err(kinds) => StepExpect::Err(kinds),
+                },
+                Expect::Err(kinds) => StepExpect::Err(kinds),
+                Expect::Refused { or_twice } => StepExpect::Refused { or_twice },
             }
         }
     }
-    Ok((world.clone(), next))
+    StepExpect::Ok(world.clone(), next)
 }
 
 fn raw_key(id: &str) -> Item {
@@ -616,11 +682,12 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
 /// The items of the table as members (guards left out), and the guard invariant.
 async fn check(db: &Client, world: &World, teams: &Teams) -> Result<(), String> {
     let raw = common::guards::scan_all(db, &db.table_name::<Member>()).await;
-    let mut stored = World::new();
-    for item in raw
+    let (guards, items): (Vec<Item>, Vec<Item>) = raw
         .into_iter()
-        .filter(|i| !i.contains_key("__dynorm_unique__"))
-    {
+        .partition(|i| i.contains_key("__dynorm_unique__"));
+    let guard_ids: Vec<AttributeValue> = guards.iter().map(|g| g["id"].clone()).collect();
+    let mut stored = World::new();
+    for item in items {
         let member =
             Member::from_item(item).map_err(|e| format!("an item does not decode: {e}"))?;
         stored.insert(member.id.clone(), member);
@@ -693,6 +760,51 @@ async fn check(db: &Client, world: &World, teams: &Teams) -> Result<(), String> 
             world.len()
         ));
     }
+    unreachable_guards(db, &guard_ids).await
+}
+
+/// The refusal of a key that addresses a guard: `Validation`, naming the model and the key
+/// attribute.
+fn refusal(error: &Error) -> Result<(), String> {
+    let named = error.model() == Some("Member") && error.attribute() == Some("id");
+    if error.kind() == ErrorKind::Validation && named && error.operation().is_some() {
+        Ok(())
+    } else {
+        Err(format!(
+            "not the refusal of a guard's key: {error} ({error:?})"
+        ))
+    }
+}
+
+/// No guard is reachable through the model's API: reads by the key of each guard, and of
+/// each hostile id, are refused before sending.
+async fn unreachable_guards(db: &Client, guards: &[AttributeValue]) -> Result<(), String> {
+    let hostile = HOSTILE.iter().map(|id| AttributeValue::S((*id).into()));
+    for key in guards.iter().cloned().chain(hostile) {
+        let AttributeValue::S(id) = &key else {
+            return Err(format!("a guard's key is not text: {key:?}"));
+        };
+        let get = db
+            .get::<Member>(id.as_str())
+            .consistent_read(true)
+            .send()
+            .await;
+        let raw = db.get_raw::<Member>(raw_key(id)).send().await;
+        let query = db
+            .query::<Member>()
+            .matching(Member::ID.eq(id.as_str()))
+            .all()
+            .await;
+        for (path, result) in [("get", get.map(|_| ())), ("get_raw", raw.map(|_| ()))]
+            .into_iter()
+            .chain([("query", query.map(|_| ()))])
+        {
+            match result {
+                Ok(()) => return Err(format!("{path} of the guard key {id} was sent")),
+                Err(error) => refusal(&error).map_err(|e| format!("{path} of {id}: {e}"))?,
+            }
+        }
+    }
     Ok(())
 }
 
@@ -723,19 +835,33 @@ async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
         let expected = expect_step(&world, &teams, op);
         let result = write(db, &world, op).await;
         (world, teams) = match (expected, result) {
-            (Ok(next), Ok(())) => next,
-            (Err(kinds), Err(e)) if kinds.contains(&e.kind()) => (world, teams),
-            (Ok(_), Err(e)) => {
+            (StepExpect::Ok(members, next), Ok(())) => (members, next),
+            (StepExpect::Err(kinds), Err(e)) if kinds.contains(&e.kind()) => (world, teams),
+            (StepExpect::Refused { or_twice }, Err(e)) => {
+                let twice = or_twice
+                    && e.kind() == ErrorKind::Validation
+                    && e.message().contains("only once");
+                if !twice {
+                    refusal(&e).map_err(|e| format!("step {i} ({op:?}): {e}"))?;
+                }
+                (world, teams)
+            }
+            (StepExpect::Refused { .. }, Ok(())) => {
+                return Err(format!(
+                    "step {i} ({op:?}) succeeded, but it names a guard's key"
+                ))
+            }
+            (StepExpect::Ok(..), Err(e)) => {
                 return Err(format!(
                     "step {i} ({op:?}) failed with {e}, but the oracle expected success"
                 ))
             }
-            (Err(kinds), Ok(())) => {
+            (StepExpect::Err(kinds), Ok(())) => {
                 return Err(format!(
                     "step {i} ({op:?}) succeeded, but the oracle expected {kinds:?}"
                 ))
             }
-            (Err(kinds), Err(e)) => {
+            (StepExpect::Err(kinds), Err(e)) => {
                 return Err(format!(
                     "step {i} ({op:?}) failed with {e}, but the oracle expected {kinds:?}"
                 ))

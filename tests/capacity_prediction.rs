@@ -775,7 +775,7 @@ struct Team {
 
 /// A member, counted in its team, with a unique email.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "CostMembers", max_item_bytes = 1000)]
+#[dynorm(table = "CostMembers", unique_name = "Member", max_item_bytes = 1000)]
 #[count(parent = Team, into = member_count, fields = [team], references = [id])]
 struct Member {
     #[hash_key]

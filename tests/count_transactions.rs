@@ -25,7 +25,7 @@ struct Team {
 
 /// A member of a team; the handle is unique within the team.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "TxMembers")]
+#[dynorm(table = "TxMembers", unique_name = "Member")]
 #[count(parent = Team, into = member_count, fields = [team], references = [id])]
 struct Member {
     #[hash_key]
@@ -363,7 +363,7 @@ async fn a_value_held_twice_can_be_given_up() {
 
 /// A seat of a venue: its code is unique, and each seat counts in its venue.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "TxSeats")]
+#[dynorm(table = "TxSeats", unique_name = "Seat")]
 #[count(parent = Team, into = member_count, fields = [venue], references = [id])]
 struct Seat {
     #[hash_key]

@@ -12,7 +12,7 @@ use dynorm::{ErrorKind, Item, Model};
 
 /// A user: the email is unique in the whole table, the handle within each team.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "UniqueUsers")]
+#[dynorm(table = "UniqueUsers", unique_name = "User")]
 struct User {
     #[hash_key]
     id: String,
@@ -484,7 +484,11 @@ async fn racing_writers_get_one_winner_and_no_orphan() {
 
 /// A user whose table has a stream, with both images, and one with keys only.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "UniqueStreamed", stream = "new_and_old_images")]
+#[dynorm(
+    table = "UniqueStreamed",
+    stream = "new_and_old_images",
+    unique_name = "Streamed"
+)]
 struct Streamed {
     #[hash_key]
     id: String,
@@ -493,7 +497,11 @@ struct Streamed {
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "UniqueKeysOnly", stream = "keys_only")]
+#[dynorm(
+    table = "UniqueKeysOnly",
+    stream = "keys_only",
+    unique_name = "KeysOnly"
+)]
 struct KeysOnly {
     #[hash_key]
     id: String,

@@ -1,6 +1,7 @@
 use dynorm::Model;
 
 #[derive(Model)]
+#[dynorm(unique_name = "User")]
 struct User {
     #[hash_key]
     id: String,

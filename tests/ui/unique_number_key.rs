@@ -1,6 +1,7 @@
 use dynorm::Model;
 
 #[derive(Model)]
+#[dynorm(unique_name = "Device")]
 struct Device {
     #[hash_key]
     id: u64,

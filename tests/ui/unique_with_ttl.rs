@@ -1,6 +1,7 @@
 use dynorm::Model;
 
 #[derive(Model)]
+#[dynorm(unique_name = "Session")]
 struct Session {
     #[hash_key]
     id: String,

@@ -213,7 +213,9 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
             .collect::<Vec<_>>()
             .join("+");
         let scope = unique.scope.iter().map(|&p| name_of(p));
-        quote!(::dynorm::__private::Unique { name: #name, attributes: &[#(#attributes),*], scope: &[#(#scope),*] })
+        // `check` requires a stable name for a model with unique attributes.
+        let owner = model.unique_owner.as_deref().unwrap_or_default();
+        quote!(::dynorm::__private::Unique { owner: #owner, name: #name, attributes: &[#(#attributes),*], scope: &[#(#scope),*] })
     });
     let counts = model.counts.iter().map(|count| {
         let parent = count.decl.parent.as_ref();

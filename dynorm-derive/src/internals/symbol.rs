@@ -81,6 +81,8 @@ pub const ENTITY_VERSION: Symbol = Symbol("entity_version");
 pub const TIMESTAMPS: Symbol = Symbol("timestamps");
 /// `#[dynorm(max_item_bytes = 4096)]`: the largest item the model writes.
 pub const MAX_ITEM_BYTES: Symbol = Symbol("max_item_bytes");
+/// `#[dynorm(unique_name = "...")]`: the stable name guard items of `#[unique]` use.
+pub const UNIQUE_NAME: Symbol = Symbol("unique_name");
 
 // `#[key(...)]`
 
@@ -149,6 +151,7 @@ pub const CONTAINER_KEYS: &[Symbol] = &[
     UPCASTS,
     SHAPE_ATTRIBUTE,
     MAX_ITEM_BYTES,
+    UNIQUE_NAME,
 ];
 /// The values `#[dynorm(convention = ...)]` accepts.
 pub const CONVENTIONS: &[&str] = &["dynorm", "electrodb", "dynamodb-toolbox"];

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::expr::condition::{Comparison, Expr};
 use crate::expr::placeholders::Placeholders;
 use crate::schema::entity::KeyTemplate;
+use crate::schema::unique;
 use crate::schema::{IndexKind, IndexSchema, Schema};
 
 /// A query's conditions, as the caller gave them.
@@ -327,6 +328,12 @@ pub(crate) fn plan_query(
             _ => None,
         })
         .collect();
+    // A partition of the table's hash key that is a guard's would read guard items.
+    for condition in &key {
+        if let Expr::Compare(attribute, Comparison::Eq, value) = condition {
+            unique::refuse_guard_key(schema, attribute, value)?;
+        }
+    }
 
     // The range key: the caller's range conditions, or the planner's pick, left to right.
     let mut range = Vec::new();

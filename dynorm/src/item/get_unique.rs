@@ -26,7 +26,8 @@ impl Client {
     ///
     /// ```no_run
     /// # use dynorm::Model;
-    /// # #[derive(Model)] struct User { #[hash_key] id: String, #[unique] email: String }
+    /// # #[derive(Model)] #[dynorm(unique_name = "User")]
+    /// # struct User { #[hash_key] id: String, #[unique] email: String }
     /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
     /// let user: Option<User> = db
     ///     .get_unique::<User>()

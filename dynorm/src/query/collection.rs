@@ -15,7 +15,7 @@ use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
 use crate::observe::{report_setters, Predicted, Reporting};
-use crate::schema::collection;
+use crate::schema::{collection, unique};
 use crate::schema::{entity_name, Collection, Index, IndexSchema, Model, Schema};
 use crate::value::Item;
 
@@ -182,6 +182,8 @@ impl<C: Collection> CollectionQuery<C> {
         }
         let index = <C::Partition as Index>::INDEX;
         let values = <C::Partition as Index>::hash_values(&self.hash).map_err(fail)?;
+        let partition = values.iter().map(|(name, value)| (*name, value));
+        unique::refuse_guard_partition(schema, partition, OPERATION)?;
         let mut placeholders = Placeholders::default();
         let mut conditions: Vec<Expr> = values
             .into_iter()

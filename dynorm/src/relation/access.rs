@@ -6,7 +6,7 @@ use std::fmt;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
-use crate::schema::{entity, IndexSchema, Schema, TemplatePart};
+use crate::schema::{entity, unique, IndexSchema, Schema, TemplatePart};
 use crate::value::Item;
 
 /// The access path to the related items of one parent.
@@ -123,8 +123,21 @@ pub(crate) fn choose(
     .with_model(schema.model))
 }
 
-/// The hash key values of `index` for the related item whose references hold `values`.
+/// The hash key values of `index` for the related item whose references hold `values`;
+/// a partition of the table's hash key that is a guard's is refused.
 pub(crate) fn hash_values(
+    schema: &Schema,
+    index: &IndexSchema,
+    values: &Item,
+) -> Result<Vec<(&'static str, AttributeValue)>> {
+    let hash = partition_values(schema, index, values)?;
+    let partition = hash.iter().map(|(name, value)| (*name, value));
+    unique::refuse_guard_partition(schema, partition, "find")?;
+    Ok(hash)
+}
+
+/// [`hash_values`], unchecked.
+fn partition_values(
     schema: &Schema,
     index: &IndexSchema,
     values: &Item,

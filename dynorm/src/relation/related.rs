@@ -25,13 +25,23 @@ pub(super) const OPERATION: &str = "find";
 const BUDGETED_SCAN: &str = "a relation read by Scan (allow_scan) reads the whole table, which \
      a budget cannot stop midway: load it without a budget, or give it a key or index";
 
-/// Errors of a relation name the parent model and the operation.
+/// Errors of a relation name the parent model and the operation, and the parent's field
+/// when the error is about the related attribute it references.
 pub(super) fn fail<P: Model>(relation: &RelationSchema) -> impl Fn(Error) -> Error + '_ {
     move |e: Error| {
         let message = format!("relation `{}`: {}", relation.name, e.message());
-        Error::new(e.kind(), message)
+        let field = relation
+            .references
+            .iter()
+            .position(|r| e.attribute() == Some(*r))
+            .and_then(|i| relation.fields.get(i));
+        let error = Error::new(e.kind(), message)
             .with_model(P::SCHEMA.model)
-            .with_operation(OPERATION)
+            .with_operation(OPERATION);
+        match field {
+            Some(field) => error.with_attribute(*field),
+            None => error,
+        }
     }
 }
 

@@ -141,8 +141,12 @@ impl<'s> KeySignature<'s> {
     /// Adds the next key attribute's value when the field is a `String`, without copying it.
     pub fn push_str(&mut self, value: &str) -> Result<()> {
         let attribute = self.next_attribute()?;
-        if attribute.scalar != ScalarType::S || value.is_empty() {
-            // The general path words the error.
+        if attribute.scalar != ScalarType::S
+            || value.is_empty()
+            || value.starts_with(crate::schema::unique::GUARD_PREFIX)
+        {
+            // The general path words the error (or accepts a guard's prefix where it is
+            // not the table's hash key).
             self.next -= 1;
             return self.push(Ok(Some(AttributeValue::S(value.to_owned()))));
         }

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::schema::entity::Entity;
 use crate::schema::index::{IndexKind, IndexSchema, Projection};
 use crate::schema::shape::Shape;
+use crate::schema::unique;
 use crate::schema::{Combine, Count, Generated, StreamView, Unique};
 use crate::value::{limits, AttrError, Item, ScalarType};
 
@@ -257,7 +258,8 @@ impl Schema {
         }
     }
 
-    /// Checks one key attribute's value: present, of the attribute's type, and not empty.
+    /// Checks one key attribute's value: present, of the attribute's type, not empty, and,
+    /// for the table's hash key, not the key of a guard item (`schema/unique.rs`).
     pub(crate) fn check_key_value(
         &self,
         attribute: &KeyAttribute,
@@ -297,7 +299,8 @@ impl Schema {
         if empty {
             return fail("a key attribute cannot be empty".to_owned());
         }
-        Ok(())
+        unique::refuse_guard_key(self, attribute.name, value)
+            .map_err(|e| e.with_operation(operation))
     }
 
     /// Whether an item has expired by its `#[ttl]` (DynamoDB deletes such items only

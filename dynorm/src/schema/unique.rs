@@ -1,15 +1,21 @@
 //! Unique attributes (`#[unique]`): what a model declares unique, and the guard item that
 //! holds each unique value. Pure: the layout of a guard and the values it is made of.
 //!
-//! A guard lives in the model's table. Its key is text made of the model, the constraint
-//! and the values (scope first), so that two items holding the same values would need the
-//! same guard: writing a guard on condition that it does not exist, in the same
-//! transaction as the item, is what makes the value unique.
+//! A guard lives in the model's table. Its key is text made of the model's stable name,
+//! the constraint and the values (scope first), so that two items holding the same values
+//! would need the same guard: writing a guard on condition that it does not exist, in the
+//! same transaction as the item, is what makes the value unique.
+//!
+//! The stable name is `#[dynorm(unique_name = "..")]`, else the entity name given with
+//! `#[dynorm(entity = "..")]`, never the Rust type's name (the derive requires one of
+//! them), so renaming a struct keeps its guards. Every hash key that begins with
+//! `$unique#` is a guard's: no model's own key may begin so, and every path refuses one
+//! before sending ([`refuse_guard_key`]).
 //!
 //! ```text
-//! <hash key>   S  "$unique#<entity or model>#<constraint>#<scope value>#...#<value>#..."
+//! <hash key>   S  "$unique#<stable name>#<constraint>#<scope value>#...#<value>#..."
 //! <range key>  S  "$unique"                      (when the table has one)
-//! __dynorm_unique__      S  "<entity or model>.<constraint>"   marks the item as a guard
+//! __dynorm_unique__      S  "<stable name>.<constraint>"   marks the item as a guard
 //! __dynorm_owner_hash__  the owner's hash key value
 //! __dynorm_owner_range__ the owner's range key value (when the table has one)
 //! <entity attribute>     S  "dynorm.unique"      (single-table models: other readers skip it)
@@ -47,6 +53,9 @@ const MAX_HASH_KEY_BYTES: usize = 2048;
 /// (within each combination of the scope's values).
 #[derive(Clone, Copy, Debug)]
 pub struct Unique {
+    /// The model's stable name, which its guards' keys begin with: `#[dynorm(unique_name)]`
+    /// or the entity name.
+    pub owner: &'static str,
     /// The constraint's name: its attributes joined by `+`.
     pub name: &'static str,
     /// The attributes whose values are unique together.
@@ -86,7 +95,7 @@ impl Unique {
     pub fn guard_key(&self, schema: &Schema, values: &[&AttributeValue]) -> Result<Item> {
         let mut text = String::with_capacity(64);
         text.push_str(GUARD_PREFIX);
-        escape_into(&mut text, owner_name(schema));
+        escape_into(&mut text, self.owner);
         text.push('#');
         escape_into(&mut text, self.name);
         for (name, value) in self.sources().zip(values) {
@@ -132,7 +141,7 @@ impl Unique {
         let mut item = self.guard_key(schema, values)?;
         item.insert(
             GUARD_MARKER.to_owned(),
-            AttributeValue::S(format!("{}.{}", owner_name(schema), self.name)),
+            AttributeValue::S(format!("{}.{}", self.owner, self.name)),
         );
         if let Some(hash) = owner.get(schema.hash_key.name) {
             item.insert(GUARD_OWNER_HASH.to_owned(), hash.clone());
@@ -170,13 +179,45 @@ pub fn is_guard(item: &Item) -> bool {
 
 /// Whether a key is a guard's: its hash key is text that begins as every guard's does.
 pub fn is_guard_key(schema: &Schema, key: &Item) -> bool {
-    matches!(key.get(schema.hash_key.name), Some(AttributeValue::S(s)) if s.starts_with(GUARD_PREFIX))
+    key.get(schema.hash_key.name).is_some_and(is_guard_text)
 }
 
-/// The name a guard's key and marker use for the model: its entity name when it has one
-/// (stable across Rust renames), else the model's name.
-fn owner_name(schema: &Schema) -> &'static str {
-    schema.entity.map_or(schema.model, |e| e.name)
+/// Whether a value is text that begins as every guard's hash key does.
+fn is_guard_text(value: &AttributeValue) -> bool {
+    matches!(value, AttributeValue::S(s) if s.starts_with(GUARD_PREFIX))
+}
+
+/// Refuses `value` of `attribute` when `attribute` is the table's hash key and the value
+/// would address a guard item (text beginning with `$unique#`), so that no key a caller
+/// gives reaches a guard: not to read it, not to write it. It holds for every model,
+/// with unique attributes or not, since any model of a table can address the guards of
+/// another model of that table. The caller adds the operation.
+pub(crate) fn refuse_guard_key(
+    schema: &Schema,
+    attribute: &str,
+    value: &AttributeValue,
+) -> Result<()> {
+    if attribute != schema.hash_key.name || !is_guard_text(value) {
+        return Ok(());
+    }
+    Err(Error::validation(format!(
+        "the key `{attribute}` begins with `{GUARD_PREFIX}`, which only the guard items of \
+         unique attributes use; no item of a model can have such a key"
+    ))
+    .with_model(schema.model)
+    .with_attribute(attribute))
+}
+
+/// [`refuse_guard_key`] for each of a partition's hash key values (a query's, a
+/// collection's, a relation's), attributing the error to `operation`.
+pub(crate) fn refuse_guard_partition<'a>(
+    schema: &Schema,
+    hash: impl IntoIterator<Item = (&'a str, &'a AttributeValue)>,
+    operation: &'static str,
+) -> Result<()> {
+    hash.into_iter()
+        .try_for_each(|(attribute, value)| refuse_guard_key(schema, attribute, value))
+        .map_err(|e| e.with_operation(operation))
 }
 
 /// Appends `text` with `\` and `#` escaped.
@@ -253,6 +294,7 @@ mod tests {
     }
 
     const EMAIL: Unique = Unique {
+        owner: "Person",
         name: "email",
         attributes: &["email"],
         scope: &["team"],
@@ -270,7 +312,7 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(
             a.get(schema.hash_key.name),
-            Some(&s("$unique#Plain#email#t\\#1#x"))
+            Some(&s("$unique#Person#email#t\\#1#x"))
         );
     }
 
@@ -296,6 +338,31 @@ mod tests {
         assert!(is_guard(&guard));
         assert!(is_guard_key(&schema, &guard));
         assert_eq!(guard_owner(&schema, &guard), Some(owner));
+    }
+
+    #[test]
+    fn guards_are_keyed_by_the_stable_name_not_the_model() {
+        let schema = schema();
+        let key = EMAIL.guard_key(&schema, &[&s("t"), &s("a")]).unwrap();
+        assert!(
+            matches!(&key[schema.hash_key.name], AttributeValue::S(t) if t.starts_with("$unique#Person#")),
+            "{key:?}"
+        );
+    }
+
+    #[test]
+    fn hash_keys_that_address_a_guard_are_refused() {
+        let schema = schema();
+        let error = refuse_guard_key(&schema, "id", &s("$unique#Person#email#t#a")).unwrap_err();
+        assert!(error.is_validation());
+        assert_eq!(error.attribute(), Some("id"));
+        assert_eq!(error.model(), Some("Plain"));
+        // The prefix only: other text, other attributes and other types pass.
+        assert!(refuse_guard_key(&schema, "id", &s("$unique")).is_ok());
+        assert!(refuse_guard_key(&schema, "id", &s("x$unique#")).is_ok());
+        assert!(refuse_guard_key(&schema, "email", &s("$unique#x")).is_ok());
+        let bytes = AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(*b"$unique#x"));
+        assert!(refuse_guard_key(&schema, "id", &bytes).is_ok());
     }
 
     #[test]

@@ -160,12 +160,13 @@ impl<M: Model> Decoder<M> {
             }
         }
         fn decode_key<M: Model>(entity: Option<&str>, key: Item) -> Option<Result<M::Key>> {
+            // No model's own key addresses a guard, so a guard's key is never a model's.
             let ours = match (M::SCHEMA.entity, entity) {
                 (Some(own), Some(entity)) => own.name == entity,
-                (Some(_), None) => key_fits(&M::SCHEMA, &key),
-                (None, _) => {
-                    M::SCHEMA.uniques.is_empty() || !unique::is_guard_key(&M::SCHEMA, &key)
+                (Some(_), None) => {
+                    key_fits(&M::SCHEMA, &key) && !unique::is_guard_key(&M::SCHEMA, &key)
                 }
+                (None, _) => !unique::is_guard_key(&M::SCHEMA, &key),
             };
             ours.then(|| M::Key::from_key_item(key))
         }

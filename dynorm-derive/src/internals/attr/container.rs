@@ -44,6 +44,9 @@ pub struct ContainerAttrs {
     pub shape_attribute: Option<LitStr>,
     /// `#[dynorm(max_item_bytes = 4096)]`: the largest item the model writes, in bytes.
     pub max_item_bytes: Option<syn::LitInt>,
+    /// `#[dynorm(unique_name = "User")]`: the stable name the guard items of `#[unique]`
+    /// attributes are keyed by.
+    pub unique_name: Option<LitStr>,
     /// The keys that unknown keys were reported as likely misspellings of: no error says
     /// such a key is missing too.
     pub misspelled: Vec<Symbol>,
@@ -133,6 +136,10 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 // #[dynorm(max_item_bytes = 4096)]
                 let value: syn::LitInt = meta.value()?.parse()?;
                 set_once(cx, &mut out.max_item_bytes, value, &meta, MAX_ITEM_BYTES);
+            } else if meta.path == UNIQUE_NAME {
+                // #[dynorm(unique_name = "User")]
+                let value = non_empty_string(cx, &meta, "the unique name")?;
+                set_once(cx, &mut out.unique_name, value, &meta, UNIQUE_NAME);
             } else if meta.path == TIMESTAMPS {
                 // #[dynorm(timestamps)] or #[dynorm(timestamps = false)]
                 let on = if meta.input.peek(syn::Token![=]) {

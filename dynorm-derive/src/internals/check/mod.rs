@@ -9,7 +9,7 @@ use syn::ext::IdentExt;
 
 use crate::internals::ast::Container;
 use crate::internals::attr::{DateStorage, DefaultValue};
-use crate::internals::resolve::{Field, IndexKeys, Model, PrimaryKey, Template};
+use crate::internals::resolve::{Field, IndexKeys, Model, Part, PrimaryKey, Template};
 use crate::internals::types::{self, Shape};
 use crate::internals::Ctxt;
 
@@ -24,6 +24,8 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_version_and_ttl(cx, model);
     check_combines(cx, model);
     check_uniques(cx, model);
+    check_guard_name(cx, cont, model);
+    check_guard_prefix(cx, model);
     check_counts(cx, model);
     check_shape(cx, cont, model);
     check_behaviours(cx, model);
@@ -341,6 +343,55 @@ fn check_uniques(cx: &Ctxt, model: &Model) {
         }
     }
 }
+
+/// A model with unique attributes names its guards with a stable name, never its type's
+/// name: `#[dynorm(unique_name = "..")]`, or an entity name given with
+/// `#[dynorm(entity = "..")]`.
+fn check_guard_name(cx: &Ctxt, cont: &Container, model: &Model) {
+    let Some(first) = cont.uniques.first() else {
+        return;
+    };
+    if model.unique_owner.is_some() {
+        return;
+    }
+    let entity = if cont.uses_templates() {
+        " (or an entity name: `#[dynorm(entity = \"..\")]`)"
+    } else {
+        ""
+    };
+    cx.error_spanned_by(
+        &first.attr,
+        format!(
+            "model `{ident}` has unique attributes, so it needs a stable name for the keys of their guard items: \
+             add `#[dynorm(unique_name = \"{ident}\")]`{entity}; guard keys never use the Rust type's name, \
+             so that renaming the struct keeps its unique values; for a table already in use, \
+             the name must be the type's name when its guards were written",
+            ident = model.ident
+        ),
+    );
+}
+
+/// The table's hash key template cannot begin as a guard item's key does: every key that
+/// begins with `$unique#` is a guard's.
+fn check_guard_prefix(cx: &Ctxt, model: &Model) {
+    let Some(PrimaryKey::Templates { hash, .. }) = &model.primary else {
+        return;
+    };
+    if let Some(Part::Static(text)) = hash.parts.first() {
+        if text.starts_with(GUARD_PREFIX) {
+            cx.error_spanned_by(
+                hash.literal,
+                format!(
+                    "the hash key template begins with `{GUARD_PREFIX}`, which only the guard items of #[unique] attributes use; \
+                     no item of a model can have such a key"
+                ),
+            );
+        }
+    }
+}
+
+/// How every guard item's hash key begins (`dynorm::schema::unique::GUARD_PREFIX`).
+const GUARD_PREFIX: &str = "$unique#";
 
 /// The shape attribute is not one of the model's own attributes.
 fn check_shape(cx: &Ctxt, cont: &Container, model: &Model) {

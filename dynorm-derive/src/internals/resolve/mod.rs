@@ -120,6 +120,9 @@ pub struct Model<'a> {
     pub relations: Vec<Relation<'a>>,
     /// The `#[unique]` constraints, with their fields resolved.
     pub uniques: Vec<Unique<'a>>,
+    /// The stable name the guards of `uniques` are keyed by: `#[dynorm(unique_name)]`,
+    /// else the entity name given with `#[dynorm(entity)]`; never the type's name.
+    pub unique_owner: Option<String>,
     /// The `#[count]`s, with this model's fields resolved; the parent's fields are
     /// checked by the compiler, through the parent's `Attr` constants.
     pub counts: Vec<Count<'a>>,
@@ -355,10 +358,17 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         .collect();
     let shape = resolver.shape();
     let max_item_bytes = max_item_bytes(cx, cont.attrs.max_item_bytes.as_ref());
+    let unique_owner = cont
+        .attrs
+        .unique_name
+        .as_ref()
+        .or(cont.attrs.entity.as_ref())
+        .map(LitStr::value);
     Model {
         max_item_bytes,
         relations,
         uniques,
+        unique_owner,
         counts,
         shape,
         ident: cont.ident,

@@ -1,0 +1,12 @@
+use dynorm::Model;
+
+#[derive(Model)]
+#[dynorm(table = "Users")]
+struct User {
+    #[hash_key]
+    id: String,
+    #[unique]
+    email: String,
+}
+
+fn main() {}
