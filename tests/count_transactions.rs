@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use common::guards::check_guards;
+use common::guards::{as_counted, check_guards};
 use common::random::Lcg;
 use dynorm::types::AttributeValue;
 use dynorm::{Client, Error, ErrorKind, Model};
@@ -259,7 +259,9 @@ async fn counts_of_one_parent_merge_per_attribute() {
     db.sdk()
         .put_item()
         .table_name(db.table_name::<Project>())
-        .set_item(Some(project("p9", "d", "d").to_item().unwrap()))
+        .set_item(Some(as_counted::<Project>(
+            project("p9", "d", "d").to_item().unwrap(),
+        )))
         .send()
         .await
         .unwrap();
@@ -326,7 +328,9 @@ async fn a_value_held_twice_can_be_given_up() {
         db.sdk()
             .put_item()
             .table_name(db.table_name::<Member>())
-            .set_item(Some(member(id, "a").to_item().unwrap()))
+            .set_item(Some(as_counted::<Member>(
+                member(id, "a").to_item().unwrap(),
+            )))
             .send()
             .await
             .unwrap();

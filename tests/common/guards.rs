@@ -76,3 +76,15 @@ pub async fn check_guards<M: Model>(db: &Client) -> usize {
     }
     guards.len()
 }
+
+/// `item` (written around dynorm) as an item its counts already hold: marked as every
+/// write that counts it marks it (`__dynorm_counted__`).
+pub fn as_counted<M: Model>(mut item: Item) -> Item {
+    let mut ids: Vec<String> = M::SCHEMA.counts.iter().map(|c| c.id()).collect();
+    ids.sort_unstable();
+    item.insert(
+        "__dynorm_counted__".to_owned(),
+        AttributeValue::S(ids.join(";")),
+    );
+    item
+}

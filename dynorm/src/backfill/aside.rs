@@ -3,19 +3,22 @@
 //! item's key) so that the run goes on and `migrate status` can list them.
 
 use sha2::{Digest as _, Sha256};
-use tracing::Instrument as _;
 
 use super::lease::{n, number, s, Progress};
 use super::status::SetAside;
 use crate::error::{Error, Result};
-use crate::observe::span::request_span;
 use crate::value::Item;
 
 const PREFIX: &str = "aside#";
 
-/// The range key of the record of the item with key `key`: the same for the same key,
-/// whatever the order of its attributes.
+/// The range key of the record of the item with key `key`.
 fn range_key(key: &Item) -> String {
+    format!("{PREFIX}{}", digest(key))
+}
+
+/// 32 hex digits that stand for a key: the same for the same key, whatever the order of
+/// its attributes.
+pub(super) fn digest(key: &Item) -> String {
     let mut names: Vec<_> = key.iter().collect();
     names.sort_unstable_by_key(|(name, _)| *name);
     let mut hasher = Sha256::new();
@@ -26,7 +29,7 @@ fn range_key(key: &Item) -> String {
         hasher.update([0]);
     }
     let digest = hasher.finalize();
-    let mut out = String::from(PREFIX);
+    let mut out = String::with_capacity(32);
     for byte in digest.iter().take(16) {
         out.push_str(&format!("{byte:02x}"));
     }
@@ -53,16 +56,7 @@ impl Progress<'_> {
         if let Some(attribute) = error.attribute() {
             item.insert("attribute".to_owned(), s(attribute));
         }
-        self.client
-            .sdk()
-            .put_item()
-            .table_name(self.table)
-            .set_item(Some(item))
-            .send()
-            .instrument(request_span!("PutItem", tracing::field::Empty, self.table))
-            .await
-            .map(drop)
-            .map_err(|e| self.fail(crate::error::from_sdk(e)))
+        self.record(item).await
     }
 
     /// Every item the run set aside.

@@ -89,6 +89,20 @@ pub(crate) fn number(item: &Item, name: &str) -> u64 {
 }
 
 impl Progress<'_> {
+    /// Writes a record of the run (an item set aside, a value held twice) as it is.
+    pub(crate) async fn record(&self, item: Item) -> Result<()> {
+        self.client
+            .sdk()
+            .put_item()
+            .table_name(self.table)
+            .set_item(Some(item))
+            .send()
+            .instrument(request_span!("PutItem", tracing::field::Empty, self.table))
+            .await
+            .map(drop)
+            .map_err(|e| self.fail(from_sdk(e)))
+    }
+
     pub(crate) fn key(&self, range: &str) -> Item {
         Item::from([
             (RUN.to_owned(), s(self.run)),

@@ -11,14 +11,16 @@
 //! it, it is read again and planned again. An item that does not decode stops the run,
 //! or is set aside (`aside.rs`), and `status.rs` says where a run is.
 
+mod adopt;
 mod aside;
+mod duplicates;
 mod lease;
 mod rewrite;
 mod status;
 mod takeover;
 mod worker;
 
-pub use self::status::{BackfillStatus, SetAside};
+pub use self::status::{BackfillStatus, Duplicate, SetAside};
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -111,6 +113,18 @@ pub struct BackfillReport {
     /// Items it set aside because they do not decode
     /// ([`set_aside_undecodable`](Backfill::set_aside_undecodable)).
     pub set_aside: u64,
+    /// Guards it claimed for unique values of items written before their `#[unique]`
+    /// (or, in a dry run, that it would claim).
+    pub claimed: u64,
+    /// Counts it added items to that were not counted yet (written before their
+    /// `#[count]`), each item once per count.
+    pub counted: u64,
+    /// Counts of items whose parent does not exist, which count nowhere.
+    pub orphaned: u64,
+    /// Unique values held by more than one item when the run ended, each with its
+    /// holders: until none is left, the constraint does not hold. A run sent again
+    /// looks at them again.
+    pub duplicates: Vec<Duplicate>,
 }
 
 type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
@@ -271,6 +285,11 @@ impl<M: Model> Backfill<M> {
             // After the read: a counter seen is a counter written before this instant.
             let now = Instant::now();
             if states.iter().all(|s| s.done) {
+                if M::SCHEMA.has_companions() && !M::SCHEMA.uniques.is_empty() {
+                    worker.report.duplicates = leases
+                        .resolve_duplicates(&self.client, &M::SCHEMA, &worker.table)
+                        .await?;
+                }
                 return Ok(worker.report);
             }
             let mut took = false;

@@ -256,6 +256,8 @@ pub(crate) async fn write(
         .set_expression_attribute_values(Some(unchanged.values))
         .build()
         .map_err(built)?;
+    // The item's guards move with it (`adopt.rs`).
+    let mut items = super::adopt::moved_guards(client, schema, table, old, &new).await?;
     let put = Put::builder()
         .table_name(table)
         .set_item(Some(new))
@@ -263,11 +265,12 @@ pub(crate) async fn write(
         .expression_attribute_names("#h", schema.hash_key.name)
         .build()
         .map_err(built)?;
+    items.push(TransactWriteItem::builder().delete(delete).build());
+    items.push(TransactWriteItem::builder().put(put).build());
     let result = client
         .sdk()
         .transact_write_items()
-        .transact_items(TransactWriteItem::builder().delete(delete).build())
-        .transact_items(TransactWriteItem::builder().put(put).build())
+        .set_transact_items(Some(items))
         .set_return_consumed_capacity(asked)
         .send()
         .instrument(request_span!("TransactWriteItems", schema.model, table))

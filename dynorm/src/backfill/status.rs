@@ -23,6 +23,35 @@ pub struct BackfillStatus {
     /// Items that did not decode, set aside by a run with
     /// [`set_aside_undecodable(true)`](crate::backfill::Backfill::set_aside_undecodable).
     pub set_aside: Vec<SetAside>,
+    /// Unique values held by more than one item, as last recorded: the constraint is
+    /// claimed once none is left (see [`Duplicate`]).
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// A unique value that more than one item holds, found by a backfill that adopted the
+/// `#[unique]` on a table with items. The run reports it, and does not claim the value for
+/// any of them, until all but one give it up (through any writer); the next run sent then
+/// claims it for the one left.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Duplicate {
+    /// The constraint: its attributes joined by `+`.
+    pub constraint: String,
+    /// The values, as errors show them: `email = "ada@example.com"`.
+    pub values: String,
+    /// The table keys of the items that hold them.
+    pub holders: Vec<Item>,
+}
+
+// As for `SetAside`: keys hold no floating point numbers.
+impl Eq for Duplicate {}
+
+impl fmt::Display for Duplicate {
+    /// `email = "ada@example.com" held by {id: "u1"}, {id: "u7"}`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let holders: Vec<String> = self.holders.iter().map(show_key).collect();
+        write!(f, "{} held by {}", self.values, holders.join(", "))
+    }
 }
 
 /// An item a backfill set aside, as its progress table records it.
@@ -61,6 +90,12 @@ impl BackfillStatus {
     pub fn is_done(&self) -> bool {
         self.segments > 0 && self.done == self.segments
     }
+
+    /// Whether every segment is done and no unique value is held twice: the model's
+    /// constraints hold for every item of the table.
+    pub fn constraints_hold(&self) -> bool {
+        self.is_done() && self.duplicates.is_empty()
+    }
 }
 
 impl Client {
@@ -88,6 +123,7 @@ impl Client {
         let mut status = BackfillStatus {
             segments: u32::try_from(segments.len()).unwrap_or(u32::MAX),
             set_aside: leases.set_aside_items().await?,
+            duplicates: leases.duplicates().await?,
             ..BackfillStatus::default()
         };
         for segment in &segments {

@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use futures_util::future::{select, Either};
 use tracing::Instrument as _;
 
+use super::adopt;
 use super::lease::{Progress as Leases, SegmentState};
 use super::rewrite::{self, needed, stored_shape, Needed, Written};
 use super::status::show_key;
@@ -18,6 +19,7 @@ use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::expr::{filters, Placeholders};
 use crate::observe::span::request_span;
 use crate::observe::RateLimiter;
+use crate::schema::unique;
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -26,10 +28,10 @@ const MAX_ATTEMPTS: u32 = 5;
 
 /// What became of one item.
 enum Outcome {
-    /// It is what the model writes today.
-    Current,
-    /// Rewritten (or, in a dry run, it would be).
-    Rewritten,
+    /// It is what the model writes today: as stored now, `None` when deleted meanwhile.
+    Current(Option<Item>),
+    /// Rewritten (or, in a dry run, it would be): as stored now (or would be).
+    Rewritten(Item),
     /// It does not decode, and was set aside.
     SetAside,
 }
@@ -37,7 +39,7 @@ enum Outcome {
 /// One worker's reading of its segments.
 pub(super) struct Worker<'a, M: Model> {
     backfill: &'a Backfill<M>,
-    table: String,
+    pub(super) table: String,
     pub(super) report: BackfillReport,
     started: Instant,
     limiter: Option<RateLimiter>,
@@ -149,12 +151,25 @@ impl<'a, M: Model> Worker<'a, M> {
                 if lease.is_some_and(|(_, held)| lost(held)) {
                     return Ok(());
                 }
+                // Guards live in the model's table, and are dynorm's, not the model's.
+                if unique::is_guard(&item) {
+                    continue;
+                }
                 state.scanned += 1;
                 self.report.scanned += 1;
-                match self.item(lease.map(|(l, _)| l), segment, item).await? {
-                    Outcome::Current => {}
-                    Outcome::Rewritten => state.rewritten += 1,
-                    Outcome::SetAside => state.set_aside += 1,
+                let now = match self.item(lease.map(|(l, _)| l), segment, item).await? {
+                    Outcome::Current(now) => now,
+                    Outcome::Rewritten(now) => {
+                        state.rewritten += 1;
+                        Some(now)
+                    }
+                    Outcome::SetAside => {
+                        state.set_aside += 1;
+                        None
+                    }
+                };
+                if let (true, Some(now)) = (M::SCHEMA.has_companions(), now) {
+                    self.adopt(lease.map(|(l, _)| l), now).await?;
                 }
             }
             state.cursor = page.last_evaluated_key;
@@ -199,7 +214,7 @@ impl<'a, M: Model> Worker<'a, M> {
         for _ in 0..MAX_ATTEMPTS {
             let planned = needed::<M>(&old).map_err(|e| self.unreadable(e, &old));
             let (new, moved) = match planned {
-                Ok(Needed::Nothing) => return Ok(Outcome::Current),
+                Ok(Needed::Nothing) => return Ok(Outcome::Current(Some(old))),
                 Ok(Needed::Rewrite { new, moved }) => (new, moved),
                 Err(error) if error.is_conversion() && self.backfill.set_aside_undecodable => {
                     return self.set_aside(leases, segment, &old, &error).await;
@@ -209,26 +224,35 @@ impl<'a, M: Model> Worker<'a, M> {
             if self.backfill.dry_run {
                 self.report.rewritten += 1;
                 self.report.moved += u64::from(moved);
-                return Ok(Outcome::Rewritten);
+                // As stored: a dry run writes nothing.
+                return Ok(Outcome::Rewritten(old));
             }
             let client = &self.backfill.client;
             self.pace().await;
             let capacity = self.capacity();
-            match rewrite::write(client, &M::SCHEMA, &self.table, &old, new, moved, capacity)
-                .await?
+            match rewrite::write(
+                client,
+                &M::SCHEMA,
+                &self.table,
+                &old,
+                new.clone(),
+                moved,
+                capacity,
+            )
+            .await?
             {
                 Written::Done(units) => {
                     self.spent(units);
                     self.report.rewritten += 1;
                     self.report.moved += u64::from(moved);
-                    return Ok(Outcome::Rewritten);
+                    return Ok(Outcome::Rewritten(new));
                 }
                 Written::Changed => {
                     self.report.changed_meanwhile += 1;
                     match self.read_again(&old).await? {
                         Some(item) => old = item,
                         // Deleted meanwhile: nothing to rewrite.
-                        None => return Ok(Outcome::Current),
+                        None => return Ok(Outcome::Current(None)),
                     }
                 }
             }
@@ -240,6 +264,55 @@ impl<'a, M: Model> Worker<'a, M> {
         .with_model(M::SCHEMA.model)
         .with_operation("backfill")
         .with_item(Some(M::SCHEMA.key_of(&old))))
+    }
+
+    /// Brings the guards and counts of an item, as stored now, up to date
+    /// (`adopt.rs`), reading it again while another writer changes it.
+    async fn adopt(&mut self, leases: Option<&Leases<'_>>, mut now: Item) -> Result<()> {
+        let client = &self.backfill.client;
+        for _ in 0..MAX_ATTEMPTS {
+            self.pace().await;
+            let adopted =
+                adopt::adopt(client, &M::SCHEMA, &self.table, &now, self.backfill.dry_run).await?;
+            self.report.claimed += adopted.claimed;
+            self.report.counted += adopted.counted;
+            self.report.orphaned += adopted.orphaned;
+            for found in &adopted.duplicates {
+                tracing::warn!(
+                    model = M::SCHEMA.model,
+                    constraint = found.constraint.name,
+                    values = found.values.as_str(),
+                    holders = %found.holders.iter().map(show_key).collect::<Vec<_>>().join(", "),
+                    "backfill: a unique value is held by more than one item"
+                );
+                match leases {
+                    Some(leases) => leases.record_duplicate(found).await?,
+                    // A dry run records nothing: it reports what it found.
+                    None => self.report.duplicates.push(super::Duplicate {
+                        constraint: found.constraint.name.to_owned(),
+                        values: found.values.clone(),
+                        holders: found.holders.to_vec(),
+                    }),
+                }
+            }
+            if !adopted.changed {
+                return Ok(());
+            }
+            self.report.changed_meanwhile += 1;
+            match self.read_again(&now).await? {
+                Some(again) => now = again,
+                None => return Ok(()),
+            }
+        }
+        Err(Error::new(
+            ErrorKind::TransactionConflict,
+            format!(
+                "the item changed {MAX_ATTEMPTS} times while the backfill built its guards and counts"
+            ),
+        )
+        .with_model(M::SCHEMA.model)
+        .with_operation("backfill")
+        .with_item(Some(M::SCHEMA.key_of(&now))))
     }
 
     /// The item as stored now, read again after another writer changed it.

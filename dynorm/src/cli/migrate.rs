@@ -208,6 +208,13 @@ pub(crate) fn show(f: &mut fmt::Formatter<'_>, migrations: &[Migration]) -> fmt:
             }
             write!(f, "\n  {item}")?;
         }
+        let duplicates = migration.status.iter().flat_map(|s| &s.duplicates);
+        for (i, duplicate) in duplicates.enumerate() {
+            if i == 0 {
+                f.write_str("; unique values held twice (the constraint does not hold yet):")?;
+            }
+            write!(f, "\n  {duplicate}")?;
+        }
     }
     Ok(())
 }

@@ -403,6 +403,12 @@ impl<M: Model> Update<M> {
                 Action::Arithmetic(Sign::Plus, AttributeValue::N("1".into())),
             ));
         }
+        if schema.update_marks_counted(self.touched(), upsert) {
+            out.push((
+                crate::schema::count::COUNTED,
+                Action::Set(crate::schema::count::marker(schema.counts)),
+            ));
+        }
         Ok(out)
     }
 
@@ -510,9 +516,18 @@ impl<M: Model> Update<M> {
     /// constraints, the fields that name a counted parent): each one it sets, with the
     /// value, or removes (`None`). Any other action on such an attribute is refused, since
     /// its new value would not be known before sending.
-    pub(crate) fn companion_touches(&self) -> Result<Vec<(&'static str, Option<AttributeValue>)>> {
+    pub(crate) fn companion_touches(
+        &self,
+        upsert: bool,
+    ) -> Result<Vec<(&'static str, Option<AttributeValue>)>> {
         let unique = |name: &str| M::SCHEMA.companion_sources().any(|s| s == name);
         let mut out = Vec::new();
+        if M::SCHEMA.update_marks_counted(self.touched(), upsert) {
+            out.push((
+                crate::schema::count::COUNTED,
+                Some(crate::schema::count::marker(M::SCHEMA.counts)),
+            ));
+        }
         for (name, action) in &self.actions {
             if !unique(name) {
                 continue;

@@ -295,7 +295,9 @@ fn guards(
     Ok(())
 }
 
-/// The counts of each parent the item stops or starts counting in.
+/// The counts of each parent the item stops or starts counting in. An item is counted
+/// where it names a parent and carries the count's marker (`schema/count.rs`): an item
+/// written before the count, not counted yet, leaves no count when it goes.
 fn counts(
     spec: &WriteSpec,
     old: Option<&Item>,
@@ -304,10 +306,12 @@ fn counts(
 ) -> Result<()> {
     for count in spec.schema.counts {
         let before = old
+            .filter(|item| count.holds(item))
             .map(|item| count.parent_key(item))
             .transpose()?
             .flatten();
         let after = new
+            .filter(|item| count.holds(item))
             .map(|item| count.parent_key(item))
             .transpose()?
             .flatten();

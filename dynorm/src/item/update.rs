@@ -387,10 +387,9 @@ impl<M: Model> UpdateItem<M> {
             });
         }
         let guarded = if M::SCHEMA.has_companions() {
-            let touches = self.update.companion_touches().map_err(fail)?;
-            // An upsert may create a counted item.
-            let creates = self.upsert && !M::SCHEMA.counts.is_empty();
-            (!touches.is_empty() || creates).then(|| {
+            // An upsert may create a counted item: it marks it as counted.
+            let touches = self.update.companion_touches(self.upsert).map_err(fail)?;
+            (!touches.is_empty()).then(|| {
                 let mut base = fixed.clone();
                 if let Ok(key) = &self.key {
                     base.extend(key.iter().map(|(k, v)| (k.clone(), v.clone())));

@@ -47,6 +47,13 @@ pub(crate) fn prepare_item<M: Model>(
     if let Some(shape) = M::SCHEMA.shape {
         shape.write(&mut item);
     }
+    if !M::SCHEMA.counts.is_empty() {
+        // The item is counted in its parents as it is written (`schema/count.rs`).
+        item.insert(
+            crate::schema::count::COUNTED.to_owned(),
+            crate::schema::count::marker(M::SCHEMA.counts),
+        );
+    }
     if M::SCHEMA.entity.is_some() {
         entity::write_entity_keys(&M::SCHEMA, &mut item, entity::MissingTableKey::Refuse)
             .map_err(|e| e.with_operation(operation))?;

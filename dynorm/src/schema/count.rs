@@ -2,10 +2,16 @@
 //! a parent item, such as the members of a team in `Team::member_count`. Pure: which
 //! parent an item counts in.
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::error::{Error, Result};
 use crate::schema::entity::entity_key;
 use crate::schema::Schema;
 use crate::value::Item;
+
+/// The attribute of a counted item that names the counts it is held in, each as
+/// [`Count::id`], sorted and joined by `;`.
+pub const COUNTED: &str = "__dynorm_counted__";
 
 /// One count: each item of the model adds one to `attribute` of the parent item whose key
 /// `references` hold the item's `fields`.
@@ -22,6 +28,21 @@ pub struct Count {
 }
 
 impl Count {
+    /// The count's name in the marker of the items it holds: `attribute(field,...)`.
+    pub fn id(&self) -> String {
+        format!("{}({})", self.attribute, self.fields.join(","))
+    }
+
+    /// Whether `item` carries this count's name in its marker, so that the count holds it
+    /// (when it names a parent).
+    pub fn holds(&self, item: &Item) -> bool {
+        let Some(AttributeValue::S(marker)) = item.get(COUNTED) else {
+            return false;
+        };
+        let id = self.id();
+        marker.split(';').any(|name| name == id)
+    }
+
     /// The key of the parent a stored item counts in; `None` when the item lacks one of
     /// the fields, and so counts nowhere.
     pub fn parent_key(&self, item: &Item) -> Result<Option<Item>> {
@@ -51,4 +72,12 @@ impl Count {
         }
         Ok(Some(key))
     }
+}
+
+/// The marker of an item counted in every count of `counts`.
+pub fn marker<'a>(counts: impl IntoIterator<Item = &'a Count>) -> AttributeValue {
+    let mut ids: Vec<String> = counts.into_iter().map(Count::id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    AttributeValue::S(ids.join(";"))
 }

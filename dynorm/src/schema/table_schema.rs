@@ -112,12 +112,25 @@ impl Schema {
     }
 
     /// The attributes those other items depend on: the unique constraints' values and
-    /// scopes, and the fields that name a counted parent.
+    /// scopes, the fields that name a counted parent, and the marker of the counts that
+    /// hold the item.
     pub(crate) fn companion_sources(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.uniques
             .iter()
             .flat_map(|u| u.sources())
             .chain(self.counts.iter().flat_map(|c| c.fields.iter().copied()))
+            .chain((!self.counts.is_empty()).then_some(crate::schema::count::COUNTED))
+    }
+
+    /// Whether an update that writes `touched` (an upsert: `upsert`) marks the item as held
+    /// by every count of the model: when it may name a counted parent anew.
+    pub(crate) fn update_marks_counted<'a>(
+        &self,
+        mut touched: impl Iterator<Item = &'a str>,
+        upsert: bool,
+    ) -> bool {
+        !self.counts.is_empty()
+            && (upsert || touched.any(|name| self.counts.iter().any(|c| c.fields.contains(&name))))
     }
 
     /// The table itself, seen as an index.
