@@ -5,8 +5,10 @@
 //! move or remove unique values or change the scope or the mentor, `upsert`,
 //! `update_raw`, `delete`, `delete_raw`, `insert_many`, and write transactions mixing
 //! creates, moves, updates and deletes), and of the teams under them (deleted, a count
-//! removed as if never built, built again from the members), checked after each step
-//! against an in-memory oracle.
+//! removed as if never built, built again from the members), of a binary still on the
+//! model's first shape (`OldMember`, with the same constraints) writing shape-1 items,
+//! and of backfills to shape 2 killed after a few items and resumed by later steps,
+//! checked after each step against an in-memory oracle.
 //!
 //! After every step:
 //! 1. the table's items, decoded, are exactly the oracle's;
@@ -19,7 +21,8 @@
 //! 4. every read path sees the items and never a guard: `get_unique` by each held value
 //!    gives its holder, and a scan gives the oracle's items;
 //! 5. no guard is reachable through the model's own API: a `get`, `get_raw` or query by
-//!    the key of each guard (and of each hostile id) is refused before sending.
+//!    the key of each guard (and of each hostile id) is refused before sending;
+//! 6. after a backfill that ran to its end, every item is of shape 2.
 //!
 //! Among the ids are hostile ones, which equal a guard's key: of an email a member may
 //! hold, and of an email nobody holds. Every step that names one is refused with a
@@ -31,6 +34,8 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
 use dynorm::types::AttributeValue;
 use dynorm::{Client, Error, ErrorKind, Item, Model};
@@ -69,6 +74,7 @@ const COUNTS: [&str; 2] = ["member_count", "mentor_count"];
 #[dynorm(table = "UniqueMembers", unique_name = "Member")]
 #[count(parent = Team, into = member_count, fields = [team], references = [id])]
 #[count(parent = Team, into = mentor_count, fields = [mentor], references = [id])]
+#[dynorm(shape = 2, upcasts = [MemberV1])]
 struct Member {
     #[hash_key]
     id: String,
@@ -79,6 +85,50 @@ struct Member {
     handle: Option<String>,
     mentor: Option<String>,
     name: String,
+    /// Shape 2's: which shape the member was first written in (`v1`), when not this one.
+    origin: Option<String>,
+}
+
+/// The first shape, as a binary still on it writes it: the same constraints and counts.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "UniqueMembers", unique_name = "Member")]
+#[count(parent = Team, into = member_count, fields = [team], references = [id])]
+#[count(parent = Team, into = mentor_count, fields = [mentor], references = [id])]
+struct OldMember {
+    #[hash_key]
+    id: String,
+    team: String,
+    #[unique]
+    email: String,
+    #[unique(scope = team)]
+    handle: Option<String>,
+    mentor: Option<String>,
+    name: String,
+}
+
+/// Shape 1, as today's model reads it.
+#[derive(serde::Deserialize)]
+struct MemberV1 {
+    id: String,
+    team: String,
+    email: String,
+    handle: Option<String>,
+    mentor: Option<String>,
+    name: String,
+}
+
+impl From<MemberV1> for Member {
+    fn from(v1: MemberV1) -> Self {
+        Member {
+            id: v1.id,
+            team: v1.team,
+            email: v1.email,
+            handle: v1.handle,
+            mentor: v1.mentor,
+            name: v1.name,
+            origin: Some("v1".into()),
+        }
+    }
 }
 
 impl Member {
@@ -108,6 +158,18 @@ impl Fields {
             handle: self.handle.map(Into::into),
             mentor: self.mentor.map(Into::into),
             name: name.into(),
+            origin: None,
+        }
+    }
+
+    fn old_member(&self, id: &str) -> OldMember {
+        OldMember {
+            id: id.into(),
+            team: self.team.into(),
+            email: self.email.into(),
+            handle: self.handle.map(Into::into),
+            mentor: self.mentor.map(Into::into),
+            name: "old".into(),
         }
     }
 }
@@ -146,6 +208,11 @@ enum Op {
     DropCount(&'static str, usize),
     /// The team is written with every count built from its members, as a backfill would.
     BuildTeam(&'static str),
+    /// A binary still on shape 1 puts a member.
+    PutOld(&'static str, Fields),
+    /// A backfill to shape 2 (the run left unfinished by the last one, or a new run),
+    /// killed after this many items, or run to its end.
+    Backfill(Option<u8>),
 }
 
 fn id() -> impl Strategy<Value = &'static str> {
@@ -165,7 +232,8 @@ fn names_hostile(op: &Op) -> bool {
         | Op::UpdateRaw(id, _)
         | Op::Upsert(id, _)
         | Op::Delete(id)
-        | Op::DeleteRaw(id) => is_hostile(id),
+        | Op::DeleteRaw(id)
+        | Op::PutOld(id, _) => is_hostile(id),
         Op::InsertMany(rows) => rows.iter().any(|(id, _)| is_hostile(id)),
         Op::Transaction(ops) => ops.iter().any(|op| match op {
             TxOp::Create(id, _) | TxOp::Email(id, _) | TxOp::Move(id, _) | TxOp::Delete(id) => {
@@ -173,7 +241,7 @@ fn names_hostile(op: &Op) -> bool {
             }
         }),
         // Teams are not members: their keys are never a member's guard's.
-        Op::DeleteTeam(_) | Op::DropCount(..) | Op::BuildTeam(_) => false,
+        Op::DeleteTeam(_) | Op::DropCount(..) | Op::BuildTeam(_) | Op::Backfill(_) => false,
     }
 }
 
@@ -225,6 +293,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => select(&TEAMS[..]).prop_map(Op::DeleteTeam),
         1 => (select(&TEAMS[..]), 0..COUNTS.len()).prop_map(|(t, c)| Op::DropCount(t, c)),
         1 => select(&TEAMS[..]).prop_map(Op::BuildTeam),
+        2 => (id(), fields()).prop_map(|(id, f)| Op::PutOld(id, f)),
+        2 => proptest::option::of(1..4u8).prop_map(Op::Backfill),
     ]
 }
 
@@ -299,6 +369,11 @@ fn expect(world: &World, op: &Op) -> Expect {
             }
         }
         Op::Put(id, fields) => ok_unless_clash(fields.member(id, "put")),
+        Op::PutOld(id, fields) => {
+            let mut member = fields.member(id, "old");
+            member.origin = Some("v1".into());
+            ok_unless_clash(member)
+        }
         Op::Upsert(id, fields) => {
             // A new item has only what the upsert sets: no handle.
             let mut member = world.get(*id).cloned().unwrap_or_else(|| {
@@ -354,7 +429,9 @@ fn expect(world: &World, op: &Op) -> Expect {
             expect_all(world, &ops, "inserted")
         }
         Op::Transaction(ops) => expect_all(world, ops, "created"),
-        Op::DeleteTeam(_) | Op::DropCount(..) | Op::BuildTeam(_) => Expect::Ok(world.clone()),
+        Op::DeleteTeam(_) | Op::DropCount(..) | Op::BuildTeam(_) | Op::Backfill(_) => {
+            Expect::Ok(world.clone())
+        }
     }
 }
 
@@ -570,6 +647,8 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
     match op {
         Op::Create(id, fields) => db.create(&fields.member(id, "created")).send().await,
         Op::Put(id, fields) => db.put(&fields.member(id, "put")).send().await,
+        Op::PutOld(id, fields) => db.put(&fields.old_member(id)).send().await,
+        Op::Backfill(_) => unreachable!("run_case runs backfills"),
         Op::Upsert(id, fields) => {
             db.update::<Member>(*id)
                 .set(Member::EMAIL, fields.email)
@@ -610,6 +689,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                 handle: f.handle.map(Into::into),
                 mentor: f.mentor.map(Into::into),
                 name: "inserted".into(),
+                origin: None,
             });
             db.insert_many(rows.collect::<Vec<_>>()).send().await
         }
@@ -766,7 +846,8 @@ async fn check(db: &Client, world: &World, teams: &Teams) -> Result<(), String> 
 /// The refusal of a key that addresses a guard: `Validation`, naming the model and the key
 /// attribute.
 fn refusal(error: &Error) -> Result<(), String> {
-    let named = error.model() == Some("Member") && error.attribute() == Some("id");
+    let named =
+        matches!(error.model(), Some("Member" | "OldMember")) && error.attribute() == Some("id");
     if error.kind() == ErrorKind::Validation && named && error.operation().is_some() {
         Ok(())
     } else {
@@ -808,6 +889,71 @@ async fn unreachable_guards(db: &Client, guards: &[AttributeValue]) -> Result<()
     Ok(())
 }
 
+/// A run name no earlier case used.
+fn next_run() -> String {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    format!("members-{}", NEXT.fetch_add(1, Ordering::SeqCst))
+}
+
+/// Sends the backfill to shape 2 of run `run`, one item a page, and drops it (as a kill
+/// would stop it) after `kill_after` pages. Whether it ran to its end.
+async fn backfill(db: &Client, run: &str, kill_after: Option<u8>) -> Result<bool, String> {
+    let pages = Arc::new(AtomicU32::new(0));
+    let kill = Arc::new(tokio::sync::Notify::new());
+    let (seen, killer) = (pages.clone(), kill.clone());
+    let send = db
+        .backfill::<Member>(run, "MemberBackfills")
+        .segments(2)
+        .page_size(1)
+        // The same worker each time, so that a run killed before takes its segments back.
+        .worker("stateful")
+        .on_progress(move |_| {
+            let pages = seen.fetch_add(1, Ordering::SeqCst) + 1;
+            if kill_after.is_some_and(|k| pages >= u32::from(k)) {
+                killer.notify_one();
+            }
+        })
+        .send();
+    tokio::select! {
+        report = send => {
+            let report = report.map_err(|e| format!("the backfill failed: {e}"))?;
+            if !report.duplicates.is_empty() || report.orphaned > 0 {
+                return Err(format!("the backfill found what dynorm's writes never leave: {report:?}"));
+            }
+            Ok(true)
+        }
+        () = kill.notified() => Ok(false),
+    }
+}
+
+/// Whether the stored item `id` is of shape 1 (it has no `__shape`).
+async fn of_shape_1(db: &Client, id: &str) -> bool {
+    db.sdk()
+        .get_item()
+        .table_name(db.table_name::<Member>())
+        .set_key(Some(raw_key(id)))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("the item is read")
+        .item
+        .is_some_and(|item| !item.contains_key("__shape"))
+}
+
+/// Every member is stored in shape 2.
+async fn every_item_current(db: &Client) -> Result<(), String> {
+    let items = common::guards::scan_all(db, &db.table_name::<Member>()).await;
+    for item in items
+        .iter()
+        .filter(|i| !i.contains_key("__dynorm_unique__"))
+    {
+        if item.get("__shape") != Some(&AttributeValue::N("2".into())) {
+            return Err(format!("a backfill ran to its end, and left {item:?}"));
+        }
+    }
+    Ok(())
+}
+
 async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
     for item in common::guards::scan_all(db, &db.table_name::<Member>()).await {
         db.sdk()
@@ -831,9 +977,38 @@ async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
         .map_err(|e| format!("resetting team {team} failed: {e}"))?;
         teams.insert(team, Some(TeamState::built(&world, team)));
     }
+    // The backfill run in progress (a new one once a run ends), and whether a shape-1
+    // item was written since it began.
+    let mut run = next_run();
+    let mut old_since_start = false;
     for (i, op) in ops.iter().enumerate() {
-        let expected = expect_step(&world, &teams, op);
+        if let Op::Backfill(kill_after) = op {
+            let ended = backfill(db, &run, *kill_after)
+                .await
+                .map_err(|e| format!("step {i} ({op:?}): {e}"))?;
+            if ended && !old_since_start {
+                every_item_current(db)
+                    .await
+                    .map_err(|e| format!("after step {i} ({op:?}): {e}"))?;
+            }
+            if ended {
+                run = next_run();
+                old_since_start = false;
+            }
+            check(db, &world, &teams)
+                .await
+                .map_err(|e| format!("after step {i} ({op:?}): {e}"))?;
+            continue;
+        }
+        let expected = match op {
+            // An upsert cannot tell a shape-1 item (no `__shape`) from a new one: refused.
+            Op::Upsert(id, _) if !is_hostile(id) && of_shape_1(db, id).await => {
+                StepExpect::Err(vec![ErrorKind::ConditionFailed])
+            }
+            _ => expect_step(&world, &teams, op),
+        };
         let result = write(db, &world, op).await;
+        old_since_start |= matches!(op, Op::PutOld(..)) && result.is_ok();
         (world, teams) = match (expected, result) {
             (StepExpect::Ok(members, next), Ok(())) => (members, next),
             (StepExpect::Err(kinds), Err(e)) if kinds.contains(&e.kind()) => (world, teams),

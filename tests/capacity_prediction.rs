@@ -691,6 +691,25 @@ async fn max_item_bytes_refuses_larger_items_before_sending_and_bounds_predictio
         .predict()
         .expect("predicts");
     assert_eq!(page.units(), Units::between(0.0, 1.5));
+    // So are a batch get and a read transaction: 2,000 bytes is one unit to read.
+    let batch = db
+        .batch_get()
+        .get::<Note>(note_key("n1"))
+        .get::<Note>(note_key("n2"))
+        .consistent_read(true)
+        .predict()
+        .expect("predicts");
+    assert_eq!(batch.units(), Units::between(0.0, 2.0), "{batch}");
+    let transaction = db
+        .transact_get()
+        .get::<Note>(note_key("n1"))
+        .predict()
+        .expect("predicts");
+    assert_eq!(
+        transaction.units(),
+        Units::between(2.0, 2.0),
+        "{transaction}"
+    );
     on_local_every_check_held(&checks, 3);
 }
 

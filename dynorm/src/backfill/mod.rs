@@ -67,6 +67,7 @@ impl Client {
             lease: Duration::from_secs(30),
             page_size: None,
             dry_run: false,
+            expand: false,
             set_aside_undecodable: false,
             max_units_per_second: None,
             limiter: None,
@@ -141,6 +142,7 @@ pub struct Backfill<M: Model> {
     lease: Duration,
     page_size: Option<u32>,
     dry_run: bool,
+    expand: bool,
     set_aside_undecodable: bool,
     max_units_per_second: Option<f64>,
     limiter: Option<RateLimiter>,
@@ -184,6 +186,21 @@ impl<M: Model> Backfill<M> {
     /// Reads and counts what would be rewritten, and writes nothing (no progress either).
     pub fn dry_run(mut self, dry_run: bool) -> Self {
         self.dry_run = dry_run;
+        self
+    }
+
+    /// Whether this run only expands items of an earlier shape (`false` by default): it
+    /// writes today's attributes and keys into each, and keeps its shape and every
+    /// attribute that shape's readers read, with their values. So a binary still on the
+    /// earlier shape reads every item throughout a rolling deploy, and today's readers
+    /// keep upcasting it from what that binary writes. Once no reader of the earlier shape
+    /// is left, a run without `expand` (under another run name) contracts each item to
+    /// today's shape. `migrate expand` and `migrate status` say which phase a model is in.
+    ///
+    /// An attribute that today's shape keeps under the same name with another type
+    /// cannot serve both readers: give it a new name.
+    pub fn expand(mut self, expand: bool) -> Self {
+        self.expand = expand;
         self
     }
 

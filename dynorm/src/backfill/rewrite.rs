@@ -43,8 +43,13 @@ fn managed(schema: &Schema, name: &str) -> bool {
 /// written as the model writes it today, with its keys and identity rendered again. It
 /// keeps every attribute dynorm does not own (another service's): only the model's own
 /// attributes, those dynorm renders, and those an earlier shape's type read are dropped
-/// when today's item lacks them. `shape` is the item's stored shape.
-pub(crate) fn needed<M: Model>(old: &Item) -> Result<Needed> {
+/// when today's item lacks them.
+///
+/// When `expand`, an item of an earlier shape gains today's attributes (and keys) but
+/// keeps its shape and every attribute its shape's type reads, with the values it holds:
+/// readers of that shape still read it, and readers of today's shape still upcast it from
+/// what those readers write. A later run without `expand` contracts it.
+pub(crate) fn needed<M: Model>(old: &Item, expand: bool) -> Result<Needed> {
     let schema = &M::SCHEMA;
     let shape = stored_shape(schema, old)?;
     let model = M::from_item(old.clone())?;
@@ -61,6 +66,11 @@ pub(crate) fn needed<M: Model>(old: &Item) -> Result<Needed> {
         }
         _ => &[],
     };
+    if let (true, Some(current), Some(stored)) = (expand, schema.shape, shape) {
+        if stored < current.current {
+            expanded(old, &mut new, current.attribute, earlier);
+        }
+    }
     for (name, value) in old {
         let owned = schema.attributes.contains(&name.as_str())
             || managed(schema, name)
@@ -75,6 +85,20 @@ pub(crate) fn needed<M: Model>(old: &Item) -> Result<Needed> {
     schema.check_item(&new, "backfill")?;
     let moved = schema.key_of(&new) != schema.key_of(old);
     Ok(Needed::Rewrite { new, moved })
+}
+
+/// Keeps in `new` what readers of `old`'s earlier shape read: its shape attribute (or
+/// its absence), and each attribute of that shape (`earlier`) with the value `old` holds.
+fn expanded(old: &Item, new: &mut Item, shape_attribute: &str, earlier: &[&str]) {
+    match old.get(shape_attribute) {
+        Some(value) => new.insert(shape_attribute.to_owned(), value.clone()),
+        None => new.remove(shape_attribute),
+    };
+    for name in earlier {
+        if let Some(value) = old.get(*name) {
+            new.insert((*name).to_owned(), value.clone());
+        }
+    }
 }
 
 /// The stored shape of an item, for a model with shapes.

@@ -212,7 +212,8 @@ impl<'a, M: Model> Worker<'a, M> {
         mut old: Item,
     ) -> Result<Outcome> {
         for _ in 0..MAX_ATTEMPTS {
-            let planned = needed::<M>(&old).map_err(|e| self.unreadable(e, &old));
+            let planned =
+                needed::<M>(&old, self.backfill.expand).map_err(|e| self.unreadable(e, &old));
             let (new, moved) = match planned {
                 Ok(Needed::Nothing) => return Ok(Outcome::Current(Some(old))),
                 Ok(Needed::Rewrite { new, moved }) => (new, moved),

@@ -147,7 +147,7 @@ impl BatchGet {
 
     /// The read units the batch would consume, predicted without sending it: one request
     /// per chunk of 100 keys, and for each key a range from nothing (no item has it) to
-    /// what the largest item (400 KB) costs, since an item's size is known only once it
+    /// what the largest item (its model's `max_item_bytes`, or 400 KB) costs, since an item's size is known only once it
     /// is read. Retries of unprocessed keys cost again and are not counted.
     pub fn predict(&self) -> Result<Predicted> {
         self.predicted(None)
@@ -163,9 +163,9 @@ impl BatchGet {
         let mut predicted = Predicted::default();
         predicted.add_requests(self.preview()?.len());
         for (table, _) in &self.keys {
+            let bound = self.tables.bounds[*table];
             let table = &self.tables.names[*table];
             let consistent = self.read.consistent_read;
-            let bound = crate::value::limits::MAX_ITEM_BYTES;
             reads::by_key(&mut predicted, table, ByKey::Batch, consistent, size, bound);
         }
         Ok(predicted)

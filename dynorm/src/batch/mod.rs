@@ -184,6 +184,9 @@ fn incomplete(
 #[derive(Default)]
 struct Tables {
     names: Vec<String>,
+    /// The largest item of each table, as its models bound them (`max_item_bytes`, or
+    /// DynamoDB's 400 KB): the largest over the models added for it.
+    bounds: Vec<usize>,
     /// Each model, its name and the position of its table, in the order models were added.
     models: Vec<(TypeId, &'static str, usize)>,
 }
@@ -196,10 +199,15 @@ impl Tables {
             return index;
         }
         let name = client.table_name::<M>();
+        let bound = M::SCHEMA.item_bound();
         let index = match self.names.iter().position(|n| *n == name) {
-            Some(index) => index,
+            Some(index) => {
+                self.bounds[index] = self.bounds[index].max(bound);
+                index
+            }
             None => {
                 self.names.push(name);
+                self.bounds.push(bound);
                 self.names.len() - 1
             }
         };

@@ -68,8 +68,13 @@ pub(crate) struct SyncArgs {
 pub(crate) enum MigrateCommand {
     /// Where each model's backfill is.
     Status(MigrateArgs),
-    /// Runs each model's backfill (continuing it when it was started).
+    /// Runs each model's backfill (continuing it when it was started): every item is
+    /// made current, and, after `expand`, contracted.
     Run(MigrateArgs),
+    /// Expands each model's items of an earlier shape: today's attributes are written and
+    /// the earlier shape's kept, so that binaries on either shape read every item during
+    /// a rolling deploy. `run` contracts them once no reader of the earlier shape is left.
+    Expand(MigrateArgs),
     /// Continues backfills that were started and not finished.
     Resume(MigrateArgs),
 }

@@ -1,5 +1,6 @@
-//! `migrate status|run|resume`: each model's backfill, under a run name that changes
-//! when what the model writes changes, with a progress bar.
+//! `migrate status|run|expand|resume`: each model's backfill, under a run name that
+//! changes when what the model writes changes, with a progress bar. `expand` runs under
+//! that name with `/expand` added, and `status` says which phase a model is in.
 
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
@@ -33,6 +34,55 @@ pub struct Migration {
     pub status: Option<BackfillStatus>,
     /// What this command's worker did, when it ran the backfill.
     pub report: Option<BackfillReport>,
+    /// Where the model's expand run (`migrate expand`) is; `None` when it was never
+    /// started.
+    pub expand: Option<BackfillStatus>,
+}
+
+impl Migration {
+    /// The phase of a shape change the model's table is in.
+    pub fn phase(&self) -> Phase {
+        let done = |s: &Option<BackfillStatus>| s.as_ref().is_some_and(BackfillStatus::is_done);
+        match (&self.status, &self.expand) {
+            _ if done(&self.status) => Phase::Current,
+            (_, Some(_)) if done(&self.expand) => Phase::Expanded,
+            (_, Some(_)) => Phase::Expanding,
+            (Some(_), None) => Phase::Running,
+            (None, None) => Phase::NotStarted,
+        }
+    }
+}
+
+/// The phase of a model's backfill, as `migrate status` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Phase {
+    /// No run was started for what the model writes today.
+    NotStarted,
+    /// `migrate expand` is running: binaries on the earlier shape read every item.
+    Expanding,
+    /// Every item is expanded: binaries on either shape read every item. Run `migrate
+    /// run` to contract them once no binary on the earlier shape is left.
+    Expanded,
+    /// `migrate run` is running (after an expand: contracting).
+    Running,
+    /// Every item is what the model writes today.
+    Current,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::NotStarted => "not started",
+            Phase::Expanding => "expanding",
+            Phase::Expanded => {
+                "expanded: readers of the earlier shape are served; `migrate run` contracts \
+                 once none is left"
+            }
+            Phase::Running => "running",
+            Phase::Current => "current",
+        })
+    }
 }
 
 /// Runs `command` for every model, or the one it names.
@@ -40,6 +90,7 @@ pub(crate) async fn run(context: &Context<'_>, command: &MigrateCommand) -> Resu
     let (options, mode) = match command {
         MigrateCommand::Status(options) => (options, Mode::Status),
         MigrateCommand::Run(options) => (options, Mode::Run),
+        MigrateCommand::Expand(options) => (options, Mode::Expand),
         MigrateCommand::Resume(options) => (options, Mode::Resume),
     };
     let models: Vec<&dyn Registered> = context
@@ -71,6 +122,7 @@ pub(crate) async fn run(context: &Context<'_>, command: &MigrateCommand) -> Resu
 enum Mode {
     Status,
     Run,
+    Expand,
     Resume,
 }
 
@@ -82,36 +134,49 @@ async fn one(
 ) -> Result<Migration> {
     let schema = model.schema();
     let run = options.run.clone().unwrap_or_else(|| run_name(schema));
-    let status = context
-        .client
-        .backfill_status(&run, context.progress_table)
-        .await?;
-    let go = match mode {
-        Mode::Status => false,
-        Mode::Run => !status.as_ref().is_some_and(BackfillStatus::is_done),
-        Mode::Resume => status.as_ref().is_some_and(|s| !s.is_done()),
+    let expand_run = format!("{run}/expand");
+    let status_of = |run: String| async move {
+        context
+            .client
+            .backfill_status(&run, context.progress_table)
+            .await
     };
     let mut migration = Migration {
         model: schema.model,
+        status: status_of(run.clone()).await?,
+        expand: status_of(expand_run.clone()).await?,
         run,
-        status,
         report: None,
     };
-    if go {
+    let done = |s: &Option<BackfillStatus>| s.as_ref().is_some_and(BackfillStatus::is_done);
+    let go = match mode {
+        Mode::Status => None,
+        Mode::Run => (!done(&migration.status)).then(|| migration.run.clone()),
+        // Expanding after the contract has begun would serve no reader.
+        Mode::Expand => {
+            (migration.status.is_none() && !done(&migration.expand)).then(|| expand_run.clone())
+        }
+        Mode::Resume => match (&migration.status, &migration.expand) {
+            (Some(s), _) if !s.is_done() => Some(migration.run.clone()),
+            (None, Some(s)) if !s.is_done() => Some(expand_run.clone()),
+            _ => None,
+        },
+    };
+    if let Some(run) = go {
+        let expand = run == expand_run;
         let backfill = BackfillRun {
-            run: migration.run.clone(),
+            run,
             progress_table: context.progress_table.to_owned(),
             segments: options.segments,
             dry_run: options.dry_run,
+            expand,
             set_aside_undecodable: options.set_aside_undecodable,
             on_progress: bar(context.progress, schema),
         };
         migration.report = Some(model.backfill(context.client, backfill).await?);
         if !options.dry_run {
-            migration.status = context
-                .client
-                .backfill_status(&migration.run, context.progress_table)
-                .await?;
+            migration.status = status_of(migration.run.clone()).await?;
+            migration.expand = status_of(expand_run).await?;
         }
     }
     Ok(migration)
@@ -181,6 +246,9 @@ pub(crate) fn show(f: &mut fmt::Formatter<'_>, migrations: &[Migration]) -> fmt:
             f.write_str("\n")?;
         }
         write!(f, "{} (run `{}`): ", migration.model, migration.run)?;
+        if migration.expand.is_some() {
+            write!(f, "{}; ", migration.phase())?;
+        }
         match &migration.status {
             None => f.write_str("not started")?,
             Some(status) if status.is_done() => write!(

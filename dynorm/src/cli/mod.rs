@@ -35,7 +35,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::schema::{Difference, Model};
 
-pub use self::migrate::Migration;
+pub use self::migrate::{Migration, Phase};
 pub use self::sync::{Change, Refusal, SyncReport};
 
 use self::args::{Args, Command};

@@ -21,6 +21,7 @@ pub(crate) struct BackfillRun {
     pub progress_table: String,
     pub segments: u32,
     pub dry_run: bool,
+    pub expand: bool,
     pub set_aside_undecodable: bool,
     pub on_progress: Option<OnProgress>,
 }
@@ -61,6 +62,7 @@ impl<M: Model> Registered for Entry<M> {
             .backfill::<M>(run.run, run.progress_table)
             .segments(run.segments)
             .dry_run(run.dry_run)
+            .expand(run.expand)
             .set_aside_undecodable(run.set_aside_undecodable);
         if let Some(report) = run.on_progress {
             backfill = backfill.on_progress(move |p| report(p));

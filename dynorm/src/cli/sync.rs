@@ -287,6 +287,7 @@ impl Step {
                         progress_table: context.progress_table.to_owned(),
                         segments: 4,
                         dry_run: false,
+                        expand: false,
                         set_aside_undecodable: false,
                         on_progress: crate::cli::migrate::bar(context.progress, model.schema()),
                     };

@@ -32,6 +32,8 @@ impl Client {
 pub struct TransactGet {
     client: Client,
     gets: Vec<Result<(&'static str, TransactGetItem)>>,
+    /// The largest item each read can return: its model's `max_item_bytes`, or 400 KB.
+    bounds: Vec<usize>,
     include_expired: bool,
     report: Reporting,
 }
@@ -41,6 +43,7 @@ impl TransactGet {
         Self {
             client: client.clone(),
             gets: Vec::new(),
+            bounds: Vec::new(),
             include_expired: false,
             report: Reporting::default(),
         }
@@ -57,6 +60,7 @@ impl TransactGet {
             Ok((M::SCHEMA.model, TransactGetItem::builder().get(get).build()))
         });
         self.gets.push(get);
+        self.bounds.push(M::SCHEMA.item_bound());
         self
     }
 
@@ -99,7 +103,7 @@ impl TransactGet {
 
     /// The read units the transaction would consume, predicted without sending it: each
     /// item read strongly and counted twice, as DynamoDB charges a transaction, in a range
-    /// up to the largest item (400 KB) since an item's size is known only once it is read.
+    /// up to the largest item (its model's `max_item_bytes`, or 400 KB), since an item's size is known only once it is read.
     pub fn predict(&self) -> Result<Predicted> {
         self.predicted(None)
     }
@@ -114,9 +118,8 @@ impl TransactGet {
         let (_, items) = Self::checked(self.gets.clone())?;
         let mut predicted = Predicted::default();
         predicted.add_requests(1);
-        for item in &items {
+        for (item, &bound) in items.iter().zip(&self.bounds) {
             let table = item.get().map(|get| get.table_name()).unwrap_or_default();
-            let bound = crate::value::limits::MAX_ITEM_BYTES;
             reads::by_key(&mut predicted, table, ByKey::Transaction, true, size, bound);
         }
         Ok(predicted)
