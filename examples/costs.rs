@@ -1,8 +1,9 @@
 //! What each access pattern of the seed examples costs: the capacity dynorm predicts
 //! before sending (`predict()`), and what the server reports after (`tally`), printed as
-//! the Markdown table in the README ("What each access pattern costs").
+//! the Markdown table in the guide (`guide/07-costs-and-budgets.md`, "What each access
+//! pattern costs").
 //!
-//! `cargo run --example costs` runs it on the embedded server; the README's figures are
+//! `cargo run --example costs` runs it on the embedded server; the guide's figures are
 //! from DynamoDB Local (`DYNAMODB_ENDPOINT=http://127.0.0.1:8000 cargo run --example costs`).
 //!
 //! Every model declares `max_item_bytes`, the largest item it writes, which bounds what

@@ -1733,9 +1733,9 @@ fn create_task(
     since: DateTime<Utc>,
 ) -> Eval {
     if overwrite {
-        // With a `#[version]`, `overwrite(true)` is not unconditional, whatever the README
-        // says: it checks the version the model holds, as `put` does (an unconditional
-        // write could not keep invariant 3). The model holds the version read.
+        // With a `#[version]`, `overwrite(true)` is not unconditional, whatever the guide's
+        // example suggests: it checks the version the model holds, as `put` does (an
+        // unconditional write could not keep invariant 3). The model holds the version read.
         let model = create_model(world, key, fields, true);
         return put_task(world, key, &model, sem, since, Gen::Must);
     }

@@ -62,7 +62,8 @@
 //!
 //! ## Vocabulary
 //!
-//! Every builder ends in a verb that means one thing everywhere (the README's table says why
+//! Every builder ends in a verb that means one thing everywhere (the guide's
+//! [vocabulary](https://github.com/dynorm/dynorm/blob/main/guide/13-vocabulary.md) says why
 //! each word was chosen):
 //!
 //! | verb | returns | builders |
@@ -118,7 +119,8 @@ pub mod schema;
 
 pub mod expr;
 
-// Spans and consumed capacity, used by every operation (see README, "Observability").
+// Spans and consumed capacity, used by every operation (see the guide: guide/14-observability.md
+// and guide/07-costs-and-budgets.md).
 pub mod observe;
 
 pub mod backfill;
@@ -180,8 +182,9 @@ pub mod __private {
 #[doc = include_str!("../README.md")]
 struct CrateReadmeDoctests;
 
-/// The README's examples, compiled as doctests so that it stays true (its change streams,
-/// test kit and command line examples need the `streams`, `testing` and `cli` features).
-#[cfg(all(doctest, feature = "testing", feature = "streams", feature = "cli"))]
+/// The workspace README's short tour, compiled as doctests so that it stays true (it
+/// takes a client from the embedded server: feature `local`). The guide's examples are the
+/// doctests of `guide/` (`dynorm-guide`).
+#[cfg(all(doctest, feature = "local", feature = "chrono", feature = "uuid"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
