@@ -130,6 +130,11 @@ pub struct BackfillReport {
 
 type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
+/// Woken whenever a worker of this process stops holding a segment (done, or given up), so
+/// that the process's other workers of any run look at their run again at once rather
+/// than at their next poll. Workers in other processes see it at their next poll.
+static SEGMENT_ENDED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
 /// A pending backfill. Build it with [`Client::backfill`], then
 /// [`send`](Self::send) it on every worker.
 #[must_use = "a backfill does nothing until it is sent"]
@@ -298,6 +303,11 @@ impl<M: Model> Backfill<M> {
         worker.report.run_segments = total;
         let mut watch = Watch::new(self.lease);
         loop {
+            // Enabled before the read, so that a segment that ends after it wakes this
+            // worker at once.
+            let ended = SEGMENT_ENDED.notified();
+            let mut ended = std::pin::pin!(ended);
+            ended.as_mut().enable();
             let states = leases.segments().await?;
             // After the read: a counter seen is a counter written before this instant.
             let now = Instant::now();
@@ -329,14 +339,17 @@ impl<M: Model> Backfill<M> {
                     );
                 }
                 worker.held(&leases, taken, sent).await?;
+                SEGMENT_ENDED.notify_waiters();
                 took = true;
                 // Read the segments again: others may have finished meanwhile.
                 break;
             }
             if !took {
                 // Every open segment is leased to a worker that may be alive: look again
-                // soon, to end when they are done, or to take one over.
-                tokio::time::sleep(watch.poll()).await;
+                // soon, to end when they are done, or to take one over; at once when a
+                // worker of this process ends a segment.
+                let poll = std::pin::pin!(tokio::time::sleep(watch.poll()));
+                futures_util::future::select(poll, ended).await;
             }
         }
     }
