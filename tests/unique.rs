@@ -561,3 +561,54 @@ async fn change_streams_skip_the_guards() {
     let keys: Vec<_> = changes.into_iter().map(|c| c.unwrap().key).collect();
     assert_eq!(keys, vec![KeysOnlyKey { id: "k1".into() }]);
 }
+
+#[tokio::test]
+async fn previews_show_what_is_sent_and_send_nothing() {
+    let db = common::db_with::<User>("unique_previews").await;
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    // get_unique: the guard's GetItem, whose key the guard layout gives.
+    let lookup = counted
+        .get_unique::<User>()
+        .value(User::EMAIL, "ada@example.com")
+        .consistent_read(true)
+        .preview()
+        .unwrap();
+    assert_eq!(lookup.table_name(), Some(db.table_name::<User>().as_str()));
+    assert_eq!(
+        lookup.key().unwrap()["id"],
+        AttributeValue::S("$unique#User#email#ada@example.com".into())
+    );
+    assert_eq!(lookup.consistent_read(), Some(true));
+    let wrong = counted
+        .get_unique::<User>()
+        .value(User::NAME, "ada")
+        .preview()
+        .unwrap_err();
+    assert_eq!(wrong.kind(), ErrorKind::Validation, "{wrong}");
+    // insert: the item's own PutItem, on condition that the key is new.
+    let row = |i: usize| NewUser {
+        id: format!("n{i}"),
+        team: "t1".into(),
+        email: format!("n{i}@example.com"),
+        handle: None,
+        name: "n".into(),
+    };
+    let insert = counted.insert(row(0)).preview().unwrap();
+    assert_eq!(
+        insert.item().unwrap()["email"],
+        AttributeValue::S("n0@example.com".into())
+    );
+    assert!(insert
+        .condition_expression()
+        .unwrap()
+        .contains("attribute_not_exists"));
+    // insert_many: one transaction per chunk of rows that, with their guards, fit in 100
+    // items; each shows its rows' own puts (the guards join them when they are sent).
+    let rows: Vec<NewUser> = (0..60).map(row).collect();
+    let many = counted.insert_many(rows).preview().unwrap();
+    assert_eq!(many.len(), 2, "60 rows and 60 guards: two transactions");
+    let items: usize = many.iter().map(|t| t.transact_items().len()).sum();
+    assert_eq!(items, 60);
+    assert_eq!(requests.total(), 0, "{:?}", requests.counts());
+}

@@ -2,6 +2,7 @@
 
 use std::marker::PhantomData;
 
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::client::Client;
@@ -172,6 +173,23 @@ impl<M: Model> GetUnique<M> {
         )
         .with_model(M::SCHEMA.model)
         .with_operation(OPERATION))
+    }
+
+    /// The `GetItem` input of the guard, which [`send`](Self::send) reads first (then the
+    /// item it names) and [`send_key`](Self::send_key) reads alone, without sending it.
+    /// Every error `send` would find before sending is found here.
+    pub fn preview(&self) -> Result<GetItemInput> {
+        let (constraint, values) = self.constraint()?;
+        let refs: Vec<&AttributeValue> = values.iter().collect();
+        let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
+        let key = constraint.guard_key(&M::SCHEMA, &refs).map_err(fail)?;
+        GetItemInput::builder()
+            .table_name(self.client.table_name::<M>())
+            .set_key(Some(key))
+            .consistent_read(self.consistent_read)
+            .set_return_consumed_capacity(self.report.capacity.clone())
+            .build()
+            .map_err(|e| fail(Error::validation(e.to_string())))
     }
 
     /// Sends one read, of the guard: the key of the item that holds the values, or `None`.

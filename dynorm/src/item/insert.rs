@@ -1,6 +1,8 @@
 //! `insert`: a new item from a model's insert type, with its generated attributes filled in,
 //! conditional on the key being new, as `create` is.
 
+use aws_sdk_dynamodb::operation::put_item::PutItemInput;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsInput;
 use aws_sdk_dynamodb::types::ReturnValue;
 
 use super::companion;
@@ -86,6 +88,20 @@ impl<N: Insertable> InsertItem<N> {
         crate::item::predict::single(&self.client, &spec)
     }
 
+    /// The `PutItem` input [`send`](Self::send) would send, without sending it (for a
+    /// model with unique attributes or counts, the item's own write: its guards and counts
+    /// join it in a transaction when it is sent). Every error `send` would find before
+    /// sending is found here.
+    pub fn preview(&self) -> Result<PutItemInput> {
+        let spec = row_spec(
+            &self.client,
+            &self.new,
+            self.condition.clone(),
+            self.report.clone(),
+        )?;
+        super::put::preview_put(&spec)
+    }
+
     pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
         row_spec(&self.client, &self.new, self.condition, self.report)
     }
@@ -163,6 +179,18 @@ impl<N: Insertable> InsertMany<N> {
             predicted.merge(&transaction.predict()?);
         }
         Ok(predicted)
+    }
+
+    /// The `TransactWriteItems` inputs [`send`](Self::send) would send, one per chunk of
+    /// rows, without sending them: each with its rows' own puts (for a model with unique
+    /// attributes or counts, their guards and counts join them when they are sent, and
+    /// the chunks are cut so that they fit). Every error `send` would find before sending
+    /// is found here.
+    pub fn preview(&self) -> Result<Vec<TransactWriteItemsInput>> {
+        self.transactions()?
+            .into_iter()
+            .map(|(transaction, _)| transaction.preview())
+            .collect()
     }
 
     /// Sends every row and returns the stored models, in the order given.

@@ -98,7 +98,7 @@ pub(crate) async fn send_put<M: Model>(
 }
 
 /// The `PutItem` input of a put spec.
-fn preview_put(spec: &WriteSpec<Put>) -> Result<PutItemInput> {
+pub(super) fn preview_put(spec: &WriteSpec<Put>) -> Result<PutItemInput> {
     write_request::preview_write!(
         spec,
         PutItemInput::builder().set_item(Some(spec.kind.0.clone())),
