@@ -79,13 +79,7 @@ impl<N: Insertable> InsertItem<N> {
     /// model with unique attributes or counts. Every error `send` would find before
     /// sending is found here.
     pub fn predict(&self) -> Result<Predicted> {
-        let spec = row_spec(
-            &self.client,
-            &self.new,
-            self.condition.clone(),
-            self.report.clone(),
-        )?;
-        crate::item::predict::single(&self.client, &spec)
+        crate::item::predict::single(&self.client, &self.row()?)
     }
 
     /// The `PutItem` input [`send`](Self::send) would send, without sending it (for a
@@ -93,13 +87,17 @@ impl<N: Insertable> InsertItem<N> {
     /// join it in a transaction when it is sent). Every error `send` would find before
     /// sending is found here.
     pub fn preview(&self) -> Result<PutItemInput> {
-        let spec = row_spec(
+        super::put::preview_put(&self.row()?)
+    }
+
+    /// The write, from a borrowed builder.
+    fn row(&self) -> Result<WriteSpec<Put>> {
+        row_spec(
             &self.client,
             &self.new,
             self.condition.clone(),
             self.report.clone(),
-        )?;
-        super::put::preview_put(&spec)
+        )
     }
 
     pub(crate) fn spec(self) -> Result<WriteSpec<Put>> {
