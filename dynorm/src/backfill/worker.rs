@@ -318,23 +318,8 @@ impl<'a, M: Model> Worker<'a, M> {
 
     /// The item as stored now, read again after another writer changed it.
     async fn read_again(&self, old: &Item) -> Result<Option<Item>> {
-        let again = self
-            .backfill
-            .client
-            .sdk()
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(M::SCHEMA.key_of(old)))
-            .consistent_read(true)
-            .send()
-            .instrument(request_span!(
-                "GetItem",
-                M::SCHEMA.model,
-                self.table.as_str()
-            ))
-            .await
-            .map_err(|e| sdk_error(e, M::SCHEMA.model, "backfill", &self.table))?;
-        Ok(again.item)
+        let key = M::SCHEMA.key_of(old);
+        adopt::read(&self.backfill.client, &M::SCHEMA, &self.table, &key).await
     }
 
     /// The error of an item the backfill cannot plan (it does not decode, or cannot be
