@@ -10,7 +10,7 @@
 //! (untimed): no `__shape`, no keys of index `GSI1`. A run rewrites every one as shape 2,
 //! with its GSI1 keys and its word count, by 4 workers over 16 scan segments.
 //!
-//! - **Throughput.** `dynorm` (`db.backfill::<Doc>(..)`, 4 workers in this process) against
+//! - **Throughput.** `dynorm` (`dynorm_migrate::backfill::<Doc>(&db, ..)`, 4 workers in this process) against
 //!   `hand_written`: the same 16 parallel scan segments shared by 4 tasks, each item
 //!   decoded by hand and written back with an `UpdateItem` of what shape 2 adds,
 //!   conditional on being the item read (every attribute as read, no `__shape` or `words`
@@ -115,11 +115,13 @@ fn v1_item(i: usize) -> Item {
 
 /// Empties the table and writes `items` documents in shape 1, 16 requests in flight.
 async fn load(db: &Client, items: usize) {
-    let _ = db.delete_table::<Doc>().await;
-    db.create_table::<Doc>()
+    let _ = db.tables().delete::<Doc>().send().await;
+    db.tables()
+        .create::<Doc>()
+        .send()
         .await
         .expect("the table is created");
-    let table = db.table_name::<Doc>();
+    let table = db.tables().name::<Doc>();
     let chunks: Vec<Vec<WriteRequest>> = (0..items)
         .map(|i| {
             let put = PutRequest::builder()
@@ -168,7 +170,7 @@ async fn verify(db: &Client, items: usize) {
         let raw = db
             .sdk()
             .scan()
-            .table_name(db.table_name::<Doc>())
+            .table_name(db.tables().name::<Doc>())
             .filter_expression("#s <> :two OR attribute_not_exists(gsi1pk)")
             .expression_attribute_names("#s", "__shape")
             .expression_attribute_values(":two", AttributeValue::N("2".into()))
@@ -202,11 +204,10 @@ async fn verify(db: &Client, items: usize) {
 
 /// dynorm's backfill: `WORKERS` workers in this process.
 async fn dynorm_run(db: &Client, run: &str) -> u64 {
-    let progress = format!("{}_progress", db.table_name::<Doc>());
+    let progress = format!("{}_progress", db.tables().name::<Doc>());
     let workers: Vec<_> = (0..WORKERS)
         .map(|w| {
-            let backfill = db
-                .backfill::<Doc>(run, progress.clone())
+            let backfill = dynorm_migrate::backfill::<Doc>(&db, run, progress.clone())
                 .segments(SEGMENTS)
                 .worker(format!("w{w}"));
             tokio::spawn(backfill.send())
@@ -226,7 +227,7 @@ async fn dynorm_run(db: &Client, run: &str) -> u64 {
 /// The hand-written backfill: the same segments shared by `WORKERS` tasks, each item
 /// decoded by hand and written back on condition that it is the item read.
 async fn hand_written_run(db: &Client) -> u64 {
-    let table = db.table_name::<Doc>();
+    let table = db.tables().name::<Doc>();
     let next = Arc::new(AtomicU32::new(0));
     let tasks: Vec<_> = (0..WORKERS)
         .map(|_| {
@@ -398,7 +399,7 @@ impl Intercept for PrintWrites {
 /// A worker process of the kill: runs its worker of the shared run, printing `page` after
 /// each page and `put` after each successful write to a document, then `done <scanned>`.
 async fn worker_process(name: String) {
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await
         .expect("the server is reachable");
     let config = db
@@ -406,14 +407,16 @@ async fn worker_process(name: String) {
         .config()
         .to_builder()
         .interceptor(PrintWrites {
-            table: format!("\"TableName\":\"{}\"", db.table_name::<Doc>()),
+            table: format!("\"TableName\":\"{}\"", db.tables().name::<Doc>()),
         })
         .build();
-    let db = db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config));
+    let db = db
+        .to_builder()
+        .sdk(aws_sdk_dynamodb::Client::from_conf(config))
+        .build();
     let run = std::env::var(RUN_VAR).expect("the run's name");
     let progress = std::env::var(PROGRESS_VAR).expect("the progress table");
-    let report = db
-        .backfill::<Doc>(run, progress)
+    let report = dynorm_migrate::backfill::<Doc>(&db, run, progress)
         .segments(SEGMENTS)
         .lease(Duration::from_secs(2))
         .page_size(250)
@@ -437,11 +440,11 @@ async fn kill_run(db: &Client, items: usize) -> KillResult {
     load(db, items).await;
     let endpoint = match std::env::var("DYNAMODB_ENDPOINT") {
         Ok(endpoint) if !endpoint.trim().is_empty() => endpoint,
-        _ => dynorm::testing::embedded_endpoint()
+        _ => dynorm_test::embedded_endpoint()
             .expect("the embedded server")
             .to_owned(),
     };
-    let progress = format!("{}_kill_progress", db.table_name::<Doc>());
+    let progress = format!("{}_kill_progress", db.tables().name::<Doc>());
     let run = format!("kill-{}", std::process::id());
     let exe = std::env::current_exe().expect("this binary");
     let start = Instant::now();
@@ -552,7 +555,7 @@ fn main() {
         .build()
         .expect("a Tokio runtime");
     rt.block_on(async {
-        let db = dynorm::local::client().await.expect("the server is reachable");
+        let db = dynorm_test::local::client().await.expect("the server is reachable");
         let mut ratios = Vec::new();
         let mut samples: Vec<(String, f64)> = Vec::new();
         for round in 0..rounds {

@@ -150,8 +150,10 @@ async fn sequential(db: &dynorm::Client, orders: &[Order]) -> usize {
 
 /// Deletes the table if it exists and creates it empty.
 async fn fresh_table(db: &dynorm::Client) {
-    let _ = db.delete_table::<Order>().await;
-    db.ensure_table::<Order>()
+    let _ = db.tables().delete::<Order>().send().await;
+    db.tables()
+        .ensure::<Order>()
+        .send()
         .await
         .expect("the Order table is created");
 }
@@ -303,10 +305,10 @@ fn main() {
         .build()
         .expect("a Tokio runtime");
     rt.block_on(async {
-        let db = dynorm::local::client()
+        let db = dynorm_test::local::client()
             .await
             .expect("the DynamoDB server is reachable");
-        assert_eq!(db.table_name::<Order>(), TABLE);
+        assert_eq!(db.tables().name::<Order>(), TABLE);
         let orders = orders(items);
         // The raw writers send what dynorm sends, item for item.
         for order in &orders {

@@ -62,12 +62,16 @@ struct Fixture {
 
 impl Fixture {
     async fn new() -> Self {
-        let db = dynorm::local::client()
+        let db = dynorm_test::local::client()
             .await
             .expect("the DynamoDB server is reachable")
-            .with_table_prefix("bench_relations_");
-        let _ = db.delete_table::<User>().await;
-        db.create_shared_table::<BlogTable>()
+            .to_builder()
+            .table_prefix("bench_relations_")
+            .build();
+        let _ = db.tables().delete::<User>().send().await;
+        db.tables()
+            .create_shared::<BlogTable>()
+            .send()
             .await
             .expect("the blog table is created");
         let user = db
@@ -99,7 +103,7 @@ impl Fixture {
                 .expect("the comment is written");
             }
         }
-        let table = db.table_name::<User>();
+        let table = db.tables().name::<User>();
         let fixture = Self {
             db,
             table,

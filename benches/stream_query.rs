@@ -209,7 +209,9 @@ async fn run(db: &dynorm::Client, name: &str, n: usize) -> Sample {
 
 /// Writes the partitions that are not complete yet, with dynorm's batch writer.
 async fn load(db: &dynorm::Client, sizes: &[usize]) {
-    db.ensure_table::<Reading>()
+    db.tables()
+        .ensure::<Reading>()
+        .send()
         .await
         .expect("the Reading table is created");
     for &n in sizes {
@@ -249,7 +251,7 @@ impl Server {
     fn start() -> (Self, String) {
         let mut child = Command::new(std::env::current_exe().expect("the bench binary"))
             .env("DYNORM_BENCH_SERVE", "1")
-            .env_remove(dynorm::local::ENDPOINT_VAR)
+            .env_remove(dynorm_test::local::ENDPOINT_VAR)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -277,7 +279,7 @@ impl Drop for Server {
 
 /// Server mode: starts the embedded server, prints its endpoint, serves until stdin closes.
 fn serve() {
-    let endpoint = dynorm::testing::embedded_endpoint().expect("the embedded server starts");
+    let endpoint = dynorm_test::embedded_endpoint().expect("the embedded server starts");
     println!("{endpoint}");
     std::io::stdout().flush().expect("stdout");
     let mut rest = Vec::new();
@@ -310,7 +312,7 @@ fn main() {
         (vec![1_500, 500], 1)
     };
 
-    let external = std::env::var(dynorm::local::ENDPOINT_VAR)
+    let external = std::env::var(dynorm_test::local::ENDPOINT_VAR)
         .ok()
         .filter(|e| !e.trim().is_empty());
     let (_server, endpoint) = match external {
@@ -326,8 +328,8 @@ fn main() {
         .build()
         .expect("a Tokio runtime");
     rt.block_on(async {
-        let db = dynorm::local::connect(&endpoint).await;
-        assert_eq!(db.table_name::<Reading>(), TABLE);
+        let db = dynorm_test::local::connect(&endpoint).await;
+        assert_eq!(db.tables().name::<Reading>(), TABLE);
         load(&db, &sizes).await;
         // The raw decoder reads what dynorm writes.
         let sample = reading(&series_name(1), 7);

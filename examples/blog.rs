@@ -58,10 +58,12 @@ dynorm::shared_table!(struct BlogTable { User, Post, Comment });
 #[tokio::main]
 async fn main() -> Result<(), dynorm::Error> {
     // Step 4: the client.
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await?
-        .with_table_prefix(format!("blog_{}_", Utc::now().timestamp_millis()));
-    db.create_shared_table::<BlogTable>().await?;
+        .to_builder()
+        .table_prefix(format!("blog_{}_", Utc::now().timestamp_millis()))
+        .build();
+    db.tables().create_shared::<BlogTable>().send().await?;
 
     // Step 5: insert, each returning the stored row with its generated id.
     println!("== inserts");
@@ -124,7 +126,7 @@ async fn main() -> Result<(), dynorm::Error> {
 
     println!(
         "\ntable {} is left in place (on the embedded server it goes when the process ends; see the README: Examples and their tables)",
-        db.table_name::<User>()
+        db.tables().name::<User>()
     );
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! An application lists its models once, in a binary of its own:
 //!
 //! ```text
-//! dynorm::cli::App::new().model::<Task>().model::<Team>().run().await
+//! dynorm_migrate::cli::App::new().model::<Task>().model::<Team>().run().await
 //! ```
 //!
 //! `cargo run --example cli` walks through every command: a table written before its
@@ -13,8 +13,8 @@
 //! the application's binary would, on fresh tables of the embedded server.
 
 use chrono::Utc;
-use dynorm::cli::App;
 use dynorm::{Client, Model};
+use dynorm_migrate::cli::App;
 
 /// Tasks as the first release wrote them: no index by owner.
 #[derive(Model, Debug, Clone)]
@@ -57,7 +57,7 @@ fn app() -> App {
 /// Runs one command, as `<binary> <words>` would, and prints what it says.
 async fn step(app: &App, db: &Client, words: &[&str]) -> Result<(), dynorm::Error> {
     println!("\n$ app {}", words.join(" "));
-    let progress = format!("{}backfills", db.table_prefix());
+    let progress = db.tables().full_name("backfills");
     let mut args = vec!["app", "--progress-table", progress.as_str()];
     args.extend(words);
     let outcome = app.run_with(db, args).await?;
@@ -67,16 +67,18 @@ async fn step(app: &App, db: &Client, words: &[&str]) -> Result<(), dynorm::Erro
 
 #[tokio::main]
 async fn main() -> Result<std::process::ExitCode, dynorm::Error> {
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await?
-        .with_table_prefix(format!("cli_{}_", Utc::now().timestamp_millis()));
+        .to_builder()
+        .table_prefix(format!("cli_{}_", Utc::now().timestamp_millis()))
+        .build();
     if std::env::args().len() > 1 {
         // What an application's own binary does: parse the arguments, run, print.
         return Ok(app().client(db).run().await);
     }
 
     // The first release: its table, and items written without the index's keys.
-    db.create_table::<TaskV1>().await?;
+    db.tables().create::<TaskV1>().send().await?;
     for i in 0..9 {
         let task = TaskV1 {
             id: format!("t{i}"),
@@ -103,10 +105,10 @@ async fn main() -> Result<std::process::ExitCode, dynorm::Error> {
     step(&before, &db, &["sync"]).await?;
     step(&before, &db, &["sync", "--allow-delete-index", "GSI1"]).await?;
     println!(
-        "\ntables: {}, {} and {}backfills",
-        db.table_name::<Task>(),
-        db.table_name::<Session>(),
-        db.table_prefix()
+        "\ntables: {}, {} and {}",
+        db.tables().name::<Task>(),
+        db.tables().name::<Session>(),
+        db.tables().full_name("backfills")
     );
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -199,17 +199,19 @@ macro_rules! page_row {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A fresh prefix per run, so it can run again against a persistent server.
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await?
-        .with_table_prefix(format!("costs_{}_", Utc::now().timestamp_millis()));
-    db.create_table::<Order>().await?;
-    db.create_shared_table::<CostTeams>().await?;
-    db.create_shared_table::<CostBlog>().await?;
+        .to_builder()
+        .table_prefix(format!("costs_{}_", Utc::now().timestamp_millis()))
+        .build();
+    db.tables().create::<Order>().send().await?;
+    db.tables().create_shared::<CostTeams>().send().await?;
+    db.tables().create_shared::<CostBlog>().send().await?;
     println!(
         "tables: {}, {}, {}",
-        db.table_name::<Order>(),
-        db.table_name::<Team>(),
-        db.table_name::<Post>()
+        db.tables().name::<Order>(),
+        db.tables().name::<Team>(),
+        db.tables().name::<Post>()
     );
     let mut rows = Vec::new();
 

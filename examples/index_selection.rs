@@ -49,7 +49,7 @@ fn show(n: usize, plan: Result<dynorm::query::Plan, dynorm::Error>) {
 #[tokio::main]
 async fn main() -> Result<(), dynorm::Error> {
     // Plans need no server; the client only names the table.
-    let db = dynorm::local::client().await?;
+    let db = dynorm_test::local::client().await?;
     let november = Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap();
 
     // 1. the table

@@ -62,12 +62,18 @@ fn show(key: &OrderKey) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = dynorm::local::client().await?.with_table_prefix(format!(
-        "mark_paid_{}_",
-        chrono::Utc::now().timestamp_millis()
-    ));
-    db.create_table::<Order>().await?;
-    db.wait_until_active::<Order>(std::time::Duration::from_secs(30))
+    let db = dynorm_test::local::client()
+        .await?
+        .to_builder()
+        .table_prefix(format!(
+            "mark_paid_{}_",
+            chrono::Utc::now().timestamp_millis()
+        ))
+        .build();
+    db.tables().create::<Order>().send().await?;
+    db.tables()
+        .wait_until_active::<Order>(std::time::Duration::from_secs(30))
+        .send()
         .await?;
 
     let open = Order {
@@ -106,7 +112,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!(
         "\ntable {} is left with the one paid order (on the embedded server they go when the process ends; see the README: Examples and their tables)",
-        db.table_name::<Order>(),
+        db.tables().name::<Order>(),
     );
     Ok(())
 }

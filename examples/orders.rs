@@ -58,15 +58,19 @@ fn order(n: usize) -> Order {
 
 #[tokio::main]
 async fn main() -> Result<(), dynorm::Error> {
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await?
-        .with_table_prefix(format!("orders_demo_{}_", Utc::now().timestamp_millis()));
-    db.create_table::<Order>().await?;
-    db.wait_until_active::<Order>(std::time::Duration::from_secs(30))
+        .to_builder()
+        .table_prefix(format!("orders_demo_{}_", Utc::now().timestamp_millis()))
+        .build();
+    db.tables().create::<Order>().send().await?;
+    db.tables()
+        .wait_until_active::<Order>(std::time::Duration::from_secs(30))
+        .send()
         .await?;
     println!(
         "table {} with indexes byStatus (global), byPlacedAt (local), byCoupon (sparse global)",
-        db.table_name::<Order>()
+        db.tables().name::<Order>()
     );
 
     for n in 0..ORDERS {
@@ -175,7 +179,7 @@ async fn main() -> Result<(), dynorm::Error> {
 
     println!(
         "\ntable {} is left in place (on the embedded server they go when the process ends; see the README: Examples and their tables)",
-        db.table_name::<Order>(),
+        db.tables().name::<Order>(),
     );
     Ok(())
 }

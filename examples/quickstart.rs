@@ -30,9 +30,11 @@ struct Message {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A fresh prefix per run, so the demo can run again against a persistent server.
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await?
-        .with_table_prefix(format!("quickstart_{}_", Utc::now().timestamp_millis()));
+        .to_builder()
+        .table_prefix(format!("quickstart_{}_", Utc::now().timestamp_millis()))
+        .build();
 
     println!("== Keys and tables ==");
     println!("User.hash_key = {:?}", User::HASH_KEY);
@@ -40,19 +42,23 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "Message.table_name = {:?} (full name: {})",
         Message::TABLE_NAME,
-        db.table_name::<Message>()
+        db.tables().name::<Message>()
     );
 
-    db.create_table::<User>().await?;
-    db.create_table::<Message>().await?;
-    db.wait_until_active::<User>(std::time::Duration::from_secs(30))
+    db.tables().create::<User>().send().await?;
+    db.tables().create::<Message>().send().await?;
+    db.tables()
+        .wait_until_active::<User>(std::time::Duration::from_secs(30))
+        .send()
         .await?;
-    db.wait_until_active::<Message>(std::time::Duration::from_secs(30))
+    db.tables()
+        .wait_until_active::<Message>(std::time::Duration::from_secs(30))
+        .send()
         .await?;
     println!(
         "created tables {} and {}",
-        db.table_name::<User>(),
-        db.table_name::<Message>()
+        db.tables().name::<User>(),
+        db.tables().name::<Message>()
     );
 
     println!("\n== create, then get ==");
@@ -115,7 +121,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let item = db
         .sdk()
         .get_item()
-        .table_name(db.table_name::<Message>())
+        .table_name(db.tables().name::<Message>())
         .set_key(Some(key.clone().to_key_item()?))
         .send()
         .await?
@@ -144,15 +150,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "roomId".into(),
         dynorm::types::AttributeValue::S("general".into()),
     );
-    match db.get_raw::<Message>(raw).send().await {
+    match dynorm::item::GetItem::<Message>::raw(&db, raw).send().await {
         Err(e) => println!("get_raw without sentAt: {e}"),
         Ok(found) => return Err(format!("expected a validation error, got {found:?}").into()),
     }
 
     println!(
         "\ndone: tables {} and {} are left in place (on the embedded server they go when the process ends; see the README: Examples and their tables)",
-        db.table_name::<User>(),
-        db.table_name::<Message>(),
+        db.tables().name::<User>(),
+        db.tables().name::<Message>(),
     );
     Ok(())
 }

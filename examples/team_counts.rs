@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::Utc;
-use dynorm::stream::{ChangeKind, MemoryCheckpoints, ModelChange};
 use dynorm::Model;
+use dynorm_streams::{ChangeKind, MemoryCheckpoints, ModelChange};
 use futures::StreamExt;
 
 /// A team, in the shared table.
@@ -60,7 +60,7 @@ async fn apply(db: &dynorm::Client, change: &ModelChange<Membership>) -> Result<
     let result = db
         .sdk()
         .update_item()
-        .table_name(db.table_name::<TeamStats>())
+        .table_name(db.tables().name::<TeamStats>())
         .key("team_id", AttributeValue::S(team.clone()))
         .update_expression("ADD #members :delta, #applied :event")
         .condition_expression("attribute_not_exists(#applied) OR NOT contains(#applied, :id)")
@@ -90,8 +90,7 @@ async fn consume(
     checkpoints: MemoryCheckpoints,
 ) -> Result<(usize, usize), Box<dyn std::error::Error>> {
     let tally = dynorm::observe::Tally::default();
-    let mut changes = db
-        .changes::<Membership>()
+    let mut changes = dynorm_streams::changes::<Membership>(&db)
         .tally(&tally)
         .consumer("team-counts")
         .checkpoints(checkpoints)
@@ -128,11 +127,13 @@ async fn consume(
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await?
-        .with_table_prefix(format!("team_counts_{}_", Utc::now().timestamp_millis()));
-    db.create_shared_table::<TeamsTable>().await?;
-    db.ensure_table::<TeamStats>().await?;
+        .to_builder()
+        .table_prefix(format!("team_counts_{}_", Utc::now().timestamp_millis()))
+        .build();
+    db.tables().create_shared::<TeamsTable>().send().await?;
+    db.tables().ensure::<TeamStats>().send().await?;
 
     for (team, name) in [("t1", "Core"), ("t2", "Docs")] {
         db.create(&Team {
@@ -175,8 +176,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!(
         "tables left in place: {}, {}",
-        db.table_name::<Team>(),
-        db.table_name::<TeamStats>()
+        db.tables().name::<Team>(),
+        db.tables().name::<TeamStats>()
     );
     Ok(())
 }

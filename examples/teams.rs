@@ -101,13 +101,15 @@ fn text(item: &dynorm::Item, name: &str) -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), dynorm::Error> {
-    let db = dynorm::local::client()
+    let db = dynorm_test::local::client()
         .await?
-        .with_table_prefix(format!("teams_{}_", Utc::now().timestamp_millis()));
-    db.create_shared_table::<TeamsApp>().await?;
+        .to_builder()
+        .table_prefix(format!("teams_{}_", Utc::now().timestamp_millis()))
+        .build();
+    db.tables().create_shared::<TeamsApp>().send().await?;
     println!(
         "table {} (pk, sk, GSI1 on gsi1pk/gsi1sk)",
-        db.table_name::<Team>()
+        db.tables().name::<Team>()
     );
 
     // The sample data.
@@ -135,7 +137,7 @@ async fn main() -> Result<(), dynorm::Error> {
     let mut items = db
         .sdk()
         .scan()
-        .table_name(db.table_name::<Team>())
+        .table_name(db.tables().name::<Team>())
         .send()
         .await
         .map_err(dynorm::Error::service)?
@@ -213,7 +215,7 @@ async fn main() -> Result<(), dynorm::Error> {
     println!("AP5 removed u_bob; t_eng now has {} member(s)", left.len());
     println!(
         "\ntable {} is left in place (on the embedded server they go when the process ends; see the README: Examples and their tables)",
-        db.table_name::<Team>(),
+        db.tables().name::<Team>(),
     );
     Ok(())
 }

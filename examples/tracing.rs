@@ -35,11 +35,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with(Targets::new().with_target("dynorm", tracing::Level::INFO))
         .init();
 
-    let db = dynorm::local::client().await?.with_table_prefix(format!(
-        "tracing_{}_",
-        chrono::Utc::now().timestamp_millis()
-    ));
-    db.create_table::<Order>().await?;
+    let db = dynorm_test::local::client()
+        .await?
+        .to_builder()
+        .table_prefix(format!(
+            "tracing_{}_",
+            chrono::Utc::now().timestamp_millis()
+        ))
+        .build();
+    db.tables().create::<Order>().send().await?;
     let capacity = ReturnConsumedCapacity::Total;
 
     println!("== One span per request: a put, then a get with its cost ==");

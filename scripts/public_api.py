@@ -43,7 +43,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "public-api"
 # The packages listed, each in public-api/<package>.txt.
-CRATES = ["dynorm", "dynorm-derive"]
+CRATES = ["dynorm", "dynorm-derive", "dynorm-streams", "dynorm-migrate", "dynorm-test"]
 # The same command, features and so dependency builds as the docs step of .ci/run, so that in
 # CI this step builds no dependency of its own.
 COMMAND = ["cargo", "doc", "--no-deps", "--workspace", "--all-features"]

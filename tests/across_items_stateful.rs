@@ -674,13 +674,17 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             update.send().await
         }
         Op::UpdateRaw(id, email) => {
-            db.update_raw::<Member>(raw_key(id))
+            dynorm::item::UpdateItem::<Member>::raw(&db, raw_key(id))
                 .set(Member::EMAIL, *email)
                 .send()
                 .await
         }
         Op::Delete(id) => db.delete::<Member>(*id).send().await,
-        Op::DeleteRaw(id) => db.delete_raw::<Member>(raw_key(id)).send().await,
+        Op::DeleteRaw(id) => {
+            dynorm::item::DeleteItem::<Member>::raw(&db, raw_key(id))
+                .send()
+                .await
+        }
         Op::InsertMany(rows) => {
             let rows = rows.iter().map(|(id, f)| NewMember {
                 id: (*id).into(),
@@ -726,7 +730,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             let dropped = db
                 .sdk()
                 .update_item()
-                .table_name(db.table_name::<Team>())
+                .table_name(db.tables().name::<Team>())
                 .set_key(Some(raw_key(team)))
                 .update_expression("REMOVE #count")
                 .condition_expression("attribute_exists(id)")
@@ -761,7 +765,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
 
 /// The items of the table as members (guards left out), and the guard invariant.
 async fn check(db: &Client, world: &World, teams: &Teams) -> Result<(), String> {
-    let raw = common::guards::scan_all(db, &db.table_name::<Member>()).await;
+    let raw = common::guards::scan_all(db, &db.tables().name::<Member>()).await;
     let (guards, items): (Vec<Item>, Vec<Item>) = raw
         .into_iter()
         .partition(|i| i.contains_key("__dynorm_unique__"));
@@ -782,7 +786,7 @@ async fn check(db: &Client, world: &World, teams: &Teams) -> Result<(), String> 
         let stored = db
             .sdk()
             .get_item()
-            .table_name(db.table_name::<Team>())
+            .table_name(db.tables().name::<Team>())
             .set_key(Some(raw_key(team)))
             .consistent_read(true)
             .send()
@@ -870,7 +874,9 @@ async fn unreachable_guards(db: &Client, guards: &[AttributeValue]) -> Result<()
             .consistent_read(true)
             .send()
             .await;
-        let raw = db.get_raw::<Member>(raw_key(id)).send().await;
+        let raw = dynorm::item::GetItem::<Member>::raw(&db, raw_key(id))
+            .send()
+            .await;
         let query = db
             .query::<Member>()
             .matching(Member::ID.eq(id.as_str()))
@@ -901,8 +907,7 @@ async fn backfill(db: &Client, run: &str, kill_after: Option<u8>) -> Result<bool
     let pages = Arc::new(AtomicU32::new(0));
     let kill = Arc::new(tokio::sync::Notify::new());
     let (seen, killer) = (pages.clone(), kill.clone());
-    let send = db
-        .backfill::<Member>(run, "MemberBackfills")
+    let send = dynorm_migrate::backfill::<Member>(&db, run, "MemberBackfills")
         .segments(2)
         .page_size(1)
         // The same worker each time, so that a run killed before takes its segments back.
@@ -930,7 +935,7 @@ async fn backfill(db: &Client, run: &str, kill_after: Option<u8>) -> Result<bool
 async fn of_shape_1(db: &Client, id: &str) -> bool {
     db.sdk()
         .get_item()
-        .table_name(db.table_name::<Member>())
+        .table_name(db.tables().name::<Member>())
         .set_key(Some(raw_key(id)))
         .consistent_read(true)
         .send()
@@ -942,7 +947,7 @@ async fn of_shape_1(db: &Client, id: &str) -> bool {
 
 /// Every member is stored in shape 2.
 async fn every_item_current(db: &Client) -> Result<(), String> {
-    let items = common::guards::scan_all(db, &db.table_name::<Member>()).await;
+    let items = common::guards::scan_all(db, &db.tables().name::<Member>()).await;
     for item in items
         .iter()
         .filter(|i| !i.contains_key("__dynorm_unique__"))
@@ -955,10 +960,10 @@ async fn every_item_current(db: &Client) -> Result<(), String> {
 }
 
 async fn run_case(db: &Client, ops: &[Op]) -> Result<(), String> {
-    for item in common::guards::scan_all(db, &db.table_name::<Member>()).await {
+    for item in common::guards::scan_all(db, &db.tables().name::<Member>()).await {
         db.sdk()
             .delete_item()
-            .table_name(db.table_name::<Member>())
+            .table_name(db.tables().name::<Member>())
             .key("id", item["id"].clone())
             .send()
             .await
@@ -1057,7 +1062,9 @@ fn every_write_path_keeps_guards_and_counts() {
         .expect("a runtime");
     let db = runtime.block_on(async {
         let db = common::db_with::<Member>("across_items_stateful").await;
-        db.create_table::<Team>()
+        db.tables()
+            .create::<Team>()
+            .send()
             .await
             .expect("the teams' table is created");
         db

@@ -83,8 +83,7 @@ async fn adopting_a_unique_reports_exactly_the_values_held_twice_and_claims_them
     }
     db.batch_write().put_many(&users).send().await.unwrap();
 
-    let report = db
-        .backfill::<Adopter>("adopt-email", "AdoptProgress")
+    let report = dynorm_migrate::backfill::<Adopter>(&db, "adopt-email", "AdoptProgress")
         .segments(4)
         .send()
         .await
@@ -112,8 +111,7 @@ async fn adopting_a_unique_reports_exactly_the_values_held_twice_and_claims_them
         found, expected,
         "exactly the three values, each with both keys"
     );
-    let status = db
-        .backfill_status("adopt-email", "AdoptProgress")
+    let status = dynorm_migrate::backfill_status(&db, "adopt-email", "AdoptProgress")
         .await
         .unwrap()
         .unwrap();
@@ -144,20 +142,18 @@ async fn adopting_a_unique_reports_exactly_the_values_held_twice_and_claims_them
         .unwrap();
     db.sdk()
         .delete_item()
-        .table_name(db.table_name::<Adopter>())
+        .table_name(db.tables().name::<Adopter>())
         .key("id", AttributeValue::S("u0002".into()))
         .send()
         .await
         .unwrap();
 
-    let again = db
-        .backfill::<Adopter>("adopt-email", "AdoptProgress")
+    let again = dynorm_migrate::backfill::<Adopter>(&db, "adopt-email", "AdoptProgress")
         .send()
         .await
         .unwrap();
     assert!(again.duplicates.is_empty(), "{:?}", again.duplicates);
-    let status = db
-        .backfill_status("adopt-email", "AdoptProgress")
+    let status = dynorm_migrate::backfill_status(&db, "adopt-email", "AdoptProgress")
         .await
         .unwrap()
         .unwrap();
@@ -179,8 +175,8 @@ async fn adopting_a_unique_reports_exactly_the_values_held_twice_and_claims_them
 #[tokio::test]
 async fn adopting_a_count_builds_every_count_exactly_while_members_come_and_go() {
     let db = common::db("adopt_count").await;
-    db.create_table::<Team>().await.unwrap();
-    db.create_table::<Uncounted>().await.unwrap();
+    db.tables().create::<Team>().send().await.unwrap();
+    db.tables().create::<Uncounted>().send().await.unwrap();
     const TEAMS: usize = 20;
     for t in 0..TEAMS {
         db.create(&Team {
@@ -238,7 +234,7 @@ async fn adopting_a_count_builds_every_count_exactly_while_members_come_and_go()
         })
     };
     let run = |worker: &str| {
-        db.backfill::<Member>("count-members", "AdoptProgress")
+        dynorm_migrate::backfill::<Member>(&db, "count-members", "AdoptProgress")
             .segments(6)
             .page_size(50)
             .worker(worker)
@@ -258,14 +254,13 @@ async fn adopting_a_count_builds_every_count_exactly_while_members_come_and_go()
     );
 
     // One more run over what the writers left: every member counted, once.
-    let after = db
-        .backfill::<Member>("count-members-2", "AdoptProgress")
+    let after = dynorm_migrate::backfill::<Member>(&db, "count-members-2", "AdoptProgress")
         .send()
         .await
         .unwrap();
     assert_eq!(after.orphaned, 10);
     let mut expected: BTreeMap<String, u64> = BTreeMap::new();
-    for item in common::guards::scan_all(&db, &db.table_name::<Member>()).await {
+    for item in common::guards::scan_all(&db, &db.tables().name::<Member>()).await {
         let AttributeValue::S(team) = &item["team"] else {
             panic!("a team is text")
         };

@@ -75,7 +75,7 @@ fn s(text: &str) -> AttributeValue {
 
 /// Writes the items as shape 1 wrote them: no shape, no index keys; `pk` from `template`.
 async fn write_v1(db: &Client, template: &str) {
-    let table = db.table_name::<Doc>();
+    let table = db.tables().name::<Doc>();
     for i in 0..ITEMS {
         let id = format!("d{i:03}");
         let item = Item::from([
@@ -103,7 +103,7 @@ async fn raw_items(db: &Client) -> Vec<Item> {
         let page = db
             .sdk()
             .scan()
-            .table_name(db.table_name::<Doc>())
+            .table_name(db.tables().name::<Doc>())
             .consistent_read(true)
             .set_exclusive_start_key(start)
             .send()
@@ -118,7 +118,7 @@ async fn raw_items(db: &Client) -> Vec<Item> {
 }
 
 fn progress_table(db: &Client, label: &str) -> String {
-    format!("{}_{label}_progress", db.table_name::<Doc>())
+    format!("{}_{label}_progress", db.tables().name::<Doc>())
 }
 
 #[tokio::test]
@@ -158,8 +158,7 @@ async fn four_workers_one_killed_rewrite_everything_once_and_lose_no_write() {
     // Four workers; the first is killed after its first page.
     let pages = Arc::new(AtomicU64::new(0));
     let spawn = |name: &'static str, pages: Option<Arc<AtomicU64>>| {
-        let mut backfill = db
-            .backfill::<Doc>("docs-v3", table.clone())
+        let mut backfill = dynorm_migrate::backfill::<Doc>(&db, "docs-v3", table.clone())
             .segments(8)
             .page_size(10)
             .lease(Duration::from_millis(800))
@@ -229,15 +228,13 @@ async fn four_workers_one_killed_rewrite_everything_once_and_lose_no_write() {
     }
 
     // Running the run again finds it done; a new run finds nothing to rewrite.
-    let again = db
-        .backfill::<Doc>("docs-v3", table.clone())
+    let again = dynorm_migrate::backfill::<Doc>(&db, "docs-v3", table.clone())
         .segments(8)
         .send()
         .await
         .unwrap();
     assert_eq!(again.rewritten, 0);
-    let fresh = db
-        .backfill::<Doc>("docs-v3-check", table.clone())
+    let fresh = dynorm_migrate::backfill::<Doc>(&db, "docs-v3-check", table.clone())
         .segments(2)
         .send()
         .await
@@ -250,8 +247,7 @@ async fn a_changed_key_template_moves_items_and_a_dry_run_only_counts() {
     let db = common::db_with::<Doc>("backfill_moves").await;
     write_v1(&db, "doc#{id}").await;
     let table = progress_table(&db, "moves");
-    let dry = db
-        .backfill::<Doc>("dry", table.clone())
+    let dry = dynorm_migrate::backfill::<Doc>(&db, "dry", table.clone())
         .dry_run(true)
         .send()
         .await
@@ -265,8 +261,7 @@ async fn a_changed_key_template_moves_items_and_a_dry_run_only_counts() {
         .iter()
         .all(|i| !i.contains_key("__shape")));
 
-    let report = db
-        .backfill::<Doc>("moves", table)
+    let report = dynorm_migrate::backfill::<Doc>(&db, "moves", table)
         .segments(3)
         .max_units_per_second(10_000.0)
         .send()
@@ -294,16 +289,14 @@ async fn a_changed_key_template_moves_items_and_a_dry_run_only_counts() {
 #[tokio::test]
 async fn a_backfill_refuses_settings_that_cannot_work() {
     let db = common::db("backfill_settings").await;
-    let error = db
-        .backfill::<Doc>("r", "t")
+    let error = dynorm_migrate::backfill::<Doc>(&db, "r", "t")
         .segments(0)
         .send()
         .await
         .unwrap_err();
     assert!(error.is_validation());
     assert_eq!(error.model(), Some("Doc"));
-    let error = db
-        .backfill::<Doc>("r", "t")
+    let error = dynorm_migrate::backfill::<Doc>(&db, "r", "t")
         .max_units_per_second(0.0)
         .send()
         .await
@@ -353,13 +346,16 @@ async fn items_with_lists_and_maps_are_rewritten_on_condition() {
     ]);
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Note>())
+        .table_name(db.tables().name::<Note>())
         .set_item(Some(item))
         .send()
         .await
         .unwrap();
-    let table = format!("{}_progress", db.table_name::<Note>());
-    let report = db.backfill::<Note>("notes-v2", table).send().await.unwrap();
+    let table = format!("{}_progress", db.tables().name::<Note>());
+    let report = dynorm_migrate::backfill::<Note>(&db, "notes-v2", table)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(report.rewritten, 1);
     let note = db.get::<Note>("n1").send().await.unwrap().unwrap();
     assert_eq!(note.tags, vec!["a".to_owned(), "b".to_owned()]);

@@ -54,9 +54,11 @@ fn s(text: &str) -> AttributeValue {
 }
 
 async fn client(endpoint: &str, prefix: &str) -> Client {
-    dynorm::local::connect(endpoint)
+    dynorm_test::local::connect(endpoint)
         .await
-        .with_table_prefix(prefix.to_owned())
+        .to_builder()
+        .table_prefix(prefix.to_owned())
+        .build()
 }
 
 /// A worker: one process of the run, told its name and segments by the environment. It
@@ -67,8 +69,7 @@ async fn worker_process() {
     let var = |name: &str| std::env::var(name).expect("run by the parent test");
     let db = client(&var("DYNAMODB_ENDPOINT"), &var("PAGES_PREFIX")).await;
     let segments: u32 = var("PAGES_SEGMENTS").parse().unwrap();
-    let report = db
-        .backfill::<Page>(RUN, PROGRESS)
+    let report = dynorm_migrate::backfill::<Page>(&db, RUN, PROGRESS)
         .segments(segments)
         .worker(var("PAGES_WORKER"))
         .lease(Duration::from_secs(2))
@@ -146,15 +147,15 @@ impl Worker {
 async fn three_processes_share_a_run_through_a_kill_and_other_writers() {
     let endpoint = match std::env::var("DYNAMODB_ENDPOINT") {
         Ok(endpoint) if !endpoint.trim().is_empty() => endpoint,
-        _ => dynorm::testing::embedded_endpoint().unwrap().to_owned(),
+        _ => dynorm_test::embedded_endpoint().unwrap().to_owned(),
     };
     let prefix = format!("processes_{}_", std::process::id());
     let db = client(&endpoint, &prefix).await;
-    db.ensure_table::<Page>().await.unwrap();
+    db.tables().ensure::<Page>().send().await.unwrap();
     for i in 0..ITEMS {
         db.sdk()
             .put_item()
-            .table_name(db.table_name::<Page>())
+            .table_name(db.tables().name::<Page>())
             .item("id", s(&format!("p{i:04}")))
             .item("tags", AttributeValue::L(vec![s("a"), s("b")]))
             .send()
@@ -180,7 +181,7 @@ async fn three_processes_share_a_run_through_a_kill_and_other_writers() {
         if i.is_multiple_of(20) {
             db.sdk()
                 .update_item()
-                .table_name(db.table_name::<Page>())
+                .table_name(db.tables().name::<Page>())
                 .key("id", s(&id))
                 .update_expression("SET #x = :x")
                 .expression_attribute_names("#x", "written_elsewhere")
@@ -204,12 +205,15 @@ async fn three_processes_share_a_run_through_a_kill_and_other_writers() {
     for report in &reports {
         assert!(report.contains("run_segments=4"), "{report}");
     }
-    let status = db.backfill_status(RUN, PROGRESS).await.unwrap().unwrap();
+    let status = dynorm_migrate::backfill_status(&db, RUN, PROGRESS)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(status.is_done(), "{status:?}");
     assert_eq!(status.segments, 4);
 
     // Every item is current, and what the other writers wrote is there.
-    let items = common::guards::scan_all(&db, &db.table_name::<Page>()).await;
+    let items = common::guards::scan_all(&db, &db.tables().name::<Page>()).await;
     let shape = Page::SCHEMA.shape.unwrap().attribute;
     assert_eq!(items.len(), ITEMS);
     for item in &items {

@@ -7,9 +7,9 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::testing::{Fault, Script};
 use dynorm::types::AttributeValue;
 use dynorm::{Client, Item, Model};
+use dynorm_test::{Fault, Script};
 use serde::Deserialize;
 
 /// Shape 1: tags only.
@@ -55,7 +55,7 @@ fn v1(id: &str, tags: Vec<AttributeValue>) -> Item {
 async fn put(db: &Client, item: Item) {
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Note>())
+        .table_name(db.tables().name::<Note>())
         .set_item(Some(item))
         .send()
         .await
@@ -76,7 +76,7 @@ async fn stored(db: &Client) -> Vec<Item> {
         let page = db
             .sdk()
             .scan()
-            .table_name(db.table_name::<Note>())
+            .table_name(db.tables().name::<Note>())
             .consistent_read(true)
             .set_exclusive_start_key(start)
             .send()
@@ -95,7 +95,7 @@ fn current(item: &Item) -> bool {
 }
 
 fn progress(db: &Client) -> String {
-    format!("{}_progress", db.table_name::<Note>())
+    format!("{}_progress", db.tables().name::<Note>())
 }
 
 #[tokio::test]
@@ -105,12 +105,10 @@ async fn workers_started_with_4_and_8_segments_scan_the_run_s_segments_once() {
     let table = progress(&db);
     // Two workers of one process, started at once, with default names: whichever is
     // first fixes the run's count, and the other joins with it.
-    let four = db
-        .backfill::<Note>("notes", table.clone())
+    let four = dynorm_migrate::backfill::<Note>(&db, "notes", table.clone())
         .segments(4)
         .page_size(7);
-    let eight = db
-        .backfill::<Note>("notes", table.clone())
+    let eight = dynorm_migrate::backfill::<Note>(&db, "notes", table.clone())
         .segments(8)
         .page_size(7);
     let (four, eight) = tokio::join!(four.send(), eight.send());
@@ -123,7 +121,10 @@ async fn workers_started_with_4_and_8_segments_scan_the_run_s_segments_once() {
     assert_eq!(four.scanned + eight.scanned, ITEMS as u64);
     assert_eq!(four.rewritten + eight.rewritten, ITEMS as u64);
     assert_eq!(four.segments + eight.segments, four.run_segments);
-    let status = db.backfill_status("notes", &table).await.unwrap().unwrap();
+    let status = dynorm_migrate::backfill_status(&db, "notes", &table)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(status.is_done());
     assert_eq!(status.segments, four.run_segments);
     assert_eq!(
@@ -137,15 +138,13 @@ async fn workers_started_with_4_and_8_segments_scan_the_run_s_segments_once() {
     // A worker that comes to a run started with 3 segments scans those 3, whatever it
     // was told.
     write_v1(&db, ITEMS).await;
-    let first = db
-        .backfill::<Note>("notes-3", table.clone())
+    let first = dynorm_migrate::backfill::<Note>(&db, "notes-3", table.clone())
         .segments(3)
         .send()
         .await
         .unwrap();
     assert_eq!((first.run_segments, first.segments), (3, 3));
-    let late = db
-        .backfill::<Note>("notes-3", table.clone())
+    let late = dynorm_migrate::backfill::<Note>(&db, "notes-3", table.clone())
         .segments(8)
         .send()
         .await
@@ -166,21 +165,21 @@ async fn a_page_longer_than_the_lease_keeps_it() {
         ]);
         db.sdk()
             .put_item()
-            .table_name(db.table_name::<Card>())
+            .table_name(db.tables().name::<Card>())
             .set_item(Some(item))
             .send()
             .await
             .unwrap();
     }
-    let table = format!("{}_progress", db.table_name::<Card>());
+    let table = format!("{}_progress", db.tables().name::<Card>());
     // Each item moves in a transaction; the first two attempts of the first get no
     // answer, so the page takes two attempt timeouts: more than twice the lease.
     let script = Script::new("TransactWriteItems", Fault::Timeout).times(2);
     let slow = script.client(&db, 3);
     let lease = Duration::from_millis(900);
-    assert!(dynorm::testing::ATTEMPT_TIMEOUT * 2 > lease * 2);
+    assert!(dynorm_test::ATTEMPT_TIMEOUT * 2 > lease * 2);
     let holder = tokio::spawn(
-        slow.backfill::<Card>("cards", table.clone())
+        dynorm_migrate::backfill::<Card>(&slow, "cards", table.clone())
             .segments(1)
             .lease(lease)
             .send(),
@@ -190,8 +189,7 @@ async fn a_page_longer_than_the_lease_keeps_it() {
     }
     // The segment is held: a second worker watches it, and never takes it over, since
     // its holder renews the lease while the page is written.
-    let watcher = db
-        .backfill::<Card>("cards", table.clone())
+    let watcher = dynorm_migrate::backfill::<Card>(&db, "cards", table.clone())
         .segments(1)
         .lease(lease)
         .send()
@@ -234,8 +232,7 @@ async fn an_item_that_does_not_decode_names_its_key_shape_and_attribute() {
         v1("bad-v1", vec![s("a"), AttributeValue::N("7".into())]),
     )
     .await;
-    let error = db
-        .backfill::<Note>("notes", progress(&db))
+    let error = dynorm_migrate::backfill::<Note>(&db, "notes", progress(&db))
         .send()
         .await
         .unwrap_err();
@@ -255,8 +252,7 @@ async fn an_item_that_does_not_decode_names_its_key_shape_and_attribute() {
     bad_v2.insert("count".into(), s("one"));
     bad_v2.insert("__shape".into(), AttributeValue::N("2".into()));
     put(&db, bad_v2).await;
-    let error = db
-        .backfill::<Note>("notes", progress(&db))
+    let error = dynorm_migrate::backfill::<Note>(&db, "notes", progress(&db))
         .send()
         .await
         .unwrap_err();
@@ -269,15 +265,17 @@ async fn items_set_aside_are_recorded_and_listed_and_the_run_finishes() {
     let db = common::db_with::<Note>("backfill_set_aside").await;
     write_with_two_bad(&db).await;
     let table = progress(&db);
-    let report = db
-        .backfill::<Note>("notes", table.clone())
+    let report = dynorm_migrate::backfill::<Note>(&db, "notes", table.clone())
         .segments(3)
         .set_aside_undecodable(true)
         .send()
         .await
         .unwrap();
     assert_eq!((report.set_aside, report.rewritten), (2, 20));
-    let status = db.backfill_status("notes", &table).await.unwrap().unwrap();
+    let status = dynorm_migrate::backfill_status(&db, "notes", &table)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(status.is_done());
     let mut aside = status.set_aside.clone();
     aside.sort_by_key(|a| a.key["id"].as_s().unwrap().clone());
@@ -306,7 +304,7 @@ async fn items_set_aside_are_recorded_and_listed_and_the_run_finishes() {
 async fn migrate_sets_items_aside_when_told_and_status_lists_them() {
     let db = common::db_with::<Note>("backfill_cli_set_aside").await;
     write_with_two_bad(&db).await;
-    let app = dynorm::cli::App::new().model::<Note>();
+    let app = dynorm_migrate::cli::App::new().model::<Note>();
     let args = |words: &[&str]| {
         let mut out = vec![
             "app".to_owned(),
@@ -363,9 +361,7 @@ async fn a_worker_with_nothing_left_finishes_without_polling() {
     let db = common::db_with::<Note>("backfill_no_polling").await;
     write_v1(&db, 10).await;
     let requests = common::Requests::new();
-    let report = requests
-        .client(&db)
-        .backfill::<Note>("notes", progress(&db))
+    let report = dynorm_migrate::backfill::<Note>(&requests.client(&db), "notes", progress(&db))
         .segments(3)
         .send()
         .await

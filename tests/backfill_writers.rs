@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex};
 use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_smithy_runtime_api::box_error::BoxError;
-use dynorm::backfill::BackfillReport;
 use dynorm::types::AttributeValue;
 use dynorm::{Client, Item, Model};
+use dynorm_migrate::BackfillReport;
 use serde::Deserialize;
 
 /// Shape 1: a title only.
@@ -64,7 +64,7 @@ async fn write_v1(db: &Client) {
         ]);
         db.sdk()
             .put_item()
-            .table_name(db.table_name::<Page>())
+            .table_name(db.tables().name::<Page>())
             .set_item(Some(item))
             .send()
             .await
@@ -154,14 +154,16 @@ impl Intercept for OtherWriter {
 fn with_other_writer(db: &Client, what: Meanwhile) -> (Client, Arc<Mutex<HashSet<String>>>) {
     let writer = OtherWriter {
         raw: db.sdk().clone(),
-        table: db.table_name::<Page>(),
+        table: db.tables().name::<Page>(),
         what,
         done: Arc::default(),
     };
     let done = writer.done.clone();
     let config = db.sdk().config().to_builder().interceptor(writer).build();
     (
-        db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config)),
+        db.to_builder()
+            .sdk(aws_sdk_dynamodb::Client::from_conf(config))
+            .build(),
         done,
     )
 }
@@ -170,9 +172,8 @@ fn with_other_writer(db: &Client, what: Meanwhile) -> (Client, Arc<Mutex<HashSet
 async fn backfill_with_other_writer(db: &Client, what: Meanwhile) -> BackfillReport {
     write_v1(db).await;
     let (backfilling, touched) = with_other_writer(db, what);
-    let table = format!("{}_progress", db.table_name::<Page>());
-    let report = backfilling
-        .backfill::<Page>("pages-v2", table)
+    let table = format!("{}_progress", db.tables().name::<Page>());
+    let report = dynorm_migrate::backfill::<Page>(&backfilling, "pages-v2", table)
         .segments(2)
         .send()
         .await
@@ -185,7 +186,7 @@ async fn stored(db: &Client) -> Vec<Item> {
     let page = db
         .sdk()
         .scan()
-        .table_name(db.table_name::<Page>())
+        .table_name(db.tables().name::<Page>())
         .consistent_read(true)
         .send()
         .await
@@ -245,7 +246,7 @@ struct Card {
 #[tokio::test]
 async fn a_move_carries_the_attributes_the_model_does_not_know() {
     let db = common::db_with::<Card>("backfill_move_unknown").await;
-    let table = db.table_name::<Card>();
+    let table = db.tables().name::<Card>();
     for i in 0..5 {
         let id = format!("c{i}");
         let item = Item::from([
@@ -264,8 +265,7 @@ async fn a_move_carries_the_attributes_the_model_does_not_know() {
             .await
             .unwrap();
     }
-    let report = db
-        .backfill::<Card>("cards", format!("{table}_progress"))
+    let report = dynorm_migrate::backfill::<Card>(&db, "cards", format!("{table}_progress"))
         .send()
         .await
         .unwrap();
@@ -284,7 +284,7 @@ async fn a_move_carries_the_attributes_the_model_does_not_know() {
 async fn capacity_is_asked_for_only_with_a_rate_limiter() {
     let db = common::db_with::<Page>("backfill_capacity").await;
     write_v1(&db).await;
-    let table = format!("{}_progress", db.table_name::<Page>());
+    let table = format!("{}_progress", db.tables().name::<Page>());
     let asks = |requests: &common::Requests| {
         ["Scan", "UpdateItem", "GetItem", "Query", "PutItem"]
             .iter()
@@ -296,9 +296,7 @@ async fn capacity_is_asked_for_only_with_a_rate_limiter() {
             .count()
     };
     let requests = common::Requests::new();
-    requests
-        .client(&db)
-        .backfill::<Page>("plain", table.clone())
+    dynorm_migrate::backfill::<Page>(&requests.client(&db), "plain", table.clone())
         .send()
         .await
         .unwrap();
@@ -307,9 +305,7 @@ async fn capacity_is_asked_for_only_with_a_rate_limiter() {
 
     write_v1(&db).await;
     let limited = common::Requests::new();
-    limited
-        .client(&db)
-        .backfill::<Page>("limited", table)
+    dynorm_migrate::backfill::<Page>(&limited.client(&db), "limited", table)
         .max_units_per_second(100_000.0)
         .send()
         .await

@@ -48,9 +48,12 @@ fn event(seq: u32) -> Event {
 /// `db` with fast retries, so that tests with many injected faults stay quick: each chunk
 /// makes at most `max_attempts` HTTP attempts.
 fn quick(db: &Client, max_attempts: u32) -> Client {
-    db.with_retry_policy(
-        RetryPolicy::new(max_attempts).backoff(Duration::from_millis(1), Duration::from_millis(20)),
-    )
+    db.to_builder()
+        .retry_policy(
+            RetryPolicy::new(max_attempts)
+                .backoff(Duration::from_millis(1), Duration::from_millis(20)),
+        )
+        .build()
 }
 
 async fn all_events(db: &dynorm::Client) -> Vec<Event> {
@@ -106,7 +109,7 @@ async fn what_cannot_be_written_is_returned_not_dropped() {
     // The leftovers are exactly the events not stored.
     let stored_seqs: HashSet<u32> = stored.iter().map(|e| e.seq).collect();
     for (table, write) in &left.writes {
-        assert_eq!(table, &db.table_name::<Event>());
+        assert_eq!(table, &db.tables().name::<Event>());
         let item = write.put_request().unwrap().item().clone();
         let leftover = Event::from_item(item).unwrap();
         assert!(!stored_seqs.contains(&leftover.seq));
@@ -151,7 +154,7 @@ async fn a_request_refused_as_a_whole_returns_every_write() {
     assert!(left
         .writes
         .iter()
-        .all(|(table, _)| *table == db.table_name::<Event>()));
+        .all(|(table, _)| *table == db.tables().name::<Event>()));
     assert_eq!(returned_events(left), events, "every put, whole");
     let deletes: Vec<_> = left
         .writes
@@ -244,7 +247,7 @@ async fn an_item_over_400_kb_stops_the_batch_before_anything_is_sent() {
 #[tokio::test]
 async fn batches_span_models_and_deletes() {
     let db = common::db_with::<Event>("batch_models").await;
-    db.ensure_table::<Tag>().await.unwrap();
+    db.tables().ensure::<Tag>().send().await.unwrap();
     let events: Vec<Event> = (0..60).map(event).collect();
     let tags: Vec<Tag> = (0..40)
         .map(|i| Tag {

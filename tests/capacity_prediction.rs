@@ -328,7 +328,7 @@ async fn transactions_and_batches(db: &Client, checks: &mut Checks) {
     let t = tally();
     let transaction = db
         .transact_write()
-        .write(db.condition_check::<Doc>(key("t2"), Doc::SHOWN.eq("x")))
+        .check::<Doc>(key("t2"), Doc::SHOWN.eq("x"))
         .write(db.create(&doc("t4", 10)))
         .return_consumed_capacity(INDEXES)
         .tally(&t);
@@ -735,7 +735,7 @@ async fn a_create_over_an_existing_item_is_charged_within_its_prediction() {
     let failed = f64::from(u32::try_from(bytes.div_ceil(1024)).expect("small"));
     assert_eq!(failed, 2.0);
     assert!(
-        predicted.of(&db.table_name::<Note>()).contains(failed),
+        predicted.of(&db.tables().name::<Note>()).contains(failed),
         "{predicted}"
     );
     assert!(
@@ -831,8 +831,12 @@ macro_rules! sent {
 #[tokio::test]
 async fn guarded_writes_predict_their_transactions() {
     let db = common::db("capacity_guarded").await;
-    db.create_table::<Team>().await.expect("creates");
-    db.create_table::<Member>().await.expect("creates");
+    db.tables().create::<Team>().send().await.expect("creates");
+    db.tables()
+        .create::<Member>()
+        .send()
+        .await
+        .expect("creates");
     for id in ["t1", "t2"] {
         let team = Team {
             id: id.into(),

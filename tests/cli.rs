@@ -10,9 +10,9 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ScalarAttributeType,
 };
 use chrono::{DateTime, Utc};
-use dynorm::cli::{App, Change, Outcome};
 use dynorm::schema::DifferenceKind;
 use dynorm::{Client, Model};
+use dynorm_migrate::cli::{App, Change, Outcome};
 
 /// A model whose live table drifts: made by hand below.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -34,7 +34,7 @@ const TASKS: usize = 12;
 const WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 fn args(db: &Client, words: &[&str]) -> Vec<String> {
-    let progress = format!("{}progress", db.table_prefix());
+    let progress = db.tables().full_name("progress");
     let mut out = vec!["app".to_owned(), "--progress-table".to_owned(), progress];
     out.extend(words.iter().map(|w| (*w).to_owned()));
     out
@@ -59,7 +59,7 @@ async fn create_drifted_sessions(db: &Client) {
     };
     db.sdk()
         .create_table()
-        .table_name(db.table_name::<Session>())
+        .table_name(db.tables().name::<Session>())
         .attribute_definitions(definition("id"))
         .attribute_definitions(definition("user"))
         .key_schema(hash("id"))
@@ -79,7 +79,9 @@ async fn create_drifted_sessions(db: &Client) {
         .send()
         .await
         .unwrap();
-    db.wait_until_active::<Session>(std::time::Duration::from_secs(30))
+    db.tables()
+        .wait_until_active::<Session>(std::time::Duration::from_secs(30))
+        .send()
         .await
         .unwrap();
 }
@@ -94,7 +96,7 @@ async fn check_lists_every_difference_as_data_and_as_text() {
     let Outcome::Check(differences) = &outcome else {
         panic!("{outcome:?}")
     };
-    let sessions = db.table_name::<Session>();
+    let sessions = db.tables().name::<Session>();
     let found: Vec<(DifferenceKind, Option<&str>)> = differences
         .iter()
         .filter(|d| d.table == sessions)
@@ -113,7 +115,7 @@ async fn check_lists_every_difference_as_data_and_as_text() {
     // Task's table does not exist at all.
     let tasks = differences
         .iter()
-        .find(|d| d.table == db.table_name::<Task>())
+        .find(|d| d.table == db.tables().name::<Task>())
         .unwrap();
     assert_eq!(tasks.kind, DifferenceKind::MissingTable);
 
@@ -128,14 +130,14 @@ async fn check_lists_every_difference_as_data_and_as_text() {
         format!("  table `{sessions}`: time to live is off, the model's #[ttl] is `expires`"),
         format!(
             "  table `{}`: the table does not exist",
-            db.table_name::<Task>()
+            db.tables().name::<Task>()
         ),
     ] {
         assert!(shown.contains(&line), "`{line}` in:\n{shown}");
     }
 
     // `verify_table` lists the same differences of one model, in one error.
-    let error = db.verify_table::<Session>().await.unwrap_err();
+    let error = db.tables().verify::<Session>().send().await.unwrap_err();
     assert!(error.to_string().contains("(4 differences)"), "{error}");
 
     // `sync` adds what it can (the missing index, the stream, time to live) and refuses
@@ -150,7 +152,7 @@ async fn check_lists_every_difference_as_data_and_as_text() {
         DifferenceKind::Projection
     );
     assert!(report.applied.contains(&Change::CreateTable {
-        table: db.table_name::<Task>()
+        table: db.tables().name::<Task>()
     }));
     let again = app.run_with(&db, args(&db, &["check"])).await.unwrap();
     let Outcome::Check(left) = &again else {
@@ -179,7 +181,15 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
             .contains("would: create global index `GSI1`"),
         "{planned}"
     );
-    assert!(db.table_differences::<Task>().await.unwrap().len() == 1);
+    assert!(
+        db.tables()
+            .differences::<Task>()
+            .send()
+            .await
+            .unwrap()
+            .len()
+            == 1
+    );
 
     let outcome = today.run_with(&db, args(&db, &["sync"])).await.unwrap();
     let Outcome::Sync(report) = &outcome else {
@@ -189,7 +199,7 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
     assert_eq!(
         report.applied,
         [Change::CreateIndex {
-            table: db.table_name::<Task>(),
+            table: db.tables().name::<Task>(),
             index: "GSI1".to_owned(),
             backfilled: TASKS as u64,
         }]
@@ -199,7 +209,7 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
         let tasks = db.query_by::<TaskGSI1>(owner).all().await.unwrap();
         assert_eq!(tasks.len(), TASKS / 3, "{owner}");
     }
-    assert!(!db.is_creating_index::<Task>("GSI1"));
+    assert!(!db.tables().is_creating_index::<Task>("GSI1"));
 
     // An application whose model no longer has the index: `sync` refuses to delete it ...
     let before = App::new().wait(WAIT).model::<TaskV1>();
@@ -219,7 +229,13 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
             .contains("`--allow-delete-index GSI1` deletes it"),
         "{outcome}"
     );
-    assert!(db.table_differences::<Task>().await.unwrap().is_empty());
+    assert!(db
+        .tables()
+        .differences::<Task>()
+        .send()
+        .await
+        .unwrap()
+        .is_empty());
     // ... another name does not allow it ...
     let outcome = before
         .run_with(&db, args(&db, &["sync", "--allow-delete-index", "GSI9"]))
@@ -237,11 +253,11 @@ async fn sync_adds_a_missing_index_backfills_its_keys_and_deletes_an_index_only_
     assert_eq!(
         report.applied,
         [Change::DeleteIndex {
-            table: db.table_name::<Task>(),
+            table: db.tables().name::<Task>(),
             index: "GSI1".to_owned(),
         }]
     );
-    let gone = db.table_differences::<Task>().await.unwrap();
+    let gone = db.tables().differences::<Task>().send().await.unwrap();
     assert_eq!(gone[0].kind, DifferenceKind::MissingIndex);
 }
 
@@ -271,13 +287,13 @@ async fn every_subcommand_runs_as_a_function() {
     let json = |outcome: Outcome| -> serde_json::Value {
         serde_json::from_str(&outcome.to_string()).unwrap()
     };
-    let tasks = db.table_name::<Task>();
+    let tasks = db.tables().name::<Task>();
     let cfn = json(run(&["export", "cloudformation"]).await);
     let resources = cfn["Resources"].as_object().unwrap();
     assert_eq!(resources.len(), 2);
     let sessions = resources
         .values()
-        .find(|r| r["Properties"]["TableName"] == db.table_name::<Session>())
+        .find(|r| r["Properties"]["TableName"] == db.tables().name::<Session>())
         .unwrap();
     assert_eq!(sessions["Type"], "AWS::DynamoDB::Table");
     assert_eq!(

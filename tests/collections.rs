@@ -51,7 +51,7 @@ fn card(board: &str, id: &str, status: &str, owner: &str) -> Card {
 
 async fn board(label: &str) -> dynorm::Client {
     let db = common::db(label).await;
-    db.create_shared_table::<Board>().await.unwrap();
+    db.tables().create_shared::<Board>().send().await.unwrap();
     for (id, name) in [("ann", "Ann"), ("bo", "Bo")] {
         let person = Person {
             person_id: id.into(),

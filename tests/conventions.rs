@@ -235,7 +235,7 @@ fn default_keys_lowercase_values_and_text() {
 async fn raw<M: Model>(db: &dynorm::Client, key: Item) -> Item {
     db.sdk()
         .get_item()
-        .table_name(db.table_name::<M>())
+        .table_name(db.tables().name::<M>())
         .set_key(Some(key))
         .send()
         .await
@@ -267,7 +267,9 @@ async fn every_write_path_writes_electrodbs_identity() {
     use templates::{Membership, MembershipKey, Role};
 
     let db = common::db("conv_edb_paths").await;
-    db.create_shared_table::<templates::TeamsTemplates>()
+    db.tables()
+        .create_shared::<templates::TeamsTemplates>()
+        .send()
         .await
         .unwrap();
     let member = |user: &str| Membership {
@@ -317,7 +319,7 @@ async fn every_write_path_writes_electrodbs_identity() {
     foreign.insert("__edb_v__".into(), s("2"));
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Membership>())
+        .table_name(db.tables().name::<Membership>())
         .set_item(Some(foreign))
         .send()
         .await
@@ -351,7 +353,9 @@ async fn every_write_path_writes_electrodbs_identity() {
 /// A client with the default-keys table created.
 async fn defaults_db(label: &str) -> dynorm::Client {
     let db = common::db(label).await;
-    db.create_shared_table::<defaults::TeamsDefaults>()
+    db.tables()
+        .create_shared::<defaults::TeamsDefaults>()
+        .send()
         .await
         .unwrap();
     db
@@ -453,7 +457,7 @@ async fn toolbox_writes_its_timestamps_and_an_update_keeps_the_creation_time() {
     unnamed.remove("_et");
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Pokemon>())
+        .table_name(db.tables().name::<Pokemon>())
         .set_item(Some(unnamed))
         .send()
         .await
@@ -470,8 +474,7 @@ async fn a_change_streams_typed_key_keeps_the_case_its_folded_key_lost() {
     let db = defaults_db("conv_stream").await;
     let member = team_a_owner(None);
     db.create(&member).send().await.unwrap();
-    let changes: Vec<_> = db
-        .changes::<Membership>()
+    let changes: Vec<_> = dynorm_streams::changes::<Membership>(&db)
         .poll_interval(std::time::Duration::from_millis(50))
         .stop_when_idle(std::time::Duration::from_millis(700))
         .stream()

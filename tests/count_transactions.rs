@@ -52,9 +52,9 @@ const TEAMS: [&str; 4] = ["a", "b", "c", "d"];
 
 async fn db(label: &str) -> Client {
     let db = common::db(label).await;
-    db.create_table::<Team>().await.unwrap();
-    db.create_table::<Member>().await.unwrap();
-    db.create_table::<Project>().await.unwrap();
+    db.tables().create::<Team>().send().await.unwrap();
+    db.tables().create::<Member>().send().await.unwrap();
+    db.tables().create::<Project>().send().await.unwrap();
     for id in TEAMS {
         db.create(&Team {
             id: id.into(),
@@ -258,7 +258,7 @@ async fn counts_of_one_parent_merge_per_attribute() {
     // A count below what leaves it is refused, naming its own model and count.
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Project>())
+        .table_name(db.tables().name::<Project>())
         .set_item(Some(as_counted::<Project>(
             project("p9", "d", "d").to_item().unwrap(),
         )))
@@ -292,7 +292,7 @@ async fn a_guard_that_names_the_writer_is_the_writers_own() {
     // Another writer changes the handle around dynorm: the guard of `x` still names m1.
     db.sdk()
         .update_item()
-        .table_name(db.table_name::<Member>())
+        .table_name(db.tables().name::<Member>())
         .key("id", AttributeValue::S("m1".into()))
         .update_expression("SET handle = :y")
         .expression_attribute_values(":y", AttributeValue::S("y".into()))
@@ -327,7 +327,7 @@ async fn a_value_held_twice_can_be_given_up() {
     for id in ["m2", "m3"] {
         db.sdk()
             .put_item()
-            .table_name(db.table_name::<Member>())
+            .table_name(db.tables().name::<Member>())
             .set_item(Some(as_counted::<Member>(
                 member(id, "a").to_item().unwrap(),
             )))
@@ -380,7 +380,7 @@ struct Seat {
 #[tokio::test]
 async fn insert_many_writes_ten_thousand_counted_unique_rows() {
     let db = db("count_tx_insert_many").await;
-    db.create_table::<Seat>().await.unwrap();
+    db.tables().create::<Seat>().send().await.unwrap();
     const ROWS: usize = 10_000;
     let rows: Vec<NewSeat> = (0..ROWS)
         .map(|i| NewSeat {

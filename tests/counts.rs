@@ -5,9 +5,9 @@ mod common;
 
 use common::random::Lcg;
 
-use dynorm::testing::{Fault, Script};
 use dynorm::types::AttributeValue;
 use dynorm::{Client, ErrorKind, Model};
+use dynorm_test::{Fault, Script};
 
 /// A project, whose `task_count` the tasks keep.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -43,8 +43,8 @@ const PROJECTS: [&str; 8] = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"];
 
 async fn db() -> Client {
     let db = common::db("counts").await;
-    db.create_table::<Project>().await.unwrap();
-    db.create_table::<Task>().await.unwrap();
+    db.tables().create::<Project>().send().await.unwrap();
+    db.tables().create::<Task>().send().await.unwrap();
     for id in PROJECTS {
         let project = Project {
             id: id.into(),
@@ -178,7 +178,7 @@ async fn a_missing_parent_or_a_count_at_zero_refuses_the_write() {
     let raw = |item| async {
         db.sdk()
             .put_item()
-            .table_name(db.table_name::<Task>())
+            .table_name(db.tables().name::<Task>())
             .set_item(Some(item))
             .send()
             .await
@@ -205,7 +205,7 @@ async fn stored_count(db: &Client, project: &str) -> Option<Option<String>> {
     let item = db
         .sdk()
         .get_item()
-        .table_name(db.table_name::<Project>())
+        .table_name(db.tables().name::<Project>())
         .key("id", AttributeValue::S(project.into()))
         .consistent_read(true)
         .send()
@@ -245,7 +245,7 @@ async fn a_count_not_built_yet_or_a_parent_gone_does_not_block_its_children() {
     // p1 loses its count, as before a backfill builds it.
     db.sdk()
         .update_item()
-        .table_name(db.table_name::<Project>())
+        .table_name(db.tables().name::<Project>())
         .key("id", AttributeValue::S("p1".into()))
         .update_expression("REMOVE task_count")
         .send()

@@ -253,7 +253,7 @@ async fn keys_are_sent_in_their_stored_form() {
     let raw = db
         .sdk()
         .get_item()
-        .table_name(db.table_name::<Reading>())
+        .table_name(db.tables().name::<Reading>())
         .set_key(Some(key))
         .send()
         .await
@@ -297,12 +297,18 @@ async fn raw_keys_skip_the_storage_but_must_be_complete() {
         AttributeValue::S("2025-11-06T09:30:00.000Z".into()),
     );
     assert_eq!(
-        db.get_raw::<Message>(raw.clone()).send().await.unwrap(),
+        dynorm::item::GetItem::<Message>::raw(&db, raw.clone())
+            .send()
+            .await
+            .unwrap(),
         Some(hello.clone())
     );
 
     raw.remove("sentAt");
-    let error = db.get_raw::<Message>(raw.clone()).send().await.unwrap_err();
+    let error = dynorm::item::GetItem::<Message>::raw(&db, raw.clone())
+        .send()
+        .await
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
     assert_eq!(error.model(), Some("Message"));
     assert_eq!(error.attribute(), Some("sentAt"));
@@ -314,7 +320,10 @@ async fn raw_keys_skip_the_storage_but_must_be_complete() {
         "{error}"
     );
 
-    let error = db.delete_raw::<Message>(raw).send().await.unwrap_err();
+    let error = dynorm::item::DeleteItem::<Message>::raw(&db, raw)
+        .send()
+        .await
+        .unwrap_err();
     assert_eq!(
         (error.kind(), error.operation()),
         (ErrorKind::Validation, Some("delete"))
@@ -323,13 +332,16 @@ async fn raw_keys_skip_the_storage_but_must_be_complete() {
     let mut wrong_type = Item::new();
     wrong_type.insert("roomId".into(), AttributeValue::N("1".into()));
     wrong_type.insert("sentAt".into(), AttributeValue::S("x".into()));
-    let error = db.get_raw::<Message>(wrong_type).send().await.unwrap_err();
+    let error = dynorm::item::GetItem::<Message>::raw(&db, wrong_type)
+        .send()
+        .await
+        .unwrap_err();
     assert_eq!(
         (error.kind(), error.attribute()),
         (ErrorKind::Validation, Some("roomId"))
     );
     assert_eq!(
-        db.delete_raw::<Message>(hello.key().to_key_item().unwrap())
+        dynorm::item::DeleteItem::<Message>::raw(&db, hello.key().to_key_item().unwrap())
             .send_returning_old()
             .await
             .unwrap(),
@@ -352,7 +364,7 @@ async fn an_unreadable_item_is_a_conversion_error_naming_the_attribute() {
     let db = common::db_with::<User>("crud_conversion").await;
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<User>())
+        .table_name(db.tables().name::<User>())
         .item("id", AttributeValue::S("u1".into()))
         .item("name", AttributeValue::N("42".into()))
         .send()
@@ -375,7 +387,7 @@ async fn a_missing_table_is_named_with_the_sdk_error_as_source() {
     let error = db.get::<User>("u1").send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::TableNotFound);
     assert_eq!(error.model(), Some("User"));
-    assert_eq!(error.table(), Some(db.table_name::<User>().as_str()));
+    assert_eq!(error.table(), Some(db.tables().name::<User>().as_str()));
     assert!(error.source().is_some());
     assert!(
         error.to_string().contains("ResourceNotFoundException"),
@@ -389,7 +401,7 @@ async fn a_table_that_does_not_match_the_model_is_a_config_error() {
     // A `User` table whose hash key is a number, unlike the model's string `id`.
     db.sdk()
         .create_table()
-        .table_name(db.table_name::<User>())
+        .table_name(db.tables().name::<User>())
         .attribute_definitions(
             dynorm::types::AttributeDefinition::builder()
                 .attribute_name("id")
@@ -408,13 +420,13 @@ async fn a_table_that_does_not_match_the_model_is_a_config_error() {
         .send()
         .await
         .unwrap();
-    let error = db.verify_table::<User>().await.unwrap_err();
+    let error = db.tables().verify::<User>().send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Config);
     assert_eq!(error.attribute(), Some("id"));
     assert!(error.to_string().contains("S"), "{error}");
 
     let good = common::db_with::<Message>("crud_config_ok").await;
-    good.verify_table::<Message>().await.unwrap();
+    good.tables().verify::<Message>().send().await.unwrap();
 }
 
 #[tokio::test]
@@ -436,22 +448,29 @@ async fn a_non_finite_float_is_a_validation_error_before_sending() {
 #[tokio::test]
 async fn the_table_prefix_is_read_on_every_call() {
     let db = common::db_with::<User>("crud_prefix_a").await;
-    let first = db.table_name::<User>();
+    let first = db.tables().name::<User>();
     db.put(&user("u1", "Ada")).send().await.unwrap();
 
     let other = common::db("crud_prefix_b").await;
     let second_prefix = other
-        .table_name::<User>()
+        .tables()
+        .name::<User>()
         .trim_end_matches("User")
         .to_owned();
-    other.ensure_table::<User>().await.unwrap();
+    other.tables().ensure::<User>().send().await.unwrap();
 
     // A client with another prefix shares the SDK client and names the other table on
     // every call; the first client is unchanged.
-    let moved = db.with_table_prefix(second_prefix).with_table_suffix("");
-    assert_ne!(moved.table_name::<User>(), first);
+    let moved = db
+        .to_builder()
+        .table_prefix(second_prefix)
+        .build()
+        .to_builder()
+        .table_suffix("")
+        .build();
+    assert_ne!(moved.tables().name::<User>(), first);
     assert_eq!(moved.get::<User>("u1").send().await.unwrap(), None);
-    assert_eq!(moved.table_name::<User>(), other.table_name::<User>());
-    assert_eq!(db.table_name::<User>(), first);
+    assert_eq!(moved.tables().name::<User>(), other.tables().name::<User>());
+    assert_eq!(db.tables().name::<User>(), first);
     assert!(db.get::<User>("u1").send().await.unwrap().is_some());
 }

@@ -50,7 +50,7 @@ const SECRET: &[u8] = b"an application secret of 32 bytes";
 /// Seven members for each of two emails, all in team `t1`.
 async fn members(label: &str) -> Client {
     let db = common::db_with::<Member>(label).await;
-    db.create_table::<Guest>().await.unwrap();
+    db.tables().create::<Guest>().send().await.unwrap();
     for email in [ADA, BOB] {
         for n in 0..7 {
             let member = Member {
@@ -66,7 +66,13 @@ async fn members(label: &str) -> Client {
 
 /// The client without a key, and one with a key.
 fn both(db: &Client) -> [Client; 2] {
-    [db.clone(), db.with_cursor_key(SECRET).unwrap()]
+    [
+        db.clone(),
+        db.to_builder()
+            .cursor_key(SECRET)
+            .map(|b| b.build())
+            .unwrap(),
+    ]
 }
 
 fn assert_refused(result: dynorm::Result<impl std::fmt::Debug>, model: &str, operation: &str) {
@@ -271,7 +277,11 @@ async fn a_short_or_empty_cursor_key_is_refused_when_the_client_is_built() {
         assert_eq!(error.kind(), ErrorKind::Config, "{error}");
         assert!(error.to_string().contains("at least 32 bytes"), "{error}");
         assert_eq!(
-            db.with_cursor_key(key).unwrap_err().kind(),
+            db.to_builder()
+                .cursor_key(key)
+                .map(|b| b.build())
+                .unwrap_err()
+                .kind(),
             ErrorKind::Config
         );
     }

@@ -28,7 +28,7 @@ struct Team {
 async fn drifted_table<M: Model>(db: &dynorm::Client) {
     db.sdk()
         .create_table()
-        .table_name(db.table_name::<M>())
+        .table_name(db.tables().name::<M>())
         .attribute_definitions(
             AttributeDefinition::builder()
                 .attribute_name("id")
@@ -68,7 +68,7 @@ fn assert_readable(error: &dynorm::Error) {
 #[tokio::test]
 async fn a_get_on_a_missing_table_names_the_table() {
     let db = common::db("errors_no_table").await;
-    let table = db.table_name::<User>();
+    let table = db.tables().name::<User>();
     let error = db.get::<User>("u1").send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::TableNotFound, "{error}");
     assert!(error.is_table_not_found());
@@ -90,7 +90,7 @@ async fn a_get_on_a_missing_table_names_the_table() {
 #[tokio::test]
 async fn every_operation_names_a_missing_table() {
     let db = common::db("errors_no_table_ops").await;
-    let table = db.table_name::<User>();
+    let table = db.tables().name::<User>();
     let user = User {
         id: "u1".into(),
         name: "Ada".into(),
@@ -116,7 +116,7 @@ async fn every_operation_names_a_missing_table() {
             .send()
             .await
             .unwrap_err(),
-        db.verify_table::<User>().await.unwrap_err(),
+        db.tables().verify::<User>().send().await.unwrap_err(),
     ];
     for error in errors {
         assert_eq!(error.kind(), ErrorKind::TableNotFound, "{error}");
@@ -139,7 +139,7 @@ async fn a_key_that_does_not_match_the_live_table_is_the_servers_validation_erro
     assert!(
         error.to_string().starts_with(&format!(
             "validation error in `get` on model `User`, table `{}`: ValidationException: ",
-            db.table_name::<User>()
+            db.tables().name::<User>()
         )),
         "{error}"
     );
@@ -203,10 +203,10 @@ async fn a_read_transaction_the_server_cancels_has_a_reason_per_read() {
 #[tokio::test]
 async fn creating_a_table_that_exists_is_a_service_error_with_its_code() {
     let db = common::db_with::<Team>("errors_table_exists").await;
-    let error = db.create_table::<Team>().await.unwrap_err();
+    let error = db.tables().create::<Team>().send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Service, "{error}");
     assert_eq!(error.code(), Some("ResourceInUseException"));
-    assert_eq!(error.table(), Some(db.table_name::<Team>().as_str()));
+    assert_eq!(error.table(), Some(db.tables().name::<Team>().as_str()));
     assert!(!error.is_retryable());
     assert_readable(&error);
 }

@@ -2,7 +2,7 @@
 //!
 //! Each operation (get, query and scan pages, a conditional update, write and read
 //! transactions, a batch get) gets throttling, a server error or a timeout, on every
-//! attempt or on one attempt only, from an SDK interceptor (`dynorm::testing::Script`). The
+//! attempt or on one attempt only, from an SDK interceptor (`dynorm_test::Script`). The
 //! SDK's retries are set explicitly to 3 attempts, so each case knows how many attempts
 //! must be made, the typed error it must end with, and what must be stored afterwards:
 //! a write is applied once, or not at all.
@@ -129,8 +129,8 @@ impl Op {
     /// The table its errors name.
     fn table(self, db: &Client) -> String {
         match self {
-            Op::QueryPages | Op::ScanPages => db.table_name::<Event>(),
-            _ => db.table_name::<Counter>(),
+            Op::QueryPages | Op::ScanPages => db.tables().name::<Event>(),
+            _ => db.tables().name::<Counter>(),
         }
     }
 
@@ -213,8 +213,8 @@ impl Op {
 /// events 0 to 4 of stream `s`.
 async fn seeded(label: &str) -> Client {
     let db = common::db_with::<Counter>(label).await;
-    db.ensure_table::<Event>().await.unwrap();
-    db.ensure_table::<Account>().await.unwrap();
+    db.tables().ensure::<Event>().send().await.unwrap();
+    db.tables().ensure::<Account>().send().await.unwrap();
     for id in ["c1", "c2"] {
         db.put(&Counter {
             id: id.into(),
@@ -251,7 +251,7 @@ async fn raw(db: &Client, table: String, id: &str, attribute: &str) -> Option<At
 }
 
 async fn raw_hits(db: &Client, id: &str) -> u64 {
-    match raw(db, db.table_name::<Counter>(), id, "hits").await {
+    match raw(db, db.tables().name::<Counter>(), id, "hits").await {
         Some(AttributeValue::N(n)) => n.parse().unwrap(),
         other => panic!("hits of {id}: {other:?}"),
     }
@@ -461,7 +461,7 @@ async fn a_versioned_update_whose_answer_is_lost_is_not_applied_twice() {
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::VersionConflict, "{error}");
     assert_eq!(script.attempts(), 2);
-    let table = db.table_name::<Account>();
+    let table = db.tables().name::<Account>();
     assert_eq!(
         raw(&db, table.clone(), "a1", "balance").await,
         Some(AttributeValue::N("70".into())),
@@ -525,9 +525,8 @@ async fn a_throttled_batch_chunk_makes_exactly_the_policy_s_attempts() {
             let script = Script::new(target, Fault::Throttle);
             let mut faulty = script.client(&db, SDK_ATTEMPTS);
             if let Some(attempts) = policy {
-                faulty = faulty.with_retry_policy(quick(attempts));
+                faulty = faulty.to_builder().retry_policy(quick(attempts)).build();
             }
-            assert_eq!(faulty.retry_policy().max_attempts, bound);
             let error = if target == "BatchWriteItem" {
                 let counters: Vec<Counter> = (0..25)
                     .map(|n| Counter {
@@ -573,9 +572,11 @@ async fn handed_back_writes_and_throttling_share_one_bound() {
     let script = Script::new("BatchWriteItem", Fault::Throttle).skip(1);
     let faulty = script
         .client(&faults.client(&db), SDK_ATTEMPTS)
-        .with_retry_policy(
+        .to_builder()
+        .retry_policy(
             RetryPolicy::new(4).backoff(Duration::from_millis(1), Duration::from_millis(5)),
-        );
+        )
+        .build();
     let counters: Vec<Counter> = (0..10)
         .map(|n| Counter {
             id: format!("s{n}"),

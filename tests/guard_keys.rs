@@ -156,7 +156,7 @@ async fn guard_keys_are_made_of_the_stable_name() {
 #[tokio::test]
 async fn reads_by_a_guard_key_are_refused_before_sending() {
     let db = users("guard_key_reads").await;
-    let table = db.table_name::<User>();
+    let table = db.tables().name::<User>();
     let before = snapshot(&db, &table).await;
     let requests = Requests::new();
     let counted = requests.client(&db);
@@ -164,7 +164,9 @@ async fn reads_by_a_guard_key_are_refused_before_sending() {
         assert_refused(counted.get::<User>(key).send().await, "User", "get", "id");
         assert_refused(counted.get::<Note>(key).send().await, "Note", "get", "id");
         assert_refused(
-            counted.get_raw::<User>(raw_key("id", key)).send().await,
+            dynorm::item::GetItem::<User>::raw(&counted, raw_key("id", key))
+                .send()
+                .await,
             "User",
             "get",
             "id",
@@ -227,7 +229,7 @@ async fn reads_by_a_guard_key_are_refused_before_sending() {
 #[tokio::test]
 async fn writes_by_a_guard_key_are_refused_and_write_nothing() {
     let db = users("guard_key_writes").await;
-    let table = db.table_name::<User>();
+    let table = db.tables().name::<User>();
     let before = snapshot(&db, &table).await;
     let requests = Requests::new();
     let db = requests.client(&db);
@@ -255,7 +257,7 @@ async fn writes_by_a_guard_key_are_refused_and_write_nothing() {
         let update = db.update::<User>(key).set(User::NAME, "x");
         let upsert = db.update::<User>(key).set(User::EMAIL, "e@x").upsert();
         let upsert_note = db.update::<Note>(key).set(Note::TEXT, "x").upsert();
-        let update_raw = db.update_raw::<User>(raw()).set(User::NAME, "x");
+        let update_raw = dynorm::item::UpdateItem::<User>::raw(&db, raw()).set(User::NAME, "x");
         let results = [
             ("User", "create", db.create(&hostile).send().await),
             ("User", "put", db.put(&hostile).send().await),
@@ -270,8 +272,20 @@ async fn writes_by_a_guard_key_are_refused_and_write_nothing() {
             ("User", "update", update_raw.send().await),
             ("User", "delete", db.delete::<User>(key).send().await),
             ("Note", "delete", db.delete::<Note>(key).send().await),
-            ("User", "delete", db.delete_raw::<User>(raw()).send().await),
-            ("Note", "delete", db.delete_raw::<Note>(raw()).send().await),
+            (
+                "User",
+                "delete",
+                dynorm::item::DeleteItem::<User>::raw(&db, raw())
+                    .send()
+                    .await,
+            ),
+            (
+                "Note",
+                "delete",
+                dynorm::item::DeleteItem::<Note>::raw(&db, raw())
+                    .send()
+                    .await,
+            ),
         ];
         for (model, operation, result) in results {
             assert_refused(result, model, operation, "id");
@@ -311,7 +325,7 @@ async fn writes_by_a_guard_key_are_refused_and_write_nothing() {
             (
                 db.transact_write()
                     .write(fine())
-                    .write(db.condition_check::<User>(key, User::NAME.eq("x"))),
+                    .check::<User>(key, User::NAME.eq("x")),
                 "User",
             ),
         ];
@@ -332,7 +346,7 @@ async fn writes_by_a_guard_key_are_refused_and_write_nothing() {
 #[tokio::test]
 async fn relation_loads_by_a_guard_key_are_refused() {
     let db = users("guard_key_relations").await;
-    db.ensure_table::<Comment>().await.unwrap();
+    db.tables().ensure::<Comment>().send().await.unwrap();
     // The comment's author is text another service could have written: a guard's key.
     db.put(&Comment {
         id: "c1".into(),
@@ -358,7 +372,11 @@ async fn relation_loads_by_a_guard_key_are_refused() {
 #[tokio::test]
 async fn single_table_keys_and_collections_are_refused() {
     let db = common::db("guard_key_single_table").await;
-    db.create_shared_table::<GuardKeyApp>().await.unwrap();
+    db.tables()
+        .create_shared::<GuardKeyApp>()
+        .send()
+        .await
+        .unwrap();
     let account = Account {
         org: "o1".into(),
         id: "a1".into(),
@@ -366,7 +384,7 @@ async fn single_table_keys_and_collections_are_refused() {
     };
     db.create(&account).send().await.unwrap();
     assert_eq!(check_guards::<Account>(&db).await, 1);
-    let table = db.table_name::<Account>();
+    let table = db.tables().name::<Account>();
     let guard = scan_all(&db, &table)
         .await
         .into_iter()

@@ -63,9 +63,12 @@ async fn tickets(label: &str) -> Client {
 
 /// `db` with fast retries, with room for many handed-back keys.
 fn quick(db: &Client, max_attempts: u32) -> Client {
-    db.with_retry_policy(
-        RetryPolicy::new(max_attempts).backoff(Duration::from_millis(1), Duration::from_millis(10)),
-    )
+    db.to_builder()
+        .retry_policy(
+            RetryPolicy::new(max_attempts)
+                .backoff(Duration::from_millis(1), Duration::from_millis(10)),
+        )
+        .build()
 }
 
 #[tokio::test]

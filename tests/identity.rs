@@ -12,8 +12,8 @@ use std::time::Duration;
 use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Credentials, Intercept, RuntimeComponents};
 use aws_smithy_runtime_api::box_error::BoxError;
-use dynorm::stream::ChangeKind;
 use dynorm::Model;
+use dynorm_streams::ChangeKind;
 use futures::StreamExt;
 
 /// The access key the DynamoDB client signs with, and no environment holds.
@@ -101,16 +101,29 @@ async fn client_signing_as_identity(label: &str, recorder: &Recorder) -> dynorm:
         ))
         .interceptor(recorder.clone())
         .build();
-    base.with_sdk(aws_sdk_dynamodb::Client::from_conf(config))
+    base.to_builder()
+        .sdk(aws_sdk_dynamodb::Client::from_conf(config))
+        .build()
 }
 
 async fn write_and_read_three(db: &dynorm::Client) {
-    db.ensure_table::<Badge>().await.unwrap();
+    write_and_read_three_with(db, None).await;
+}
+
+/// [`write_and_read_three`], reading with `streams` when given.
+async fn write_and_read_three_with(
+    db: &dynorm::Client,
+    streams: Option<aws_sdk_dynamodbstreams::Client>,
+) {
+    db.tables().ensure::<Badge>().send().await.unwrap();
     for i in 0..3 {
         db.put(&badge(i)).send().await.unwrap();
     }
-    let changes: Vec<_> = db
-        .changes::<Badge>()
+    let mut consumer = dynorm_streams::changes::<Badge>(db);
+    if let Some(streams) = streams {
+        consumer = consumer.streams_client(streams);
+    }
+    let changes: Vec<_> = consumer
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
         .stream()
@@ -131,12 +144,12 @@ async fn streams_are_read_with_the_dynamodb_clients_credentials_and_interceptors
     let recorder = Recorder::default();
     let db = client_signing_as_identity("identity_streams", &recorder).await;
     assert!(
-        db.streams_sdk().is_none(),
+        dynorm_streams::made_streams_client(&db).is_none(),
         "the streams client is made by the first stream read, not before"
     );
 
     write_and_read_three(&db).await;
-    assert!(db.streams_sdk().is_some());
+    assert!(dynorm_streams::made_streams_client(&db).is_some());
 
     let requests = recorder.requests();
     for request in &requests {
@@ -165,10 +178,10 @@ async fn streams_are_read_with_the_dynamodb_clients_credentials_and_interceptors
 async fn the_streams_client_is_made_once_and_shared_by_clones() {
     let recorder = Recorder::default();
     let db = client_signing_as_identity("identity_once", &recorder).await;
-    let clone = db.with_table_prefix(db.table_prefix());
+    let clone = db.to_builder().build();
     write_and_read_three(&db).await;
-    // Made by `db`'s read, seen by a clone made before it.
-    assert!(clone.streams_sdk().is_some());
+    // Made by `db`'s read, seen by a client built from it before that read.
+    assert!(dynorm_streams::made_streams_client(&clone).is_some());
 
     // A second read, with the clone, goes through the same streams client: still signed
     // as the DynamoDB client, still through its interceptors.
@@ -180,8 +193,7 @@ async fn the_streams_client_is_made_once_and_shared_by_clones() {
             .count()
     };
     let before = streams_requests(&recorder);
-    let again: Vec<_> = clone
-        .changes::<Badge>()
+    let again: Vec<_> = dynorm_streams::changes::<Badge>(&clone)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
         .stream()
@@ -199,7 +211,7 @@ async fn the_streams_client_is_made_once_and_shared_by_clones() {
 }
 
 #[tokio::test]
-async fn a_streams_client_given_to_the_builder_wins() {
+async fn a_streams_client_given_to_the_consumer_wins() {
     let dynamodb_side = Recorder::default();
     let db = client_signing_as_identity("identity_given", &dynamodb_side).await;
     // The given client: same server and identity, another interceptor.
@@ -217,13 +229,9 @@ async fn a_streams_client_given_to_the_builder_wins() {
         .endpoint_url(endpoint())
         .interceptor(streams_side.clone())
         .build();
-    let db = dynorm::Client::builder(db.sdk().clone())
-        .table_prefix(db.table_prefix())
-        .streams_client(aws_sdk_dynamodbstreams::Client::from_conf(streams))
-        .build();
-    assert!(db.streams_sdk().is_some());
-
-    write_and_read_three(&db).await;
+    let given = aws_sdk_dynamodbstreams::Client::from_conf(streams);
+    write_and_read_three_with(&db, Some(given)).await;
+    assert!(dynorm_streams::made_streams_client(&db).is_none());
     assert!(
         dynamodb_side
             .targets()
@@ -241,9 +249,9 @@ async fn a_streams_client_given_to_the_builder_wins() {
 
 /// The test server's endpoint, as `dynorm::local` chooses it.
 fn endpoint() -> String {
-    match std::env::var(dynorm::local::ENDPOINT_VAR) {
+    match std::env::var(dynorm_test::local::ENDPOINT_VAR) {
         Ok(endpoint) if !endpoint.trim().is_empty() => endpoint.trim().to_owned(),
-        _ => dynorm::testing::embedded_endpoint()
+        _ => dynorm_test::embedded_endpoint()
             .expect("the embedded server starts")
             .to_owned(),
     }

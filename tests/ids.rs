@@ -154,7 +154,7 @@ async fn uuid_date_decimal_and_derived_keys_round_trip() {
 #[tokio::test]
 async fn inserts_fill_generated_fields_and_return_the_stored_model() {
     let db = common::db("ids_insert").await;
-    db.ensure_table::<Person>().await.unwrap();
+    db.tables().ensure::<Person>().send().await.unwrap();
     let before = Utc::now() - chrono::Duration::seconds(1);
     let ada: Person = db
         .insert(NewPerson { name: "Ada".into() })
@@ -170,7 +170,7 @@ async fn inserts_fill_generated_fields_and_return_the_stored_model() {
     let raw = db
         .sdk()
         .get_item()
-        .table_name(db.table_name::<Person>())
+        .table_name(db.tables().name::<Person>())
         .key("pk", AttributeValue::S(format!("PERSON#{}", ada.id)))
         .key("sk", AttributeValue::S("PROFILE".into()))
         .send()

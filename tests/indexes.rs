@@ -414,7 +414,9 @@ fn unkeyed_checksum(text: &str) -> u64 {
 async fn sealed_cursors_refuse_what_their_holder_changed() {
     let db = orders("idx_signed_cursor").await;
     let sealed = db
-        .with_cursor_key(b"an application secret of 32 bytes")
+        .to_builder()
+        .cursor_key(b"an application secret of 32 bytes")
+        .map(|b| b.build())
         .unwrap();
     let page = |client: &Client, cursor: Option<String>| {
         let client = client.clone();
@@ -462,7 +464,9 @@ async fn sealed_cursors_refuse_what_their_holder_changed() {
     refused(page(&sealed, Some(changed)).await.unwrap_err(), "changed");
     // Another key, and a client without one, refuse the cursor too.
     let other = db
-        .with_cursor_key(b"another secret, also of 32 bytes")
+        .to_builder()
+        .cursor_key(b"another secret, also of 32 bytes")
+        .map(|b| b.build())
         .unwrap();
     refused(
         page(&other, Some(cursor.clone())).await.unwrap_err(),

@@ -22,7 +22,7 @@ use interop_models::{defaults, tasks, templates, toolbox};
 fn endpoint() -> String {
     match std::env::var("DYNAMODB_ENDPOINT") {
         Ok(endpoint) if !endpoint.trim().is_empty() => endpoint.trim().to_owned(),
-        _ => dynorm::testing::embedded_endpoint()
+        _ => dynorm_test::embedded_endpoint()
             .expect("the embedded server starts")
             .to_owned(),
     }
@@ -55,7 +55,7 @@ fn node(script: &str, args: &[&str]) {
 }
 
 async fn db(label: &str) -> Client {
-    dynorm::testing::isolated_client(label)
+    dynorm_test::isolated_client(label)
         .await
         .expect("the test server is reachable")
 }
@@ -64,15 +64,19 @@ async fn db(label: &str) -> Client {
 #[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
 async fn electrodb_and_dynorm_share_the_teams_tables() {
     let db = db("interop_edb").await;
-    db.create_shared_table::<templates::TeamsTemplates>()
+    db.tables()
+        .create_shared::<templates::TeamsTemplates>()
+        .send()
         .await
         .unwrap();
-    db.create_shared_table::<defaults::TeamsDefaults>()
+    db.tables()
+        .create_shared::<defaults::TeamsDefaults>()
+        .send()
         .await
         .unwrap();
     let (with_templates, with_defaults) = (
-        db.table_name::<templates::Team>(),
-        db.table_name::<defaults::Team>(),
+        db.tables().name::<templates::Team>(),
+        db.tables().name::<defaults::Team>(),
     );
     let endpoint = endpoint();
     let tables = [endpoint.as_str(), &with_templates, &with_defaults];
@@ -247,8 +251,8 @@ async fn dynamodb_toolbox_and_dynorm_share_a_table() {
     use toolbox::Pokemon;
 
     let db = db("interop_tb").await;
-    db.create_table::<Pokemon>().await.unwrap();
-    let table = db.table_name::<Pokemon>();
+    db.tables().create::<Pokemon>().send().await.unwrap();
+    let table = db.tables().name::<Pokemon>();
     let endpoint = endpoint();
     node("toolbox.js", &["write", &endpoint, &table]);
 
@@ -321,10 +325,12 @@ async fn electrodb_task_manager_in_both_directions() {
     use tasks::{Assignments, Details, Employee, Reviewer, Task, TaskGSI1, TaskGSI3, TaskKey};
 
     let db = db("interop_tasks").await;
-    db.create_shared_table::<tasks::TaskManager>()
+    db.tables()
+        .create_shared::<tasks::TaskManager>()
+        .send()
         .await
         .unwrap();
-    let table = db.table_name::<Task>();
+    let table = db.tables().name::<Task>();
     let endpoint = endpoint();
     node("tasks.js", &["write", &endpoint, &table]);
 

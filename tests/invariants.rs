@@ -63,7 +63,7 @@ fn ticket(id: &str, status: &str, priority: &str) -> Ticket {
 async fn raw(db: &dynorm::Client, key: Item) -> HashMap<String, AttributeValue> {
     db.sdk()
         .get_item()
-        .table_name(db.table_name::<Ticket>())
+        .table_name(db.tables().name::<Ticket>())
         .set_key(Some(key))
         .consistent_read(true)
         .send()
@@ -451,7 +451,7 @@ async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
     // refused by its condition, and the item keeps decoding.
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Small>())
+        .table_name(db.tables().name::<Small>())
         .item("id", AttributeValue::S("s".into()))
         .item("version", AttributeValue::N("255".into()))
         .item("n", AttributeValue::N("1".into()))

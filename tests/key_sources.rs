@@ -103,7 +103,7 @@ fn text(item: &Item, name: &str) -> String {
 
 /// The ticket's keys and `stamp` render from its stored `status` and `updatedAt`.
 async fn assert_ticket_current(db: &Client, id: &str, status: &str) -> String {
-    let item = raw(db, &db.table_name::<Ticket>(), &format!("TICKET#{id}")).await;
+    let item = raw(db, &db.tables().name::<Ticket>(), &format!("TICKET#{id}")).await;
     let updated = text(&item, "updatedAt");
     assert_eq!(text(&item, "status"), status, "{item:?}");
     assert_eq!(
@@ -182,10 +182,13 @@ async fn an_update_renders_updated_at_into_its_keys() {
     let after = assert_ticket_current(&db, "t1", "done").await;
     assert!(after >= before);
     // `update_raw` takes the same path.
-    db.update_raw::<Ticket>(Item::from([
-        ("pk".to_owned(), s("TICKET#t1")),
-        ("sk".to_owned(), s("#META")),
-    ]))
+    dynorm::item::UpdateItem::<Ticket>::raw(
+        &db,
+        Item::from([
+            ("pk".to_owned(), s("TICKET#t1")),
+            ("sk".to_owned(), s("#META")),
+        ]),
+    )
     .set(Ticket::STATUS, "hold")
     .send()
     .await
@@ -268,7 +271,7 @@ async fn an_update_that_leaves_a_source_alone_names_it_or_reads_it() {
 }
 
 async fn doc_version(db: &Client) -> u64 {
-    let item = raw(db, &db.table_name::<Doc>(), "DOC#d1").await;
+    let item = raw(db, &db.tables().name::<Doc>(), "DOC#d1").await;
     let version: u64 = text(&item, "version").parse().unwrap();
     assert_eq!(text(&item, "gsi1sk"), format!("d1#V#{version}"), "{item:?}");
     version
@@ -350,7 +353,7 @@ async fn org_db(label: &str) -> Client {
 
 /// The org's `createdAt`, after checking that GSI1's sort key renders from the item.
 async fn org_created(db: &Client) -> String {
-    let item = raw(db, &db.table_name::<Org>(), "ORG#o1").await;
+    let item = raw(db, &db.tables().name::<Org>(), "ORG#o1").await;
     let created = text(&item, "createdAt");
     assert_eq!(
         text(&item, "gsi1sk"),
@@ -423,7 +426,7 @@ async fn a_read_only_source_is_named_with_composite() {
         created_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
     );
     // A wrong value fails the condition and changes nothing: no stale key is stored.
-    let before = raw(&db, &db.table_name::<Org>(), "ORG#o1").await;
+    let before = raw(&db, &db.tables().name::<Org>(), "ORG#o1").await;
     let error = db
         .update::<Org>(org_key())
         .set(Org::DELETED, "yes")
@@ -433,7 +436,7 @@ async fn a_read_only_source_is_named_with_composite() {
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::ConditionFailed, "{error}");
     assert_eq!(error.attribute(), Some("createdAt"), "{error}");
-    assert_eq!(raw(&db, &db.table_name::<Org>(), "ORG#o1").await, before);
+    assert_eq!(raw(&db, &db.tables().name::<Org>(), "ORG#o1").await, before);
     // Named twice, or for an attribute the update writes: refused before sending.
     let error = db
         .update::<Org>(org_key())
@@ -467,7 +470,7 @@ async fn a_read_only_source_is_named_with_composite() {
     assert_eq!(org_created(&db).await, stored);
     assert_eq!(
         text(
-            &raw(&db, &db.table_name::<Org>(), "ORG#o1").await,
+            &raw(&db, &db.tables().name::<Org>(), "ORG#o1").await,
             "deleted"
         ),
         "yes"
@@ -530,7 +533,7 @@ async fn a_read_only_source_is_read_from_the_stored_item() {
         .send()
         .await
         .unwrap();
-    let item = raw(&db, &db.table_name::<Org>(), "ORG#o2").await;
+    let item = raw(&db, &db.tables().name::<Org>(), "ORG#o2").await;
     assert_eq!(
         text(&item, "gsi1sk"),
         format!("DELETED#no#{}", text(&item, "createdAt"))
@@ -583,7 +586,9 @@ fn with_stale_reads(db: &Client, times: usize) -> Client {
             remaining: Arc::new(AtomicUsize::new(times)),
         })
         .build();
-    db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config))
+    db.to_builder()
+        .sdk(aws_sdk_dynamodb::Client::from_conf(config))
+        .build()
 }
 
 #[tokio::test]
@@ -604,7 +609,7 @@ async fn a_value_changed_after_the_read_is_read_again_a_bounded_number_of_times(
     requests.assert_counts([("GetItem", 2), ("UpdateItem", 2)]);
     assert_eq!(org_created(&db).await, created);
     // Every read stale: it gives up after 3, saying so, and nothing changed.
-    let before = raw(&db, &db.table_name::<Org>(), "ORG#o1").await;
+    let before = raw(&db, &db.tables().name::<Org>(), "ORG#o1").await;
     requests.clear();
     let error = requests
         .client(&with_stale_reads(&db, usize::MAX))
@@ -618,5 +623,5 @@ async fn a_value_changed_after_the_read_is_read_again_a_bounded_number_of_times(
     assert_eq!(error.attribute(), Some("createdAt"), "{error}");
     assert!(error.message().contains("3 times"), "{error}");
     requests.assert_counts([("GetItem", 3), ("UpdateItem", 3)]);
-    assert_eq!(raw(&db, &db.table_name::<Org>(), "ORG#o1").await, before);
+    assert_eq!(raw(&db, &db.tables().name::<Org>(), "ORG#o1").await, before);
 }

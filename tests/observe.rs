@@ -99,7 +99,7 @@ fn n(number: &str) -> AttributeValue {
 #[tokio::test]
 async fn every_request_has_one_span_with_the_conventions_fields_and_no_value() {
     let db = common::db_with::<Secret>("observe_spans").await;
-    let table = db.table_name::<Secret>();
+    let table = db.tables().name::<Secret>();
     let (spans, _guard) = Spans::install();
 
     let one = secret("a", 1, 10);
@@ -131,7 +131,7 @@ async fn every_request_has_one_span_with_the_conventions_fields_and_no_value() {
         .unwrap();
     db.transact_write()
         .write(db.update::<Secret>(key("a", 2)).set(Secret::NOTE, "n-PII"))
-        .write(db.condition_check::<Secret>(key("a", 3), Secret::SIZE.eq(3u32)))
+        .check::<Secret>(key("a", 3), Secret::SIZE.eq(3u32))
         .send()
         .await
         .unwrap();
@@ -238,7 +238,11 @@ async fn a_failed_request_records_its_error_kind() {
     assert_eq!(failed.field("otel.status_code"), Some("ERROR"));
     assert_eq!(failed.field("dynorm.operation"), Some("create"));
 
-    let missing = db.clone().with_table_prefix("observe_no_such_table_");
+    let missing = db
+        .clone()
+        .to_builder()
+        .table_prefix("observe_no_such_table_")
+        .build();
     let error = missing.get::<Secret>(key("e", 1)).send().await.unwrap_err();
     let failed = spans.all().pop().unwrap();
     assert_eq!(
@@ -253,7 +257,7 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let wire = Wire::default();
     let db = wire.client(&db);
     let total = ReturnConsumedCapacity::Total;
-    let table = db.table_name::<Secret>();
+    let table = db.tables().name::<Secret>();
 
     // Single-item operations, each with a tally of its own.
     let one = secret("c", 1, 1);
@@ -442,7 +446,7 @@ async fn the_span_records_the_capacity_as_the_conventions_say() {
     let json: serde_json::Value =
         serde_json::from_str(span.field("aws.dynamodb.consumed_capacity").unwrap()).unwrap();
     let capacity = tally.consumed_capacity().unwrap();
-    assert_eq!(json[0]["TableName"], db.table_name::<Secret>().as_str());
+    assert_eq!(json[0]["TableName"], db.tables().name::<Secret>().as_str());
     assert_eq!(json[0]["CapacityUnits"].as_f64(), Some(capacity.units));
     assert_eq!(span_units(&span), capacity.units);
 }
@@ -629,7 +633,7 @@ fn previews_are_the_exact_sdk_inputs() {
     let transaction = db
         .transact_write()
         .write(db.delete::<Secret>(key("p", 1)))
-        .write(db.condition_check::<Secret>(key("p", 2), Secret::SIZE.eq(1u32)))
+        .check::<Secret>(key("p", 2), Secret::SIZE.eq(1u32))
         .idempotency_token("t-1");
     let preview: TransactWriteItemsInput = transaction.preview().unwrap();
     let items = preview.transact_items();
@@ -762,7 +766,7 @@ async fn what_is_sent_is_the_preview() {
     let transaction = db
         .transact_write()
         .write(db.delete::<Secret>(key("w", 2)).require_exists(true))
-        .write(db.condition_check::<Secret>(key("w", 3), Secret::SIZE.eq(1u32)))
+        .check::<Secret>(key("w", 3), Secret::SIZE.eq(1u32))
         .return_consumed_capacity(capacity.clone());
     let preview = transaction.preview().unwrap();
     transaction.send().await.unwrap();
@@ -800,7 +804,9 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     let tally = Tally::default();
     let written = script
         .client(&db, 1)
-        .with_retry_policy(quick)
+        .to_builder()
+        .retry_policy(quick)
+        .build()
         .batch_write()
         .put_many(&items)
         .tally(&tally)
@@ -822,7 +828,9 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
     let more: Vec<Secret> = (10..13).map(|i| secret("r", i, 1)).collect();
     faults
         .client(&db)
-        .with_retry_policy(quick)
+        .to_builder()
+        .retry_policy(quick)
+        .build()
         .batch_write()
         .put_many(&more)
         .send()
@@ -852,7 +860,11 @@ async fn each_batch_attempt_has_a_span_that_says_why_it_was_retried() {
 #[tokio::test]
 async fn a_collection_reports_its_counts_capacity_span_and_preview() {
     let db = common::db("observe_collection").await;
-    db.create_shared_table::<DeskTable>().await.unwrap();
+    db.tables()
+        .create_shared::<DeskTable>()
+        .send()
+        .await
+        .unwrap();
     let wire = Wire::default();
     let db = wire.client(&db);
     let desk = Desk {
@@ -905,7 +917,7 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
     let capacity = tally.consumed_capacity().expect("it was asked for");
     assert!(capacity.units > 0.0);
     assert_eq!(capacity.units, wire.capacity_units());
-    assert_eq!(capacity.tables[&db.table_name::<Desk>()], capacity.units);
+    assert_eq!(capacity.tables[&db.tables().name::<Desk>()], capacity.units);
 
     // One span, with the counts and capacity, and no value.
     let all = spans.all();
@@ -935,8 +947,12 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
 #[tokio::test]
 async fn a_batch_span_names_every_model_of_its_tables() {
     let db = common::db("observe_batch_models").await;
-    db.create_shared_table::<DeskTable>().await.unwrap();
-    db.ensure_table::<Secret>().await.unwrap();
+    db.tables()
+        .create_shared::<DeskTable>()
+        .send()
+        .await
+        .unwrap();
+    db.tables().ensure::<Secret>().send().await.unwrap();
     let (spans, _guard) = Spans::install();
     let desk = Desk {
         desk: "m".into(),
@@ -991,10 +1007,10 @@ async fn every_request_is_a_span_streams_checkpoints_and_administration_included
     let db = requests.client(&db);
     let (spans, _guard) = Spans::install();
 
-    db.create_table::<Ledger>().await.unwrap();
-    db.enable_ttl::<Ledger>().await.unwrap();
-    db.verify_table::<Ledger>().await.unwrap();
-    let store = dynorm::stream::TableCheckpoints::new(&db, db.table_name::<Ledger>() + "_cp");
+    db.tables().create::<Ledger>().send().await.unwrap();
+    db.tables().enable_ttl::<Ledger>().send().await.unwrap();
+    db.tables().verify::<Ledger>().send().await.unwrap();
+    let store = dynorm_streams::TableCheckpoints::new(&db, db.tables().name::<Ledger>() + "_cp");
     store.ensure_table().await.unwrap();
     for (i, amount) in [5, 7].into_iter().enumerate() {
         let ledger = Ledger {
@@ -1004,8 +1020,7 @@ async fn every_request_is_a_span_streams_checkpoints_and_administration_included
         };
         db.put(&ledger).send().await.unwrap();
     }
-    let changes: Vec<_> = db
-        .changes::<Ledger>()
+    let changes: Vec<_> = dynorm_streams::changes::<Ledger>(&db)
         .checkpoints(store)
         .stop_when_idle(std::time::Duration::from_millis(300))
         .poll_interval(std::time::Duration::from_millis(50))
@@ -1013,7 +1028,7 @@ async fn every_request_is_a_span_streams_checkpoints_and_administration_included
         .collect()
         .await;
     assert_eq!(changes.len(), 2);
-    db.delete_table::<Ledger>().await.unwrap();
+    db.tables().delete::<Ledger>().send().await.unwrap();
 
     // One span per request sent, of the same operation, whatever sent it.
     let mut span_counts = std::collections::BTreeMap::<String, usize>::new();

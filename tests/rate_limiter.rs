@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use dynorm::client::RetryPolicy;
 use dynorm::observe::{RateLimiter, Tally};
-use dynorm::testing::Faults;
 use dynorm::Model;
+use dynorm_test::Faults;
 use futures::TryStreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -109,9 +109,13 @@ async fn writes_handed_back_lower_the_rate() {
     let db = common::db_with::<Row>("limiter_throttled").await;
     let faults = Faults::new().unprocessed(0.5);
     // Half of every batch is handed back: enough attempts that every write goes through.
-    let faulty = faults.client(&db).with_retry_policy(
-        RetryPolicy::new(20).backoff(Duration::from_millis(1), Duration::from_millis(20)),
-    );
+    let faulty = faults
+        .client(&db)
+        .to_builder()
+        .retry_policy(
+            RetryPolicy::new(20).backoff(Duration::from_millis(1), Duration::from_millis(20)),
+        )
+        .build();
     let limiter = RateLimiter::new(1_000_000.0).unwrap();
     let written = faulty
         .batch_write()

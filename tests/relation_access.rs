@@ -63,9 +63,9 @@ struct Campaign {
 
 async fn setup(label: &str) -> (dynorm::Client, Requests) {
     let db = common::db(label).await;
-    db.ensure_table::<Account>().await.unwrap();
-    db.ensure_table::<Referrer>().await.unwrap();
-    db.ensure_table::<Signup>().await.unwrap();
+    db.tables().ensure::<Account>().send().await.unwrap();
+    db.tables().ensure::<Referrer>().send().await.unwrap();
+    db.tables().ensure::<Signup>().send().await.unwrap();
     let accounts =
         [("a1", "ada@example.org"), ("a2", "grace@example.org")].map(|(id, email)| Account {
             id: id.into(),
@@ -210,7 +210,7 @@ async fn without_allow_scan_a_scan_is_refused_before_sending() {
 #[tokio::test]
 async fn references_beyond_the_hash_key_are_each_parents_own() {
     let (db, requests) = setup("rel_access_references").await;
-    db.ensure_table::<Campaign>().await.unwrap();
+    db.tables().ensure::<Campaign>().send().await.unwrap();
     let fall = [("s5", "AUTUMN"), ("s6", "SPRING")].map(|(id, code)| Signup {
         campaign: "fall".into(),
         id: id.into(),

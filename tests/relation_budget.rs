@@ -25,7 +25,11 @@ type Tree = (Post, (Vec<(Comment, Option<User>)>, Option<User>));
 /// commenters; gives the author.
 async fn blog(label: &str) -> (dynorm::Client, User) {
     let db = common::db(label).await;
-    db.create_shared_table::<BlogTable>().await.unwrap();
+    db.tables()
+        .create_shared::<BlogTable>()
+        .send()
+        .await
+        .unwrap();
     let user = |name: &str| User {
         id: Uuid::now_v7(),
         username: name.into(),

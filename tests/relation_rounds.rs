@@ -16,7 +16,11 @@ use uuid::Uuid;
 /// A blog table, and a client whose requests are counted by operation and in flight.
 async fn blog_db(label: &str) -> (dynorm::Client, Requests, InFlight) {
     let db = common::db(label).await;
-    db.create_shared_table::<BlogTable>().await.unwrap();
+    db.tables()
+        .create_shared::<BlogTable>()
+        .send()
+        .await
+        .unwrap();
     let requests = Requests::new();
     let in_flight = InFlight::new();
     let counted = in_flight.client(&requests.client(&db));

@@ -12,7 +12,11 @@ use dynorm::Model;
 
 async fn blog_db(label: &str) -> (dynorm::Client, Requests) {
     let db = common::db(label).await;
-    db.create_shared_table::<BlogTable>().await.unwrap();
+    db.tables()
+        .create_shared::<BlogTable>()
+        .send()
+        .await
+        .unwrap();
     let requests = Requests::new();
     (requests.client(&db), requests)
 }

@@ -104,8 +104,7 @@ async fn an_old_binary_reads_every_item_while_the_backfill_expands_and_the_contr
     };
 
     // Expand: shape 2's attributes are written, shape 1's kept.
-    let expand = db
-        .backfill::<Profile>("profiles-2/expand", "ProfilePhases")
+    let expand = dynorm_migrate::backfill::<Profile>(&db, "profiles-2/expand", "ProfilePhases")
         .expand(true)
         .page_size(25)
         .send()
@@ -113,7 +112,7 @@ async fn an_old_binary_reads_every_item_while_the_backfill_expands_and_the_contr
         .unwrap();
     assert_eq!(expand.scanned, ITEMS as u64);
     assert!(expand.rewritten > 0);
-    let items = common::guards::scan_all(&db, &db.table_name::<Profile>()).await;
+    let items = common::guards::scan_all(&db, &db.tables().name::<Profile>()).await;
     for item in &items {
         assert!(
             item.contains_key("nickname"),
@@ -132,13 +131,12 @@ async fn an_old_binary_reads_every_item_while_the_backfill_expands_and_the_contr
     stop.store(true, Ordering::SeqCst);
     let rounds = old_binary.await.unwrap();
     assert!(rounds > 0 && reads.load(Ordering::SeqCst) > 0);
-    let contract = db
-        .backfill::<Profile>("profiles-2", "ProfilePhases")
+    let contract = dynorm_migrate::backfill::<Profile>(&db, "profiles-2", "ProfilePhases")
         .send()
         .await
         .unwrap();
     assert_eq!(contract.rewritten, ITEMS as u64);
-    for item in common::guards::scan_all(&db, &db.table_name::<Profile>()).await {
+    for item in common::guards::scan_all(&db, &db.tables().name::<Profile>()).await {
         assert_eq!(item.get("__shape"), Some(&AttributeValue::N("2".into())));
         assert!(!item.contains_key("nickname"), "contracted: {item:?}");
         let profile = Profile::from_item(item).unwrap();

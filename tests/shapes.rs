@@ -6,9 +6,9 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::stream::ChangeKind;
 use dynorm::types::AttributeValue;
 use dynorm::{Client, Item, Model};
+use dynorm_streams::ChangeKind;
 use futures::StreamExt;
 use serde::Deserialize;
 
@@ -85,7 +85,7 @@ fn grace() -> User {
 
 /// `u1` in shape 1 (no shape attribute: written before shapes), `u2` in shape 2.
 async fn write_old_items(db: &Client) {
-    let table = db.table_name::<User>();
+    let table = db.tables().name::<User>();
     let v1 = Item::from([("id".into(), s("u1")), ("name".into(), s("Ada Lovelace"))]);
     let v2 = Item::from([
         ("id".into(), s("u2")),
@@ -108,7 +108,7 @@ async fn write_old_items(db: &Client) {
 async fn raw_item(db: &Client, id: &str) -> Option<Item> {
     db.sdk()
         .get_item()
-        .table_name(db.table_name::<User>())
+        .table_name(db.tables().name::<User>())
         .key("id", s(id))
         .send()
         .await
@@ -147,8 +147,7 @@ async fn every_read_path_upcasts_old_items() {
     assert_eq!(queried, vec![grace()]);
 
     // The change stream carries the old images, upcast too.
-    let changes: Vec<_> = db
-        .changes::<User>()
+    let changes: Vec<_> = dynorm_streams::changes::<User>(&db)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(Duration::from_millis(700))
         .stream()
@@ -195,7 +194,7 @@ async fn writes_store_the_current_shape_and_newer_shapes_are_refused() {
     // An item a newer application wrote: a typed error that names both shapes.
     db.sdk()
         .update_item()
-        .table_name(db.table_name::<User>())
+        .table_name(db.tables().name::<User>())
         .key("id", s("u3"))
         .update_expression("SET #s = :four")
         .expression_attribute_names("#s", "__shape")

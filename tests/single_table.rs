@@ -87,7 +87,11 @@ fn member(team_id: &str, user_id: &str, role: Role) -> Membership {
 /// The seed's sample data in a new table.
 async fn sample(label: &str) -> dynorm::Client {
     let db = common::db(label).await;
-    db.create_shared_table::<TeamsApp>().await.unwrap();
+    db.tables()
+        .create_shared::<TeamsApp>()
+        .send()
+        .await
+        .unwrap();
     db.create(&team("t_eng", "Engineering"))
         .send()
         .await
@@ -130,7 +134,7 @@ async fn the_physical_items_match_the_sample_data() {
     let output = db
         .sdk()
         .scan()
-        .table_name(db.table_name::<Team>())
+        .table_name(db.tables().name::<Team>())
         .send()
         .await
         .unwrap();
@@ -179,7 +183,7 @@ async fn the_physical_items_match_the_sample_data() {
     let raw = db
         .sdk()
         .get_item()
-        .table_name(db.table_name::<Team>())
+        .table_name(db.tables().name::<Team>())
         .key("pk", AttributeValue::S("TEAM#t_eng".into()))
         .key("sk", AttributeValue::S("MEMBER#u_bob".into()))
         .send()
@@ -318,7 +322,11 @@ async fn a_collection_skips_and_counts_entities_it_does_not_list() {
 #[tokio::test]
 async fn batches_across_entities_of_one_table_keep_them_apart() {
     let db = common::db("st_batches").await;
-    db.create_shared_table::<TeamsApp>().await.unwrap();
+    db.tables()
+        .create_shared::<TeamsApp>()
+        .send()
+        .await
+        .unwrap();
     let teams = [team("t_eng", "Engineering"), team("t_design", "Design")];
     let alice = User {
         user_id: "u_alice".into(),
@@ -367,7 +375,7 @@ async fn the_discriminator_refuses_another_entitys_item() {
     item.insert("__entity".into(), AttributeValue::S("user".into()));
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Team>())
+        .table_name(db.tables().name::<Team>())
         .set_item(Some(item))
         .send()
         .await
@@ -394,7 +402,7 @@ struct Project {
 #[tokio::test]
 async fn ambiguous_keys_are_refused_and_generated_values_returned() {
     let db = common::db("st_ambiguous").await;
-    db.create_table::<Project>().await.unwrap();
+    db.tables().create::<Project>().send().await.unwrap();
     let mut project = Project {
         org: "acme".into(),
         project: "a#b".into(),
@@ -511,7 +519,7 @@ struct Post {
 #[tokio::test]
 async fn a_generated_id_can_be_part_of_the_key() {
     let db = common::db("st_generated_key").await;
-    db.create_table::<Post>().await.unwrap();
+    db.tables().create::<Post>().send().await.unwrap();
     let draft = Post {
         id: String::new(),
         author_id: "u1".into(),

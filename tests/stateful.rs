@@ -204,7 +204,9 @@ fn every_write_path_keeps_the_invariants() {
         .expect("a runtime");
     let db = runtime.block_on(async {
         let db = common::db("stateful").await;
-        db.create_shared_table::<Workspace>()
+        db.tables()
+            .create_shared::<Workspace>()
+            .send()
             .await
             .expect("the table is created");
         db
@@ -2312,7 +2314,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             raw,
         } => {
             let mut delete = if *raw {
-                db.delete_raw::<Task>(key.raw())
+                dynorm::item::DeleteItem::<Task>::raw(&db, key.raw())
             } else {
                 db.delete::<Task>(key.typed())
             };
@@ -2326,7 +2328,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             let item = seed_model(*key, fields).to_item()?;
             db.sdk()
                 .put_item()
-                .table_name(db.table_name::<Task>())
+                .table_name(db.tables().name::<Task>())
                 .set_item(Some(item))
                 .send()
                 .await
@@ -2361,7 +2363,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
         }
         Op::UpdateOrg { key, actions, raw } => {
             let update = if *raw {
-                db.update_raw::<Org>(key.raw())
+                dynorm::item::UpdateItem::<Org>::raw(&db, key.raw())
             } else {
                 db.update::<Org>(key.name())
             };
@@ -2387,7 +2389,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             raw,
         } => {
             let delete = if *raw {
-                db.delete_raw::<Org>(key.raw())
+                dynorm::item::DeleteItem::<Org>::raw(&db, key.raw())
             } else {
                 db.delete::<Org>(key.name())
             };
@@ -2461,7 +2463,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                             }
                             TaskCheck::Status(status) => Task::STATUS.eq(*status),
                         };
-                        tx.write(db.condition_check::<Task>(key.typed(), condition))
+                        tx.check::<Task>(key.typed(), condition)
                     }
                     TxOp::CreateOrg(..) => tx.write(db.create(orgs[i].as_ref().unwrap())),
                     TxOp::PutOrg(..) => tx.write(db.put(orgs[i].as_ref().unwrap())),
@@ -2475,7 +2477,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                         } else {
                             Org::NAME.not_exists()
                         };
-                        tx.write(db.condition_check::<Org>(key.name(), condition))
+                        tx.check::<Org>(key.name(), condition)
                     }
                 };
             }
@@ -2521,7 +2523,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             include_expired,
         } => {
             let get = if *raw {
-                db.get_raw::<Task>(key.raw())
+                dynorm::item::GetItem::<Task>::raw(&db, key.raw())
             } else {
                 db.get::<Task>(key.typed())
             };
@@ -2540,7 +2542,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
         }
         Op::GetOrg { key, raw } => {
             let get = if *raw {
-                db.get_raw::<Org>(key.raw())
+                dynorm::item::GetItem::<Org>::raw(&db, key.raw())
             } else {
                 db.get::<Org>(key.name())
             };
@@ -2798,7 +2800,7 @@ async fn raw_items(db: &Client) -> Result<Vec<Item>, String> {
         let output = db
             .sdk()
             .scan()
-            .table_name(db.table_name::<Task>())
+            .table_name(db.tables().name::<Task>())
             .consistent_read(true)
             .set_exclusive_start_key(start.take())
             .send()
@@ -2825,7 +2827,7 @@ async fn put_org_v1(db: &Client, org: &Org) {
     );
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Org>())
+        .table_name(db.tables().name::<Org>())
         .set_item(Some(item))
         .send()
         .await
@@ -2841,7 +2843,7 @@ async fn clear(db: &Client) -> Result<(), String> {
             .collect();
         db.sdk()
             .delete_item()
-            .table_name(db.table_name::<Task>())
+            .table_name(db.tables().name::<Task>())
             .set_key(Some(key))
             .send()
             .await
@@ -3241,7 +3243,7 @@ async fn table_state(db: &Client) -> Result<BTreeMap<ReplayKey, String>, String>
 /// case (`endings`), in order, and end with the table's items. A modification or removal
 /// must find the image the replay holds, and each change's typed key is its item's key.
 async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> Result<(), String> {
-    use dynorm::stream::ChangeKind;
+    use dynorm_streams::ChangeKind;
     use futures::StreamExt;
 
     let idle = std::time::Duration::from_secs(1);
@@ -3249,8 +3251,7 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
     // `Task` alone reads the same task changes and skips the orgs', alongside.
     let task_only = async {
         let tally = dynorm::observe::Tally::default();
-        let mut tasks = db
-            .changes::<Task>()
+        let mut tasks = dynorm_streams::changes::<Task>(&db)
             .tally(&tally)
             .poll_interval(poll)
             .stop_when_idle(idle)
@@ -3263,8 +3264,7 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
         Ok::<_, String>((seen, tally.skipped()))
     };
     let mut replayed: BTreeMap<ReplayKey, String> = BTreeMap::new();
-    let mut changes = db
-        .collection_changes::<OrgWithTasks>()
+    let mut changes = dynorm_streams::collection_changes::<OrgWithTasks>(&db)
         .poll_interval(poll)
         .stop_when_idle(idle)
         .stream();

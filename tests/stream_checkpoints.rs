@@ -5,10 +5,10 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::stream::{
+use dynorm::{Client, Model};
+use dynorm_streams::{
     ChangeKind, Checkpoint, CheckpointKey, CheckpointStore, ModelChange, TableCheckpoints,
 };
-use dynorm::{Client, Model};
 use futures::StreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -23,7 +23,7 @@ const IDLE: Duration = Duration::from_millis(700);
 
 /// A checkpoint store in a table of its own, made as a process starting afresh would.
 async fn store(db: &Client) -> TableCheckpoints {
-    let store = TableCheckpoints::new(db, format!("{}Checkpoints", db.table_prefix()));
+    let store = TableCheckpoints::new(db, db.tables().full_name("Checkpoints"));
     store.ensure_table().await.unwrap();
     store
 }
@@ -38,8 +38,8 @@ fn step(change: dynorm::Result<ModelChange<Order>>) -> (String, i64) {
 fn consumer(
     db: &Client,
     store: TableCheckpoints,
-) -> dynorm::stream::Changes<Order, dynorm::stream::NewAndOldImages> {
-    db.changes::<Order>()
+) -> dynorm_streams::Changes<Order, dynorm_streams::NewAndOldImages> {
+    dynorm_streams::changes::<Order>(&db)
         .consumer("billing")
         .checkpoints(store)
         .poll_interval(Duration::from_millis(50))

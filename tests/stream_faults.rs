@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use common::{Fault, Script};
 use dynorm::client::RetryPolicy;
-use dynorm::stream::{
+use dynorm::{Client, ErrorKind, Model};
+use dynorm_streams::{
     ChangeKind, Checkpoint, CheckpointKey, CheckpointStore, MemoryCheckpoints, ModelChange,
 };
-use dynorm::{Client, ErrorKind, Model};
 use futures::StreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -61,17 +61,20 @@ async fn throttling_and_server_errors_of_get_records_are_retried_and_lose_nothin
     ] {
         // The second GetRecords fails three times, then passes.
         let script = Script::streams("GetRecords", fault).skip(1).times(3);
-        let values: Vec<i64> = script
-            .streams_client(&db)
-            .with_retry_policy(quick(4))
-            .changes::<Counter>()
-            .limit(2)
-            .poll_interval(Duration::from_millis(50))
-            .stop_when_idle(IDLE)
-            .stream()
-            .map(value)
-            .collect()
-            .await;
+        let values: Vec<i64> = dynorm_streams::changes::<Counter>(
+            &script
+                .streams_client(&db)
+                .to_builder()
+                .retry_policy(quick(4))
+                .build(),
+        )
+        .limit(2)
+        .poll_interval(Duration::from_millis(50))
+        .stop_when_idle(IDLE)
+        .stream()
+        .map(value)
+        .collect()
+        .await;
         assert_eq!(values, [0, 1, 2, 3, 4], "{fault:?}");
         assert_eq!(script.injected(), 3, "{fault:?}");
     }
@@ -81,14 +84,17 @@ async fn throttling_and_server_errors_of_get_records_are_retried_and_lose_nothin
 async fn throttling_past_the_bound_ends_the_stream_with_a_typed_error() {
     let db = five_changes("stream_faults_bound").await;
     let script = Script::streams("GetRecords", Fault::Throttle);
-    let results: Vec<_> = script
-        .streams_client(&db)
-        .with_retry_policy(quick(3))
-        .changes::<Counter>()
-        .poll_interval(Duration::from_millis(50))
-        .stream()
-        .collect()
-        .await;
+    let results: Vec<_> = dynorm_streams::changes::<Counter>(
+        &script
+            .streams_client(&db)
+            .to_builder()
+            .retry_policy(quick(3))
+            .build(),
+    )
+    .poll_interval(Duration::from_millis(50))
+    .stream()
+    .collect()
+    .await;
     // One attempt and two retries, then the error, and the stream ends.
     assert_eq!(script.attempts(), 3);
     assert_eq!(results.len(), 1);
@@ -97,7 +103,7 @@ async fn throttling_past_the_bound_ends_the_stream_with_a_typed_error() {
     assert!(error.is_retryable());
     assert_eq!(error.operation(), Some("changes"));
     assert_eq!(error.model(), Some("Counter"));
-    assert_eq!(error.table(), Some(db.table_name::<Counter>().as_str()));
+    assert_eq!(error.table(), Some(db.tables().name::<Counter>().as_str()));
     assert_eq!(error.code(), Some("ProvisionedThroughputExceededException"));
 }
 
@@ -109,9 +115,7 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
         let script = Script::streams("GetRecords", Fault::Coded("ExpiredIteratorException"))
             .skip(skip)
             .times(1);
-        let values: Vec<i64> = script
-            .streams_client(&db)
-            .changes::<Counter>()
+        let values: Vec<i64> = dynorm_streams::changes::<Counter>(&script.streams_client(&db))
             .limit(2)
             .poll_interval(Duration::from_millis(50))
             .stop_when_idle(IDLE)
@@ -124,14 +128,17 @@ async fn an_expired_iterator_is_opened_again_after_the_last_checkpoint() {
     }
     // An iterator that expires every time is an error once the retries run out.
     let script = Script::streams("GetRecords", Fault::Coded("ExpiredIteratorException"));
-    let results: Vec<_> = script
-        .streams_client(&db)
-        .with_retry_policy(quick(3))
-        .changes::<Counter>()
-        .poll_interval(Duration::from_millis(50))
-        .stream()
-        .collect()
-        .await;
+    let results: Vec<_> = dynorm_streams::changes::<Counter>(
+        &script
+            .streams_client(&db)
+            .to_builder()
+            .retry_policy(quick(3))
+            .build(),
+    )
+    .poll_interval(Duration::from_millis(50))
+    .stream()
+    .collect()
+    .await;
     assert_eq!(script.attempts(), 3);
     let error = results.into_iter().next().unwrap().unwrap_err();
     assert_eq!(error.code(), Some("ExpiredIteratorException"), "{error}");
@@ -146,8 +153,7 @@ async fn records_trimmed_before_they_were_read_are_reported_not_skipped() {
     let db = five_changes("stream_faults_trimmed").await;
     let store = MemoryCheckpoints::new();
     // A first run handles two changes.
-    let mut first = db
-        .changes::<Counter>()
+    let mut first = dynorm_streams::changes::<Counter>(&db)
         .consumer("trimmed")
         .checkpoints(store.clone())
         .poll_interval(Duration::from_millis(50))
@@ -164,9 +170,7 @@ async fn records_trimmed_before_they_were_read_are_reported_not_skipped() {
         "GetShardIterator",
         Fault::Coded("TrimmedDataAccessException"),
     );
-    let results: Vec<_> = script
-        .streams_client(&db)
-        .changes::<Counter>()
+    let results: Vec<_> = dynorm_streams::changes::<Counter>(&script.streams_client(&db))
         .consumer("trimmed")
         .checkpoints(store.clone())
         .poll_interval(Duration::from_millis(50))

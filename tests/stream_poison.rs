@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use aws_lambda_events::event::dynamodb::Event;
 use aws_sdk_dynamodb::types::AttributeValue;
-use dynorm::stream::{
+use dynorm::{Client, Item, Model};
+use dynorm_streams::{
     lambda, ChangeKind, Changes, ChangesBuilder, MemoryCheckpoints, MemoryDeadLetters, ModelChange,
     NewAndOldImages, TableCheckpoints, TableDeadLetters,
 };
-use dynorm::{Client, Item, Model};
 use futures::StreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -48,7 +48,7 @@ async fn poisoned(label: &str) -> Client {
     db.put(&account("b", 2)).send().await.unwrap();
     db.sdk()
         .put_item()
-        .table_name(db.table_name::<Account>())
+        .table_name(db.tables().name::<Account>())
         .set_item(Some(bad_item()))
         .send()
         .await
@@ -59,7 +59,7 @@ async fn poisoned(label: &str) -> Client {
 }
 
 fn consumer(db: &Client) -> ChangesBuilder<Account, NewAndOldImages> {
-    db.changes::<Account>()
+    dynorm_streams::changes::<Account>(&db)
         .consumer("billing")
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
@@ -115,7 +115,7 @@ async fn by_default_the_consumer_stops_at_the_record_and_names_its_shard_and_seq
         format!("shard `{shard}`"),
         format!("sequence number `{sequence}`"),
         format!("event `{event}`"),
-        format!("table `{}`", db.table_name::<Account>()),
+        format!("table `{}`", db.tables().name::<Account>()),
         "in `changes`".to_owned(),
     ] {
         assert!(message.contains(&part), "{part} in {message}");
@@ -166,9 +166,9 @@ async fn start_after_refuses_what_is_not_a_position_in_the_stream() {
 #[tokio::test]
 async fn a_dead_letter_sink_takes_the_record_and_the_consumer_never_stops_at_it_again() {
     let db = poisoned("stream_poison_dead_letters").await;
-    let checkpoints = TableCheckpoints::new(&db, format!("{}Checkpoints", db.table_prefix()));
+    let checkpoints = TableCheckpoints::new(&db, db.tables().full_name("Checkpoints"));
     checkpoints.ensure_table().await.unwrap();
-    let sink = TableDeadLetters::new(&db, format!("{}DeadLetters", db.table_prefix()));
+    let sink = TableDeadLetters::new(&db, db.tables().full_name("DeadLetters"));
     sink.ensure_table().await.unwrap();
 
     let tally = dynorm::observe::Tally::default();
@@ -194,7 +194,7 @@ async fn a_dead_letter_sink_takes_the_record_and_the_consumer_never_stops_at_it_
     assert_eq!(letters.len(), 1, "{letters:?}");
     let letter = &letters[0];
     assert_eq!(letter.consumer, "billing");
-    assert_eq!(letter.table, db.table_name::<Account>());
+    assert_eq!(letter.table, db.tables().name::<Account>());
     assert_eq!(letter.event_name, "INSERT");
     assert!(letter.shard_id.as_deref().is_some_and(|s| !s.is_empty()));
     assert!(letter.sequence_number.bytes().all(|b| b.is_ascii_digit()));
@@ -229,7 +229,7 @@ async fn a_sink_that_fails_stops_the_consumer_before_its_checkpoint_moves() {
     let db = poisoned("stream_poison_sink_fails").await;
     let store = MemoryCheckpoints::new();
     // A sink whose table was never made.
-    let missing = TableDeadLetters::new(&db, format!("{}NoSuchTable", db.table_prefix()));
+    let missing = TableDeadLetters::new(&db, db.tables().full_name("NoSuchTable"));
     let (good, error) = until_error(
         consumer(&db)
             .checkpoints(store.clone())
@@ -352,7 +352,7 @@ async fn the_lambda_handler_reports_the_record_or_sends_it_to_the_sink() {
 
     // A sink that fails is reported like a failed handler.
     let db = common::db("stream_poison_lambda").await;
-    let missing = TableDeadLetters::new(&db, format!("{}NoSuchTable", db.table_prefix()));
+    let missing = TableDeadLetters::new(&db, db.tables().full_name("NoSuchTable"));
     let response =
         lambda::handle_with_dead_letters::<Account, _, _>(event(), "mailer", &missing, |_| async {
             Ok(())

@@ -5,8 +5,8 @@ mod common;
 
 use std::time::Duration;
 
-use dynorm::stream::{ChangeKind, MemoryCheckpoints, ModelChange, NoImage, StreamView};
 use dynorm::{Collection, Model};
+use dynorm_streams::{ChangeKind, MemoryCheckpoints, ModelChange, NoImage, StreamView};
 use futures::StreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -82,8 +82,7 @@ async fn each_change_kind_is_decoded_with_its_images() {
     db.put(&account("a", 2)).send().await.unwrap();
     db.delete::<Account>("a").send().await.unwrap();
 
-    let changes: Vec<_> = db
-        .changes::<Account>()
+    let changes: Vec<_> = dynorm_streams::changes::<Account>(&db)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
         .stream()
@@ -113,8 +112,7 @@ async fn a_keys_only_stream_has_no_images() {
     .send()
     .await
     .unwrap();
-    let mut changes = db
-        .changes::<Ping>()
+    let mut changes = dynorm_streams::changes::<Ping>(&db)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
         .stream();
@@ -140,7 +138,7 @@ async fn the_table_declares_its_stream_and_verify_compares_it() {
     assert!(Account::create_table_json().contains("\"StreamViewType\": \"NEW_AND_OLD_IMAGES\""));
 
     let db = common::db_with::<Account>("streams_verify").await;
-    db.verify_table::<Account>().await.unwrap();
+    db.tables().verify::<Account>().send().await.unwrap();
     // The same table, read as a keys-only model under another name: a difference.
     #[derive(Model)]
     #[dynorm(table = "Account", stream = "keys_only")]
@@ -148,7 +146,12 @@ async fn the_table_declares_its_stream_and_verify_compares_it() {
         #[hash_key]
         id: String,
     }
-    let error = db.verify_table::<AccountKeys>().await.unwrap_err();
+    let error = db
+        .tables()
+        .verify::<AccountKeys>()
+        .send()
+        .await
+        .unwrap_err();
     assert!(error.is_config(), "{error}");
     assert!(error.to_string().contains("KEYS_ONLY"), "{error}");
 }
@@ -162,21 +165,29 @@ async fn enable_stream_turns_on_the_stream_of_an_existing_table() {
         id: String,
     }
     let db = common::db_with::<Plain>("streams_enable").await;
-    let error = db.verify_table::<PlainStreamed>().await.unwrap_err();
+    let error = db
+        .tables()
+        .verify::<PlainStreamed>()
+        .send()
+        .await
+        .unwrap_err();
     assert!(error.to_string().contains("no stream"), "{error}");
-    db.enable_stream::<Plain>(StreamView::NewImage)
+    db.tables()
+        .enable_stream::<Plain>(StreamView::NewImage)
+        .send()
         .await
         .unwrap();
-    db.enable_stream::<Plain>(StreamView::NewImage)
+    db.tables()
+        .enable_stream::<Plain>(StreamView::NewImage)
+        .send()
         .await
         .unwrap(); // already on: nothing to do
-    db.verify_table::<PlainStreamed>().await.unwrap();
+    db.tables().verify::<PlainStreamed>().send().await.unwrap();
     db.create(&PlainStreamed { id: "x".into() })
         .send()
         .await
         .unwrap();
-    let changes: Vec<_> = db
-        .changes::<PlainStreamed>()
+    let changes: Vec<_> = dynorm_streams::changes::<PlainStreamed>(&db)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
         .stream()
@@ -192,7 +203,11 @@ async fn enable_stream_turns_on_the_stream_of_an_existing_table() {
 #[tokio::test]
 async fn a_shared_table_decodes_into_the_enum_and_skips_unknown_entities() {
     let db = common::db("streams_shared").await;
-    db.create_shared_table::<AppTable>().await.unwrap();
+    db.tables()
+        .create_shared::<AppTable>()
+        .send()
+        .await
+        .unwrap();
     db.create(&Team {
         team_id: "t1".into(),
         name: "Core".into(),
@@ -216,8 +231,7 @@ async fn a_shared_table_decodes_into_the_enum_and_skips_unknown_entities() {
     .unwrap();
 
     let tally = dynorm::observe::Tally::default();
-    let mut changes = db
-        .collection_changes::<TeamItem>()
+    let mut changes = dynorm_streams::collection_changes::<TeamItem>(&db)
         .tally(&tally)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
@@ -255,8 +269,7 @@ async fn a_shared_table_decodes_into_the_enum_and_skips_unknown_entities() {
 
     // A model on the shared table sees only its own entity.
     let own = dynorm::observe::Tally::default();
-    let mut memberships = db
-        .changes::<Membership>()
+    let mut memberships = dynorm_streams::changes::<Membership>(&db)
         .tally(&own)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
@@ -289,7 +302,7 @@ async fn a_consumer_resumes_after_the_last_change_it_handled() {
     }
     let store = MemoryCheckpoints::new();
     let consumer = || {
-        db.changes::<Account>()
+        dynorm_streams::changes::<Account>(&db)
             .consumer("resume")
             .checkpoints(store.clone())
             .poll_interval(Duration::from_millis(50))
@@ -324,8 +337,7 @@ async fn changes_to_one_key_come_in_order() {
         let id = if i % 2 == 0 { "even" } else { "odd" };
         db.put(&account(id, i)).send().await.unwrap();
     }
-    let changes: Vec<_> = db
-        .changes::<Account>()
+    let changes: Vec<_> = dynorm_streams::changes::<Account>(&db)
         .limit(3)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)

@@ -109,25 +109,29 @@ async fn the_client_prefix_and_suffix_apply_unless_the_model_overrides_them() {
             .build(),
     );
     let plain = Client::new(sdk.clone());
-    assert_eq!(plain.table_name::<Message>(), "Message");
+    assert_eq!(plain.tables().name::<Message>(), "Message");
     let db = Client::builder(sdk)
         .table_prefix("dev_")
         .table_suffix("_eu")
         .build();
-    assert_eq!(db.table_name::<Message>(), "dev_Message_eu");
-    assert_eq!((db.table_prefix(), db.table_suffix()), ("dev_", "_eu"));
+    assert_eq!(db.tables().name::<Message>(), "dev_Message_eu");
+    assert_eq!(db.tables().full_name("Other"), "dev_Other_eu");
     assert_eq!(
-        db.create_table_input::<Message>().table_name(),
+        db.tables().create::<Message>().preview().table_name(),
         Some("dev_Message_eu")
     );
     // The model's own prefix and suffix win.
-    assert_eq!(db.table_name::<Event>(), "audit_events_v2");
+    assert_eq!(db.tables().name::<Event>(), "audit_events_v2");
     // A client is immutable: `with_table_prefix` gives a new one and leaves it alone.
-    let separate = db.with_table_prefix("test_");
-    assert_eq!(separate.table_name::<Message>(), "test_Message_eu");
-    assert_eq!(db.table_name::<Message>(), "dev_Message_eu");
+    let separate = db.to_builder().table_prefix("test_").build();
+    assert_eq!(separate.tables().name::<Message>(), "test_Message_eu");
+    assert_eq!(db.tables().name::<Message>(), "dev_Message_eu");
     assert_eq!(
-        db.with_table_suffix("").table_name::<Message>(),
+        db.to_builder()
+            .table_suffix("")
+            .build()
+            .tables()
+            .name::<Message>(),
         "dev_Message"
     );
 }
@@ -135,19 +139,27 @@ async fn the_client_prefix_and_suffix_apply_unless_the_model_overrides_them() {
 #[tokio::test]
 async fn tables_are_created_and_become_active() {
     let db = common::db("table_create").await;
-    db.create_table::<Message>().await.unwrap();
-    db.wait_until_active::<Message>(std::time::Duration::from_secs(30))
+    db.tables().create::<Message>().send().await.unwrap();
+    db.tables()
+        .wait_until_active::<Message>(std::time::Duration::from_secs(30))
+        .send()
         .await
         .unwrap();
-    db.verify_table::<Message>().await.unwrap();
+    db.tables().verify::<Message>().send().await.unwrap();
     // Creating it again is a service error; `ensure_table` accepts an existing table.
-    assert!(db.create_table::<Message>().await.unwrap_err().is_service());
-    db.ensure_table::<Message>().await.unwrap();
+    assert!(db
+        .tables()
+        .create::<Message>()
+        .send()
+        .await
+        .unwrap_err()
+        .is_service());
+    db.tables().ensure::<Message>().send().await.unwrap();
 
     let described = db
         .sdk()
         .describe_table()
-        .table_name(db.table_name::<Message>())
+        .table_name(db.tables().name::<Message>())
         .send()
         .await
         .unwrap();
@@ -158,7 +170,7 @@ async fn tables_are_created_and_become_active() {
         .map(|k| k.attribute_name().to_owned())
         .collect();
     assert_eq!(keys, ["roomId", "sentAt"]);
-    db.delete_table::<Message>().await.unwrap();
+    db.tables().delete::<Message>().send().await.unwrap();
 }
 
 /// The model of a table that drifted: the live table has `id` as a number, no range key,
@@ -181,7 +193,7 @@ async fn a_table_that_drifts_in_several_ways_reports_every_difference() {
     let db = common::db("table_drift").await;
     db.sdk()
         .create_table()
-        .table_name(db.table_name::<Drifting>())
+        .table_name(db.tables().name::<Drifting>())
         .attribute_definitions(
             AttributeDefinition::builder()
                 .attribute_name("id")
@@ -200,11 +212,13 @@ async fn a_table_that_drifts_in_several_ways_reports_every_difference() {
         .send()
         .await
         .unwrap();
-    db.wait_until_active::<Drifting>(std::time::Duration::from_secs(30))
+    db.tables()
+        .wait_until_active::<Drifting>(std::time::Duration::from_secs(30))
+        .send()
         .await
         .unwrap();
 
-    let error = db.verify_table::<Drifting>().await.unwrap_err();
+    let error = db.tables().verify::<Drifting>().send().await.unwrap_err();
     assert!(error.is_config(), "{error}");
     let shown = error.to_string();
     for difference in [
@@ -223,7 +237,7 @@ async fn a_table_that_drifts_in_several_ways_reports_every_difference() {
     assert_eq!(error.operation(), Some("verify_table"));
 
     // `ensure_table` does not accept a table that differs from the model.
-    let error = db.ensure_table::<Drifting>().await.unwrap_err();
+    let error = db.tables().ensure::<Drifting>().send().await.unwrap_err();
     assert!(error.is_config(), "{error}");
     assert_eq!(error.operation(), Some("ensure_table"));
     assert!(

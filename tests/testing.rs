@@ -1,12 +1,12 @@
-//! The test kit itself (`dynorm::testing`): isolated clients, request counts and their
+//! The test kit itself (`dynorm_test`): isolated clients, request counts and their
 //! assertions, throttling with its reasons, batch items handed back as unprocessed, and
 //! interceptors stacked on one client.
 
 use std::time::Duration;
 
 use dynorm::client::RetryPolicy;
-use dynorm::testing::{self, Fault, Faults, Requests, Script};
 use dynorm::{ErrorKind, Model};
+use dynorm_test::{self as testing, Fault, Faults, Requests, Script};
 
 #[derive(Model, Debug, Clone, PartialEq)]
 struct Note {
@@ -27,7 +27,7 @@ fn note(i: u32) -> Note {
 async fn isolated_clients_never_share_a_table() {
     let a = testing::client_with::<Note>("kit_isolated").await.unwrap();
     let b = testing::client_with::<Note>("kit_isolated").await.unwrap();
-    assert_ne!(a.table_name::<Note>(), b.table_name::<Note>());
+    assert_ne!(a.tables().name::<Note>(), b.tables().name::<Note>());
     a.put(&note(1)).send().await.unwrap();
     assert_eq!(b.get::<Note>("n1").send().await.unwrap(), None);
     assert!(testing::embedded_endpoint()
@@ -103,7 +103,7 @@ async fn throttling_carries_its_reason_and_the_resource_it_names() {
     assert_eq!(reasons.len(), 1);
     assert_eq!(reasons[0].reason, "IndexReadProvisionedThroughputExceeded");
     let resource = reasons[0].resource.as_deref().unwrap();
-    let expected = format!("table/{}/index/byAuthor", db.table_name::<Note>());
+    let expected = format!("table/{}/index/byAuthor", db.tables().name::<Note>());
     assert!(resource.ends_with(&expected), "{resource}");
     assert_eq!((script.attempts(), script.injected()), (2, 2));
     // The counter stacked on top sees the faulted attempts as what they were.
@@ -140,7 +140,9 @@ async fn batch_reads_get_keys_back_as_unprocessed_and_finish() {
     let ids: Vec<String> = (0..10).map(|i| format!("n{i}")).collect();
     let quick = RetryPolicy::new(10).backoff(Duration::from_millis(1), Duration::from_millis(5));
     let mut found = faulty
-        .with_retry_policy(quick)
+        .to_builder()
+        .retry_policy(quick)
+        .build()
         .batch_get()
         .get_many::<Note, _>(ids.iter().map(String::as_str))
         .send()
@@ -162,6 +164,9 @@ async fn streams_faults_reach_the_streams_client_a_client_makes() {
     let plain = dynorm::Client::new(db.sdk().clone());
     let script = Script::streams("GetRecords", Fault::ServerError);
     let faulty = script.streams_client(&plain);
-    assert!(faulty.streams_sdk().is_none());
-    assert_eq!(faulty.table_prefix(), plain.table_prefix());
+    assert!(dynorm_streams::made_streams_client(&faulty).is_none());
+    assert_eq!(
+        faulty.tables().full_name("T"),
+        plain.tables().full_name("T")
+    );
 }

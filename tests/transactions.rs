@@ -23,7 +23,7 @@ struct Transfer {
 
 async fn bank(label: &str) -> dynorm::Client {
     let db = common::db_with::<Account>(label).await;
-    db.ensure_table::<Transfer>().await.unwrap();
+    db.tables().ensure::<Transfer>().send().await.unwrap();
     for (id, balance) in [("alice", 100), ("bob", 20)] {
         db.put(&Account {
             id: id.into(),
@@ -91,7 +91,7 @@ async fn writes_across_models_apply_together() {
             balance: 5,
         }))
         .write(db.delete::<Transfer>("t1").require_exists(true))
-        .write(db.condition_check::<Account>("alice", Account::BALANCE.eq(70i64)))
+        .check::<Account>("alice", Account::BALANCE.eq(70i64))
         .send()
         .await
         .unwrap();

@@ -254,13 +254,16 @@ async fn puts_and_deletes_keep_the_guards() {
     assert!(error.is_not_found(), "{error}");
     // Raw keys take the same path.
     let key = Item::from([("id".to_owned(), AttributeValue::S("u2".into()))]);
-    db.update_raw::<User>(key.clone())
+    dynorm::item::UpdateItem::<User>::raw(&db, key.clone())
         .set(User::EMAIL, "two@example.com")
         .send()
         .await
         .unwrap();
     assert_eq!(check_guards::<User>(&db).await, 2);
-    db.delete_raw::<User>(key).send().await.unwrap();
+    dynorm::item::DeleteItem::<User>::raw(&db, key)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(check_guards::<User>(&db).await, 0);
 }
 
@@ -405,7 +408,7 @@ async fn reads_never_see_guards() {
     assert!(error.is_unique_conflict());
     assert_eq!(error.attribute(), Some("first"));
     assert_eq!(check_guards::<Account>(&db).await, 2);
-    let guards = scan_all(&db, &db.table_name::<Account>()).await;
+    let guards = scan_all(&db, &db.tables().name::<Account>()).await;
     assert!(guards
         .iter()
         .filter(|i| i.contains_key("__dynorm_unique__"))
@@ -511,7 +514,7 @@ struct KeysOnly {
 
 #[tokio::test]
 async fn change_streams_skip_the_guards() {
-    use dynorm::stream::ChangeKind;
+    use dynorm_streams::ChangeKind;
     use futures::StreamExt;
     use std::time::Duration;
 
@@ -527,9 +530,7 @@ async fn change_streams_skip_the_guards() {
         .await
         .unwrap();
     db.delete::<Streamed>("s1").send().await.unwrap();
-    let changes = db
-        .changes::<Streamed>()
-        .poll_interval(Duration::from_millis(50));
+    let changes = dynorm_streams::changes::<Streamed>(&db).poll_interval(Duration::from_millis(50));
     let changes: Vec<_> = changes
         .stop_when_idle(Duration::from_millis(700))
         .stream()
@@ -551,8 +552,7 @@ async fn change_streams_skip_the_guards() {
     .send()
     .await
     .unwrap();
-    let changes: Vec<_> = db
-        .changes::<KeysOnly>()
+    let changes: Vec<_> = dynorm_streams::changes::<KeysOnly>(&db)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(Duration::from_millis(700))
         .stream()
@@ -574,7 +574,10 @@ async fn previews_show_what_is_sent_and_send_nothing() {
         .consistent_read(true)
         .preview()
         .unwrap();
-    assert_eq!(lookup.table_name(), Some(db.table_name::<User>().as_str()));
+    assert_eq!(
+        lookup.table_name(),
+        Some(db.tables().name::<User>().as_str())
+    );
     assert_eq!(
         lookup.key().unwrap()["id"],
         AttributeValue::S("$unique#User#email#ada@example.com".into())

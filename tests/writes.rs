@@ -576,7 +576,7 @@ struct Session {
 #[tokio::test]
 async fn expired_items_read_as_absent_unless_asked_for() {
     let db = common::db_with::<Session>("ttl").await;
-    db.enable_ttl::<Session>().await.unwrap();
+    db.tables().enable_ttl::<Session>().send().await.unwrap();
     let now = Utc::now();
     let live = Session {
         id: "live".into(),
@@ -621,7 +621,12 @@ async fn expired_items_read_as_absent_unless_asked_for() {
             .unwrap(),
         3
     );
-    let error = db.enable_ttl::<Profile>().await.unwrap_err();
+    let error = db
+        .tables()
+        .enable_ttl::<Profile>()
+        .send()
+        .await
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Config);
 }
 

@@ -33,11 +33,13 @@ pub struct Fixture {
 impl Fixture {
     /// Creates the table, writes the items and checks that both sides do the same work.
     pub async fn new() -> Self {
-        let db = dynorm::local::client()
+        let db = dynorm_test::local::client()
             .await
             .expect("the DynamoDB server is reachable");
-        assert_eq!(db.table_name::<Order>(), TABLE);
-        db.ensure_table::<Order>()
+        assert_eq!(db.tables().name::<Order>(), TABLE);
+        db.tables()
+            .ensure::<Order>()
+            .send()
             .await
             .expect("the Order table is created");
         let order = super::order();

@@ -75,11 +75,11 @@
 //! | `predict()` | the capacity units `send` would consume, by table and index, without sending: [`Predicted`](observe::Predicted) | every builder that sends (one page of a query or scan) |
 //! | `tally(&t)` | the builder; requests, counts and capacity go to [`Tally`](observe::Tally) | every builder |
 //! | `budget(units)` | the builder; `page` reads as many DynamoDB pages as fit, never passing it | `query`, `query_by`, `scan`, `scan_by`, `collection` |
-//! | `rate_limiter(&l)` | the builder; requests wait for and spend from a shared [`RateLimiter`](observe::RateLimiter) | `query`, `query_by`, `scan`, `scan_by`, `batch_write`, `backfill` |
+//! | `rate_limiter(&l)` | the builder; requests wait for and spend from a shared [`RateLimiter`](observe::RateLimiter) | `query`, `query_by`, `scan`, `scan_by`, `batch_write` (and `dynorm-migrate`'s backfills) |
 //!
 //! `_many` is many items of one model that the caller names (`get_many`, `insert_many`,
-//! `put_many`, `delete_many`), `_raw` takes a raw key (`get_raw`, `update_raw`,
-//! `delete_raw`), `_by::<I>` names an index (`query_by`, `scan_by`), and transactions are
+//! `put_many`, `delete_many`), `raw` makes a builder from a raw key
+//! ([`GetItem::raw`](item::GetItem::raw), `UpdateItem::raw`, `DeleteItem::raw`), `_by::<I>` names an index (`query_by`, `scan_by`), and transactions are
 //! `transact_write` and `transact_get`.
 //!
 //! ## Operations
@@ -90,7 +90,7 @@
 //! # async fn demo() -> Result<(), dynorm::Error> {
 //! let db = dynorm::Client::from_env().await;
 //! let user = User { id: "u1".into(), name: "Ada".into() };
-//! db.create_table::<User>().await?;
+//! db.tables().create::<User>().send().await?;
 //! db.create(&user).send().await?; // fails with AlreadyExists if u1 exists
 //! let found: Option<User> = db.get::<User>("u1").consistent_read(true).send().await?;
 //! db.put(&user).send().await?;
@@ -102,15 +102,11 @@
 #![warn(missing_docs)]
 // On docs.rs (`--cfg docsrs`, all features): each item says which feature enables it.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// Items that exist without the `streams` feature (dead letters, stream errors, Lambda
-// events) link to the consumer it adds; CI and docs.rs document all features, where every
-// link resolves.
-#![cfg_attr(not(feature = "streams"), allow(rustdoc::broken_intra_doc_links))]
 
 // Layers, from the bottom up; an arrow may only point down (see ARCHITECTURE.md):
-// value -> error -> schema -> expr -> operations (item, query, batch, transaction, stream,
-// relation, backfill)
-// -> client -> cli (the command line, feature `cli`).
+// value -> error -> schema -> expr -> operations (item, query, batch, transaction,
+// relation) -> client. The satellite crates (dynorm-streams, dynorm-migrate, dynorm-test)
+// stand on the client, through the public API and `__ext`.
 pub mod value;
 
 pub mod error;
@@ -123,29 +119,20 @@ pub mod expr;
 // and guide/07-costs-and-budgets.md).
 pub mod observe;
 
-pub mod backfill;
 pub mod batch;
 pub mod item;
 pub mod query;
 pub mod relation;
-pub mod stream;
 pub mod transaction;
 
 pub mod client;
 
-// The command line for an application's models (feature `cli`): plan, export, check,
-// sync, migrate.
-#[cfg(feature = "cli")]
-#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
-pub mod cli;
-
 mod codegen;
-#[cfg(feature = "local")]
-#[cfg_attr(docsrs, doc(cfg(feature = "local")))]
-pub mod local;
-#[cfg(feature = "testing")]
-#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
-pub mod testing;
+
+// The satellite crates' door into the core: unstable, hidden (see ext.rs).
+#[doc(hidden)]
+#[path = "ext.rs"]
+pub mod __ext;
 
 pub use client::Client;
 pub use dynorm_derive::{Collection, Model, Value};
@@ -181,10 +168,3 @@ pub mod __private {
 #[cfg(all(doctest, feature = "aws-config"))]
 #[doc = include_str!("../README.md")]
 struct CrateReadmeDoctests;
-
-/// The workspace README's short tour, compiled as doctests so that it stays true (it
-/// takes a client from the embedded server: feature `local`). The guide's examples are the
-/// doctests of `guide/` (`dynorm-guide`).
-#[cfg(all(doctest, feature = "local", feature = "chrono", feature = "uuid"))]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;

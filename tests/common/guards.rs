@@ -31,7 +31,7 @@ pub async fn scan_all(db: &Client, table: &str) -> Vec<Item> {
 /// owner is that item, and every guard is such a guard. Returns the number of guards.
 pub async fn check_guards<M: Model>(db: &Client) -> usize {
     let schema = &M::SCHEMA;
-    let table = db.table_name::<M>();
+    let table = db.tables().name::<M>();
     let all = scan_all(db, &table).await;
     let (guards, items): (Vec<Item>, Vec<Item>) = all
         .into_iter()

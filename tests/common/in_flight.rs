@@ -48,7 +48,9 @@ impl InFlight {
             .to_builder()
             .interceptor(Counting(self.clone()))
             .build();
-        db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config))
+        db.to_builder()
+            .sdk(aws_sdk_dynamodb::Client::from_conf(config))
+            .build()
     }
 
     fn state(&self) -> MutexGuard<'_, State> {

@@ -1,4 +1,4 @@
-//! Shared set-up for the integration tests: the test kit (`dynorm::testing`), and a client
+//! Shared set-up for the integration tests: the test kit (`dynorm_test`), and a client
 //! with a table prefix of its own, on the embedded server or at `DYNAMODB_ENDPOINT`.
 
 #![allow(dead_code, unused_imports)]
@@ -9,20 +9,20 @@ pub mod observe;
 pub mod random;
 pub mod tasks;
 
-pub use dynorm::testing::*;
+pub use dynorm_test::*;
 
 use dynorm::{Client, Model};
 
 /// A client whose tables no other test shares.
 pub async fn db(label: &str) -> Client {
-    dynorm::testing::isolated_client(label)
+    dynorm_test::isolated_client(label)
         .await
         .expect("the test server is reachable")
 }
 
 /// A client with `M`'s table created and active.
 pub async fn db_with<M: Model>(label: &str) -> Client {
-    dynorm::testing::client_with::<M>(label)
+    dynorm_test::client_with::<M>(label)
         .await
         .expect("the table is created")
 }

@@ -224,7 +224,9 @@ impl Wire {
             .to_builder()
             .interceptor(self.clone())
             .build();
-        db.with_sdk(aws_sdk_dynamodb::Client::from_conf(config))
+        db.to_builder()
+            .sdk(aws_sdk_dynamodb::Client::from_conf(config))
+            .build()
     }
 
     /// The inputs of type `T` sent so far, in order.

@@ -114,8 +114,8 @@ mod with_dynorm {
 
     impl Side {
         pub async fn new(sdk: aws_sdk_dynamodb::Client, prefix: &str, items: &[Plain]) -> R<Self> {
-            let db = dynorm::Client::new(sdk).with_table_prefix(prefix);
-            db.ensure_table::<Order>().await?;
+            let db = dynorm::Client::new(sdk).to_builder().table_prefix(prefix).build();
+            db.tables().ensure::<Order>().send().await?;
             for item in items {
                 put(&db, &from(item)).await?;
             }

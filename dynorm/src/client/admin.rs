@@ -14,18 +14,12 @@ use tracing::Instrument;
 
 impl Client {
     /// The `CreateTable` input for `M`, with this client's full table name.
-    pub fn create_table_input<M: Model>(&self) -> CreateTableInput {
+    pub(crate) fn create_table_input<M: Model>(&self) -> CreateTableInput {
         table_definition::create_table_input(&M::SCHEMA, self.table_name::<M>())
     }
 
-    /// [`create_table_input`](Self::create_table_input) as the JSON that
-    /// `aws dynamodb create-table --cli-input-json` accepts.
-    pub fn create_table_json<M: Model>(&self) -> String {
-        table_definition::to_cli_json(&self.create_table_input::<M>())
-    }
-
     /// Creates `M`'s table from [`create_table_input`](Self::create_table_input).
-    pub async fn create_table<M: Model>(&self) -> Result<()> {
+    pub(crate) async fn create_table<M: Model>(&self) -> Result<()> {
         self.send_create_table(self.create_table_input::<M>())
             .await
             .map_err(|e| e.with_model(M::SCHEMA.model))
@@ -62,24 +56,16 @@ impl Client {
 
     /// The `CreateTable` input of a table shared by several entities, with this client's
     /// full table name.
-    pub fn shared_table_input<T: SharedTable>(&self) -> CreateTableInput {
+    pub(crate) fn shared_table_input<T: SharedTable>(&self) -> CreateTableInput {
         let name = T::ENTITIES.first().map(|schema| self.table_name_of(schema));
         table_definition::shared_create_table_input(T::ENTITIES, name)
-    }
-
-    /// Creates a table shared by several entities, and waits until it is active.
-    pub async fn create_shared_table<T: SharedTable>(&self) -> Result<()> {
-        let input = self.shared_table_input::<T>();
-        let name = input.table_name.clone().unwrap_or_default();
-        self.send_create_table(input).await?;
-        self.wait_for_table(&name, Duration::from_secs(60)).await
     }
 
     /// Creates `M`'s table unless it exists, then waits until it is active, and turns on
     /// time to live for a model with a `#[ttl]`. A table that exists must match the model:
     /// when it differs, the error is [`verify_table`](Self::verify_table)'s, listing every
     /// difference.
-    pub async fn ensure_table<M: Model>(&self) -> Result<()> {
+    pub(crate) async fn ensure_table<M: Model>(&self) -> Result<()> {
         let existed = match self.create_table::<M>().await {
             Ok(()) => false,
             Err(e) if is_resource_in_use(&e) => true,
@@ -94,8 +80,41 @@ impl Client {
         Ok(())
     }
 
+    /// Creates table `table` with string keys `hash` and `range` unless it exists
+    /// (on-demand billing), and waits until it is active: the satellites' own tables
+    /// (checkpoints, dead letters, backfill progress).
+    pub(crate) async fn ensure_keyed_table(
+        &self,
+        table: &str,
+        hash: &str,
+        range: &str,
+    ) -> Result<()> {
+        use aws_sdk_dynamodb::types::{BillingMode, KeyType, ScalarAttributeType};
+        use table_definition::{attribute_definition, key_schema_element};
+        let attribute = |name: &str| attribute_definition(name, ScalarAttributeType::S);
+        let created = self
+            .sdk
+            .create_table()
+            .table_name(table)
+            .attribute_definitions(attribute(hash))
+            .attribute_definitions(attribute(range))
+            .key_schema(key_schema_element(hash, KeyType::Hash))
+            .key_schema(key_schema_element(range, KeyType::Range))
+            .billing_mode(BillingMode::PayPerRequest)
+            .send()
+            .instrument(request_span!("CreateTable", tracing::field::Empty, table))
+            .await;
+        if let Err(e) = created {
+            let error = from_sdk(e);
+            if error.code() != Some("ResourceInUseException") {
+                return Err(error.with_table(table));
+            }
+        }
+        self.wait_for_table(table, Duration::from_secs(60)).await
+    }
+
     /// Polls `DescribeTable` until `M`'s table is `ACTIVE`, for at most `timeout`.
-    pub async fn wait_until_active<M: Model>(&self, timeout: Duration) -> Result<()> {
+    pub(crate) async fn wait_until_active<M: Model>(&self, timeout: Duration) -> Result<()> {
         self.wait_for_table(&self.table_name::<M>(), timeout)
             .await
             .map_err(|e| e.with_model(M::SCHEMA.model))
@@ -154,7 +173,7 @@ impl Client {
     /// difference is an [`ErrorKind::Config`](crate::ErrorKind) error that lists them all
     /// and names the first one's attribute, so drift between the model and the
     /// infrastructure shows up early.
-    pub async fn verify_table<M: Model>(&self) -> Result<()> {
+    pub(crate) async fn verify_table<M: Model>(&self) -> Result<()> {
         self.compare_table::<M>("verify_table").await
     }
 
@@ -164,7 +183,7 @@ impl Client {
     /// Indexes the model does not declare are not differences: a shared table has the
     /// indexes of every entity ([`shared_table_differences`](Self::shared_table_differences)
     /// lists them).
-    pub async fn table_differences<M: Model>(&self) -> Result<Vec<Difference>> {
+    pub(crate) async fn table_differences<M: Model>(&self) -> Result<Vec<Difference>> {
         let name = self.table_name::<M>();
         self.differences_of(&[&M::SCHEMA], &name, false, "table_differences")
             .await
@@ -173,12 +192,15 @@ impl Client {
     /// Every difference between the entities of shared table `T` and the live table, as
     /// [`table_differences`](Self::table_differences) lists them for each, and the global
     /// indexes on the table that no entity declares.
-    pub async fn shared_table_differences<T: SharedTable>(&self) -> Result<Vec<Difference>> {
-        let Some(first) = T::ENTITIES.first() else {
+    pub(crate) async fn shared_differences_of(
+        &self,
+        entities: &[&Schema],
+    ) -> Result<Vec<Difference>> {
+        let Some(first) = entities.first() else {
             return Ok(Vec::new());
         };
         let name = self.table_name_of(first);
-        self.differences_of(T::ENTITIES, &name, true, "shared_table_differences")
+        self.differences_of(entities, &name, true, "shared_table_differences")
             .await
     }
 
@@ -243,7 +265,7 @@ impl Client {
 
     /// Turns on DynamoDB's time to live for `M`'s table, on its `#[ttl]` attribute; where it
     /// is already on, nothing changes.
-    pub async fn enable_ttl<M: Model>(&self) -> Result<()> {
+    pub(crate) async fn enable_ttl<M: Model>(&self) -> Result<()> {
         self.enable_ttl_of(&M::SCHEMA).await
     }
 
@@ -288,7 +310,7 @@ impl Client {
     /// view; a stream with another view is an [`ErrorKind::Config`](crate::ErrorKind) error,
     /// since DynamoDB changes a view only by turning the stream off and on again, which
     /// starts a new stream.
-    pub async fn enable_stream<M: Model>(&self, view: StreamView) -> Result<()> {
+    pub(crate) async fn enable_stream<M: Model>(&self, view: StreamView) -> Result<()> {
         self.enable_stream_of(&M::SCHEMA, view).await
     }
 
@@ -334,7 +356,7 @@ impl Client {
     }
 
     /// Deletes `M`'s table.
-    pub async fn delete_table<M: Model>(&self) -> Result<()> {
+    pub(crate) async fn delete_table<M: Model>(&self) -> Result<()> {
         let table = self.table_name::<M>();
         self.sdk
             .delete_table()

@@ -10,7 +10,6 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument as _;
 
-use crate::backfill::BackfillReport;
 use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::observe::span::request_span;
@@ -80,13 +79,13 @@ impl Drop for IndexCreation {
     }
 }
 
-/// How long [`Client::create_index`] and [`Client::delete_index`] wait for the table and
+/// How long [`Tables::create_index`](super::Tables::create_index) and [`Tables::delete_index`](super::Tables::delete_index) wait for the table and
 /// the index by default.
 const WAIT: Duration = Duration::from_secs(15 * 60);
 
 impl Client {
     /// Whether this client (or a clone) is creating `M`'s index `index`.
-    pub fn is_creating_index<M: Model>(&self, index: &str) -> bool {
+    pub(crate) fn is_creating_index<M: Model>(&self, index: &str) -> bool {
         self.creating.contains(&self.table_name::<M>(), index)
     }
 
@@ -123,24 +122,8 @@ impl Client {
     /// through the index are refused before sending: run a backfill of every model that
     /// uses the index first, so that items written before it have its keys
     /// ([`add_index`](Self::add_index) does both).
-    pub async fn create_index<M: Model>(&self, index: &str) -> Result<IndexCreation> {
+    pub(crate) async fn create_index<M: Model>(&self, index: &str) -> Result<IndexCreation> {
         self.create_index_of(&M::SCHEMA, index, WAIT).await
-    }
-
-    /// [`create_index`](Self::create_index), then a backfill of `M` as run `run` with its
-    /// progress in table `progress_table` (see [`backfill`](Self::backfill)), which writes
-    /// the index keys that items written before the index lack; the index is readable
-    /// once both are done.
-    pub async fn add_index<M: Model>(
-        &self,
-        index: &str,
-        run: impl Into<String>,
-        progress_table: impl Into<String>,
-    ) -> Result<BackfillReport> {
-        let creation = self.create_index::<M>(index).await?;
-        let report = self.backfill::<M>(run, progress_table).send().await?;
-        creation.finish();
-        Ok(report)
     }
 
     /// Creates global index `index` of `schema` on its table, waiting at most `wait`.
@@ -169,7 +152,7 @@ impl Client {
     /// Deletes `M`'s global index `index` from its live table with `UpdateTable`, and
     /// waits until the table is `ACTIVE` and the index gone (at most 15 minutes).
     /// Destructive: dynorm never calls it unless asked to by the index's name.
-    pub async fn delete_index<M: Model>(&self, index: &str) -> Result<()> {
+    pub(crate) async fn delete_index<M: Model>(&self, index: &str) -> Result<()> {
         self.delete_index_of(&M::SCHEMA, index, WAIT).await
     }
 

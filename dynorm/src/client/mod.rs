@@ -2,9 +2,9 @@
 //! only: every operation adds its own `impl Client` block in its own module.
 
 mod admin;
+mod extensions;
 mod lifecycle;
-#[cfg(feature = "streams")]
-mod streams;
+mod tables;
 
 use std::sync::{Arc, OnceLock};
 
@@ -12,9 +12,9 @@ use crate::schema::{Model, Schema};
 
 use self::lifecycle::Creating;
 pub use self::lifecycle::IndexCreation;
+pub use self::tables::{CreateTable, TableRequest, Tables};
 
-#[cfg(feature = "streams")]
-use self::streams::{Streams, StreamsProbe};
+pub(crate) use self::extensions::Extensions;
 pub use crate::batch::retry::RetryPolicy;
 use crate::query::CursorKey;
 
@@ -22,15 +22,9 @@ use crate::query::CursorKey;
 ///
 /// The full table name of a model is `{prefix}{name}{suffix}`, computed on every call; a
 /// model's own `#[dynorm(prefix, suffix)]` overrides the client's. A client is immutable
-/// and cheap to clone: [`with_table_prefix`](Self::with_table_prefix) and its kin give a
-/// new client that shares the SDK client.
-///
-/// ```no_run
-/// # async fn demo() {
-/// let db = dynorm::Client::from_env().await;
-/// let dev = db.with_table_prefix("dev_"); // dev_User, dev_Order, ...
-/// # let _ = dev; }
-/// ```
+/// and cheap to clone: [`to_builder`](Self::to_builder) makes another that shares the SDK
+/// client. Every method makes a builder of one operation, ended by a verb (`send`, `all`,
+/// `page`, `stream`, ...); [`tables`](Self::tables) administers tables and indexes.
 #[derive(Clone, Debug)]
 pub struct Client {
     sdk: aws_sdk_dynamodb::Client,
@@ -40,10 +34,9 @@ pub struct Client {
     naming: Arc<Naming>,
     /// The indexes this client and its clones are creating, which reads refuse.
     creating: Arc<Creating>,
-    /// The DynamoDB Streams client: given to the builder, or made once from `sdk`'s
-    /// configuration by the first stream read.
-    #[cfg(feature = "streams")]
-    streams: Streams,
+    /// What satellite crates keep for this client and its clones (the DynamoDB Streams
+    /// client `dynorm-streams` makes, say); fresh for another SDK client.
+    extensions: Arc<Extensions>,
 }
 
 /// The client-wide table name prefix and suffix, the key that seals page cursors, and the
@@ -62,11 +55,20 @@ struct Naming {
 pub struct ClientBuilder {
     sdk: aws_sdk_dynamodb::Client,
     naming: Naming,
-    #[cfg(feature = "streams")]
-    streams: Streams,
+    /// Set by [`Client::to_builder`]: the list of indexes being created, shared.
+    creating: Option<Arc<Creating>>,
+    /// Set by [`Client::to_builder`] until another SDK client is given.
+    extensions: Option<Arc<Extensions>>,
 }
 
 impl ClientBuilder {
+    /// Another SDK client (other settings, interceptors, ...).
+    pub fn sdk(mut self, sdk: aws_sdk_dynamodb::Client) -> Self {
+        self.sdk = sdk;
+        self.extensions = None;
+        self
+    }
+
     /// The text put before every table name.
     pub fn table_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.naming.prefix = prefix.into();
@@ -108,36 +110,14 @@ impl ClientBuilder {
         self
     }
 
-    /// The DynamoDB Streams client that reads change streams (`Client::changes`), used as
-    /// is.
-    ///
-    /// Without one, the client makes its own once, when it first reads a stream, from the
-    /// DynamoDB client's configuration and never from the process environment: the same
-    /// credentials (the DynamoDB client's credentials provider, resolved through its
-    /// identity cache), identity cache, region, HTTP client, sleep implementation, time
-    /// source, retry, timeout and stalled-stream settings, FIPS and dual-stack settings,
-    /// auth scheme preference, app name, clock skew setting, interceptors and retry
-    /// classifiers. Settings the DynamoDB client takes from the SDK's defaults for its
-    /// behavior version are copied as they are in effect. The endpoint URL is copied too,
-    /// unless it is one of AWS's own DynamoDB endpoints (`*.amazonaws.com`, `*.api.aws`,
-    /// ...), which do not serve DynamoDB Streams: then AWS's streams endpoint for the
-    /// region is used. A custom endpoint (DynamoDB Local, an emulator) serves both.
-    #[cfg(feature = "streams")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
-    pub fn streams_client(mut self, streams: aws_sdk_dynamodbstreams::Client) -> Self {
-        self.streams = Streams::Given(streams);
-        self
-    }
-
     /// The client.
     pub fn build(self) -> Client {
         Client {
             sdk: self.sdk,
             once: Arc::default(),
             naming: Arc::new(self.naming),
-            creating: Arc::default(),
-            #[cfg(feature = "streams")]
-            streams: self.streams,
+            creating: self.creating.unwrap_or_default(),
+            extensions: self.extensions.unwrap_or_default(),
         }
     }
 }
@@ -163,24 +143,19 @@ impl Client {
         ClientBuilder {
             sdk,
             naming: Naming::default(),
-            #[cfg(feature = "streams")]
-            streams: Streams::derived(),
+            creating: None,
+            extensions: None,
         }
     }
 
     /// Builds the SDK client from the environment, the standard aws-config way
-    /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...), and, with the
-    /// `streams` feature, the DynamoDB Streams client from the same loaded configuration
-    /// (so that `AWS_ENDPOINT_URL_DYNAMODBSTREAMS` applies to it). The only place dynorm
-    /// reads the environment.
+    /// (`AWS_REGION`, `AWS_PROFILE`, `AWS_ENDPOINT_URL_DYNAMODB`, ...). The only place
+    /// dynorm reads the environment.
     #[cfg(feature = "aws-config")]
     #[cfg_attr(docsrs, doc(cfg(feature = "aws-config")))]
     pub async fn from_env() -> Self {
         let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-        let builder = Self::builder(aws_sdk_dynamodb::Client::new(&config));
-        #[cfg(feature = "streams")]
-        let builder = builder.streams_client(aws_sdk_dynamodbstreams::Client::new(&config));
-        builder.build()
+        Self::new(aws_sdk_dynamodb::Client::new(&config))
     }
 
     /// The SDK client, for anything dynorm does not cover.
@@ -188,106 +163,33 @@ impl Client {
         &self.sdk
     }
 
-    /// The DynamoDB Streams client that reads change streams: the one given to
-    /// [`ClientBuilder::streams_client`], or the one this client made from the DynamoDB
-    /// client's configuration (credentials, identity cache, region, endpoint URL unless it
-    /// is AWS's, HTTP client, retry and timeout settings, interceptors, ...; the builder
-    /// method lists them) when it first read a stream. `None` before that first read when
-    /// none was given: the credentials provider is reachable only from a request the
-    /// DynamoDB client sends, and the client makes it from the `DescribeTable` request a
-    /// stream read starts with.
-    #[cfg(feature = "streams")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
-    pub fn streams_sdk(&self) -> Option<&aws_sdk_dynamodbstreams::Client> {
-        self.streams.get()
+    /// What satellite crates keep for this client and its clones.
+    pub(crate) fn extensions(&self) -> &Extensions {
+        &self.extensions
     }
 
-    /// While no streams client is made, the interceptor that makes it from the DynamoDB
-    /// client's configuration: put it on a request of that client (stream reads put it on
-    /// their `DescribeTable`).
-    #[cfg(feature = "streams")]
-    pub(crate) fn streams_probe(&self) -> Option<StreamsProbe> {
-        self.streams.probe(&self.sdk)
-    }
-
-    /// The table name prefix.
-    pub fn table_prefix(&self) -> &str {
-        &self.naming.prefix
-    }
-
-    /// The table name suffix.
-    pub fn table_suffix(&self) -> &str {
-        &self.naming.suffix
-    }
-
-    /// A client with another SDK client (other settings, interceptors, ...) and this
-    /// client's table naming. With the `streams` feature, a streams client given to the
-    /// builder is kept; otherwise the new client makes its own from `sdk`'s configuration.
-    pub fn with_sdk(&self, sdk: aws_sdk_dynamodb::Client) -> Self {
-        Self {
-            sdk,
-            once: Arc::default(),
-            naming: self.naming.clone(),
-            creating: self.creating.clone(),
-            #[cfg(feature = "streams")]
-            streams: self.streams.for_other_sdk(),
-        }
-    }
-
-    /// A client sharing the SDK client and the suffix, with table prefix `prefix`.
-    pub fn with_table_prefix(&self, prefix: impl Into<String>) -> Self {
-        let naming = Naming {
-            prefix: prefix.into(),
-            ..(*self.naming).clone()
-        };
-        Self {
-            naming: Arc::new(naming),
-            ..self.clone()
-        }
-    }
-
-    /// A client sharing the SDK client and the prefix, with table suffix `suffix`.
-    pub fn with_table_suffix(&self, suffix: impl Into<String>) -> Self {
-        let naming = Naming {
-            suffix: suffix.into(),
-            ..(*self.naming).clone()
-        };
-        Self {
-            naming: Arc::new(naming),
-            ..self.clone()
-        }
-    }
-
-    /// A client sharing the SDK client and the table naming, whose page cursors are sealed
-    /// with `key`, as [`ClientBuilder::cursor_key`] sets it (and refuses a key shorter
-    /// than 32 bytes).
-    pub fn with_cursor_key(&self, key: impl AsRef<[u8]>) -> crate::Result<Self> {
-        let naming = Naming {
-            cursor_key: Some(CursorKey::new(key.as_ref())?),
-            ..(*self.naming).clone()
-        };
-        Ok(Self {
-            naming: Arc::new(naming),
-            ..self.clone()
-        })
-    }
-
-    /// A client sharing the SDK client and the table naming, whose requests that dynorm
-    /// retries itself follow `policy`, as [`ClientBuilder::retry_policy`] sets it.
-    pub fn with_retry_policy(&self, policy: RetryPolicy) -> Self {
-        let naming = Naming {
-            retry: Some(policy),
-            ..(*self.naming).clone()
-        };
-        Self {
-            naming: Arc::new(naming),
-            ..self.clone()
+    /// A builder that starts from this client's settings: the SDK client, table naming,
+    /// cursor key and retry policy. The client it builds shares this one's list of the
+    /// indexes being created.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let db = dynorm::Client::from_env().await;
+    /// let dev = db.to_builder().table_prefix("dev_").build(); // dev_User, dev_Order, ...
+    /// # let _ = dev; }
+    /// ```
+    pub fn to_builder(&self) -> ClientBuilder {
+        ClientBuilder {
+            sdk: self.sdk.clone(),
+            naming: (*self.naming).clone(),
+            creating: Some(self.creating.clone()),
+            extensions: Some(self.extensions.clone()),
         }
     }
 
     /// The retry policy of the requests dynorm retries itself: the one set on the client,
     /// or else the SDK client's `RetryConfig` (the SDK's standard one when it has none).
-    pub fn retry_policy(&self) -> RetryPolicy {
+    pub(crate) fn retry_policy(&self) -> RetryPolicy {
         match (self.naming.retry, self.sdk.config().retry_config()) {
             (Some(policy), _) => policy,
             (None, Some(config)) => RetryPolicy::from_sdk(config),
@@ -315,17 +217,27 @@ impl Client {
     }
 
     /// The full table name of `M`: `{prefix}{name}{suffix}`.
-    pub fn table_name<M: Model>(&self) -> String {
+    pub(crate) fn table_name<M: Model>(&self) -> String {
         self.table_name_of(&M::SCHEMA)
     }
 
     /// The full table name of a schema.
     pub(crate) fn table_name_of(&self, schema: &Schema) -> String {
-        let prefix = schema.table_prefix.unwrap_or(&self.naming.prefix);
-        let suffix = schema.table_suffix.unwrap_or(&self.naming.suffix);
-        let mut name = String::with_capacity(prefix.len() + schema.table.len() + suffix.len());
+        self.full_name(schema.table, schema.table_prefix, schema.table_suffix)
+    }
+
+    /// `table` with a prefix and suffix: the given ones, or else the client's.
+    pub(crate) fn full_name(
+        &self,
+        table: &str,
+        prefix: Option<&str>,
+        suffix: Option<&str>,
+    ) -> String {
+        let prefix = prefix.unwrap_or(&self.naming.prefix);
+        let suffix = suffix.unwrap_or(&self.naming.suffix);
+        let mut name = String::with_capacity(prefix.len() + table.len() + suffix.len());
         name.push_str(prefix);
-        name.push_str(schema.table);
+        name.push_str(table);
         name.push_str(suffix);
         name
     }

@@ -11,7 +11,7 @@
 //! decode an error's item as a model live with the model traits, in `schema`.
 
 mod cancellation;
-mod service;
+pub(crate) mod service;
 mod stream_record;
 mod throttling;
 mod unprocessed;
@@ -77,7 +77,7 @@ pub enum ErrorKind {
     /// not skip them silently.
     StreamTrimmed,
     /// A query or scan named a secondary index that cannot be read yet: this client is
-    /// still creating it (`Client::create_index`), found before sending, or DynamoDB is
+    /// still creating it (`db.tables().create_index`), found before sending, or DynamoDB is
     /// still backfilling it ("Cannot read from backfilling global secondary index").
     /// [`Error::index`] names it; retrying once the index is active succeeds.
     IndexNotActive,
@@ -154,7 +154,7 @@ struct Inner {
 
 impl Error {
     /// A new error of `kind` with a message.
-    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self {
             inner: Box::new(Inner {
                 kind,
@@ -214,19 +214,19 @@ impl Error {
     }
 
     /// Sets the model the error concerns.
-    pub(crate) fn with_model(mut self, model: &'static str) -> Self {
+    pub fn with_model(mut self, model: &'static str) -> Self {
         self.inner.model = Some(model);
         self
     }
 
     /// Sets the operation, unless one is already known.
-    pub(crate) fn with_operation(mut self, operation: &'static str) -> Self {
+    pub fn with_operation(mut self, operation: &'static str) -> Self {
         self.inner.operation.get_or_insert(operation);
         self
     }
 
     /// Sets the full name of the table the error concerns.
-    pub(crate) fn with_table(mut self, table: impl Into<String>) -> Self {
+    pub fn with_table(mut self, table: impl Into<String>) -> Self {
         self.inner.table = Some(table.into());
         self
     }
@@ -249,19 +249,19 @@ impl Error {
     }
 
     /// Sets the attribute the error concerns.
-    pub(crate) fn with_attribute(mut self, attribute: impl Into<String>) -> Self {
+    pub fn with_attribute(mut self, attribute: impl Into<String>) -> Self {
         self.inner.attribute = Some(attribute.into());
         self
     }
 
     /// Sets the secondary index the error concerns, unless one is already known.
-    pub(crate) fn with_index(mut self, index: impl Into<String>) -> Self {
+    pub fn with_index(mut self, index: impl Into<String>) -> Self {
         self.inner.index.get_or_insert_with(|| index.into());
         self
     }
 
     /// Attaches the item DynamoDB returned with the failure.
-    pub(crate) fn with_item(mut self, item: Option<Item>) -> Self {
+    pub fn with_item(mut self, item: Option<Item>) -> Self {
         self.inner.item = item;
         self
     }
@@ -365,10 +365,9 @@ impl Error {
         self.inner.stream_record.as_deref()
     }
 
-    /// Sets where in a change stream the error happened, unless that is already known.
-    /// Only the stream's readers call it (features `streams` and `lambda`).
-    #[cfg_attr(not(any(feature = "streams", feature = "lambda")), allow(dead_code))]
-    pub(crate) fn with_stream_record(mut self, at: StreamRecordRef) -> Self {
+    /// Sets where in a change stream the error happened, unless that is already known
+    /// (for `dynorm-streams`, through `__ext`).
+    pub(crate) fn set_stream_record(mut self, at: StreamRecordRef) -> Self {
         self.inner.stream_record.get_or_insert_with(|| Box::new(at));
         self
     }
@@ -379,7 +378,7 @@ impl Error {
     }
 
     /// Adds to the message what happened around the failure.
-    pub(crate) fn with_context(mut self, context: &str) -> Self {
+    pub fn with_context(mut self, context: &str) -> Self {
         self.inner.message.push_str("; ");
         self.inner.message.push_str(context);
         self
@@ -390,7 +389,8 @@ impl Error {
         self
     }
 
-    pub(crate) fn with_source<E: StdError + Send + Sync + 'static>(mut self, source: E) -> Self {
+    /// Sets the error this one was caused by, which [`source`](StdError::source) returns.
+    pub fn with_source<E: StdError + Send + Sync + 'static>(mut self, source: E) -> Self {
         self.inner.source = Some(std::sync::Arc::new(source));
         self
     }
@@ -659,8 +659,8 @@ mod tests {
             .with_model("Account")
             .with_operation("changes")
             .with_table("dev_Account")
-            .with_stream_record(at.clone())
-            .with_stream_record(StreamRecordRef::shard("arn:stream", "shardId-2"));
+            .set_stream_record(at.clone())
+            .set_stream_record(StreamRecordRef::shard("arn:stream", "shardId-2"));
         assert_eq!(
             error.to_string(),
             "conversion error in `changes` on model `Account`, table `dev_Account`, \
@@ -672,10 +672,10 @@ mod tests {
             "the first place set stays"
         );
         let shard = Error::new(ErrorKind::Service, "x")
-            .with_stream_record(StreamRecordRef::shard("arn:stream", "shardId-2"));
+            .set_stream_record(StreamRecordRef::shard("arn:stream", "shardId-2"));
         assert_eq!(shard.to_string(), "service error, shard `shardId-2`: x");
         let lambda = Error::new(ErrorKind::Conversion, "x")
-            .with_stream_record(StreamRecordRef::record("arn", None, "7", "e"));
+            .set_stream_record(StreamRecordRef::record("arn", None, "7", "e"));
         assert_eq!(
             lambda.to_string(),
             "conversion error, sequence number `7`, event `e`: x"

@@ -18,7 +18,7 @@ use crate::error::{Error, ErrorKind, ThrottlingReason};
 const MAX_MESSAGE: usize = 300;
 
 /// Turns an SDK error into a dynorm error naming the model, the operation and the table.
-pub(crate) fn sdk_error<E>(
+pub fn sdk_error<E>(
     error: SdkError<E, HttpResponse>,
     model: &'static str,
     operation: &'static str,
@@ -36,7 +36,7 @@ where
 /// Turns an SDK error into a dynorm error: a kind from DynamoDB's error code, a one-line
 /// message (never the raw HTTP exchange), whether retrying could help, and the SDK error
 /// as the source.
-pub(crate) fn from_sdk<E>(error: SdkError<E, HttpResponse>) -> Error
+pub fn from_sdk<E>(error: SdkError<E, HttpResponse>) -> Error
 where
     E: ProvideErrorMetadata + StdError + Send + Sync + 'static,
 {

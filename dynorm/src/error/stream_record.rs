@@ -12,7 +12,7 @@ use std::fmt;
 /// errors name the record without the shard.
 ///
 /// `shard_id` and `sequence_number` are what
-/// [`ChangesBuilder::start_after`](crate::stream::ChangesBuilder::start_after) takes, to
+/// `dynorm_streams::ChangesBuilder::start_after` takes, to
 /// start a consumer past the record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StreamRecordRef {
@@ -25,7 +25,6 @@ pub struct StreamRecordRef {
 impl StreamRecordRef {
     /// A record of a shard. Only the stream's readers make one (features `streams` and
     /// `lambda`).
-    #[cfg_attr(not(any(feature = "streams", feature = "lambda")), allow(dead_code))]
     pub(crate) fn record(
         stream_arn: &str,
         shard_id: Option<&str>,
@@ -43,7 +42,6 @@ impl StreamRecordRef {
 
     /// A shard, where no record is concerned. Only the consumer makes one (feature
     /// `streams`).
-    #[cfg_attr(not(feature = "streams"), allow(dead_code))]
     pub(crate) fn shard(stream_arn: &str, shard_id: &str) -> Self {
         Self::record(stream_arn, Some(shard_id), "", "")
     }

@@ -105,7 +105,7 @@ impl AttributeType {
 
 /// One node of a condition. Attribute names are kept as given; values are already encoded.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Expr {
+pub enum Expr {
     /// `a <op> :v`
     Compare(&'static str, Comparison, AttributeValue),
     /// `a BETWEEN :lo AND :hi`

@@ -21,7 +21,7 @@ pub(crate) fn unexpired(schema: &Schema) -> Option<Expr> {
 /// ElectroDB's convention its version too. A model of its own table with unique
 /// attributes keeps its guard items out instead (a single-table model's guards carry
 /// another entity name).
-pub(crate) fn entity(schema: &Schema) -> Option<Expr> {
+pub fn entity(schema: &Schema) -> Option<Expr> {
     let Some(entity) = schema.entity else {
         return (!schema.uniques.is_empty()).then_some(Expr::NotExists(GUARD_MARKER));
     };

@@ -7,7 +7,7 @@
 mod attr;
 pub(crate) mod condition;
 pub(crate) mod filters;
-mod placeholders;
+pub(crate) mod placeholders;
 pub(crate) mod plan;
 mod update;
 

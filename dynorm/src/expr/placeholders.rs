@@ -13,7 +13,7 @@ use crate::expr::condition::Expr;
 /// Expressions are written into one `String` each; the only other allocations are the
 /// maps' own keys and names, which the SDK takes as they are.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Placeholders {
+pub struct Placeholders {
     /// `#n0` to attribute name.
     pub(crate) names: HashMap<String, String>,
     /// `:v0` to value.
@@ -35,7 +35,7 @@ pub(crate) fn write_value(out: &mut String, index: usize) {
 
 impl Placeholders {
     /// The number of an attribute name's placeholder; the same name gets the same one.
-    pub(crate) fn name(&mut self, attribute: &'static str) -> usize {
+    pub fn name(&mut self, attribute: &'static str) -> usize {
         let existing = self
             .names
             .iter()
@@ -51,7 +51,7 @@ impl Placeholders {
     }
 
     /// The number of a new value placeholder.
-    pub(crate) fn value(&mut self, value: AttributeValue) -> usize {
+    pub fn value(&mut self, value: AttributeValue) -> usize {
         let index = self.values.len();
         self.values.insert(format!(":v{index}"), value);
         index
@@ -125,7 +125,7 @@ impl Placeholders {
     }
 
     /// Renders a conjunction of top-level parts, or `None` when there are none.
-    pub(crate) fn render_all(&mut self, parts: &[Expr]) -> Option<String> {
+    pub fn render_all(&mut self, parts: &[Expr]) -> Option<String> {
         self.render_conjunction(parts)
     }
 
@@ -175,12 +175,12 @@ impl Placeholders {
     }
 
     /// The names, or `None` when empty, as the SDK wants them.
-    pub(crate) fn take_names(&mut self) -> Option<HashMap<String, String>> {
+    pub fn take_names(&mut self) -> Option<HashMap<String, String>> {
         (!self.names.is_empty()).then(|| std::mem::take(&mut self.names))
     }
 
     /// The values, or `None` when empty, as the SDK wants them.
-    pub(crate) fn take_values(&mut self) -> Option<HashMap<String, AttributeValue>> {
+    pub fn take_values(&mut self) -> Option<HashMap<String, AttributeValue>> {
         (!self.values.is_empty()).then(|| std::mem::take(&mut self.values))
     }
 }

@@ -26,7 +26,7 @@ use crate::schema::{IndexKind, IndexSchema, Schema};
 
 /// A query's conditions, as the caller gave them.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Conditions {
+pub struct Conditions {
     /// Conditions the planner places: in the key condition when it can, else the filter.
     pub matching: Vec<Expr>,
     /// Conditions that must be on the index's range key.
@@ -277,7 +277,7 @@ impl fmt::Display for Plan {
 
 /// Plans a query on `index` (chosen, or named when `named` is set). The reason is written
 /// only when `explain` is set: a request to send needs none.
-pub(crate) fn plan_query(
+pub fn plan_query(
     schema: &Schema,
     named: Option<IndexSchema>,
     mut conditions: Conditions,

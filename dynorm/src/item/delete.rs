@@ -21,11 +21,6 @@ impl Client {
     pub fn delete<M: Model>(&self, key: impl Into<M::Key>) -> DeleteItem<M> {
         DeleteItem::with_key(self, item::typed_key::<M>(&key.into(), OPERATION))
     }
-
-    /// Deletes one item by raw key attributes, skipping the fields' storage.
-    pub fn delete_raw<M: Model>(&self, key: Item) -> DeleteItem<M> {
-        DeleteItem::with_key(self, item::raw_key::<M>(key, OPERATION))
-    }
 }
 
 /// A pending `DeleteItem`. Build it with [`Client::delete`].
@@ -55,6 +50,12 @@ impl<M: Model> Clone for DeleteItem<M> {
 }
 
 impl<M: Model> DeleteItem<M> {
+    /// Deletes one item of `M` by raw key attributes, skipping the fields' storage:
+    /// `DeleteItem::<User>::raw(&db, key)`.
+    pub fn raw(client: &Client, key: Item) -> Self {
+        Self::with_key(client, item::raw_key::<M>(key, OPERATION))
+    }
+
     fn with_key(client: &Client, key: Result<Item>) -> Self {
         Self {
             client: client.clone(),

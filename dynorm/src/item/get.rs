@@ -24,12 +24,6 @@ impl Client {
     pub fn get<M: Model>(&self, key: impl Into<M::Key>) -> GetItem<M> {
         GetItem::with_key(self, item::typed_key::<M>(&key.into(), OPERATION))
     }
-
-    /// Reads one item by raw key attributes, skipping the fields' storage. The key must
-    /// still have every key attribute; a missing one is an error before sending.
-    pub fn get_raw<M: Model>(&self, key: Item) -> GetItem<M> {
-        GetItem::with_key(self, item::raw_key::<M>(key, OPERATION))
-    }
 }
 
 /// A pending `GetItem`. Build it with [`Client::get`], then call [`send`](Self::send).
@@ -55,6 +49,13 @@ impl<M: Model> Clone for GetItem<M> {
 }
 
 impl<M: Model> GetItem<M> {
+    /// Reads one item of `M` by raw key attributes, skipping the fields' storage:
+    /// `GetItem::<User>::raw(&db, key)`. The key must still have every key attribute; a
+    /// missing one is an error before sending.
+    pub fn raw(client: &Client, key: Item) -> Self {
+        Self::with_key(client, item::raw_key::<M>(key, OPERATION))
+    }
+
     fn with_key(client: &Client, key: Result<Item>) -> Self {
         Self {
             client: client.clone(),

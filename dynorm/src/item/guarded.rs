@@ -87,7 +87,7 @@ pub(crate) fn send_boxed<'a>(
 
 /// Sends a single write (`create`, `put`, `update`, `delete`, `insert`): as its own
 /// request, or with its companions when it has any. Gives what `return_values` asks for.
-pub(crate) async fn send(
+pub async fn send(
     client: &Client,
     spec: WriteSpec,
     return_values: ReturnValue,

@@ -29,18 +29,6 @@ impl Client {
     pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<M> {
         UpdateItem::new(self, key.into())
     }
-
-    /// Updates one item by raw key attributes, as [`get_raw`](Client::get_raw) reads
-    /// one. The key must have every key attribute, and a key built from templates must
-    /// parse back into its fields; otherwise the error comes before sending.
-    pub fn update_raw<M: Model>(&self, key: Item) -> UpdateItem<M> {
-        let checked = item::raw_key::<M>(key, OPERATION)
-            .and_then(|key| M::Key::from_key_item(key).map_err(|e| e.with_operation(OPERATION)));
-        match checked {
-            Ok(key) => UpdateItem::new(self, key),
-            Err(error) => UpdateItem::with_key(self, Err(error), None),
-        }
-    }
 }
 
 /// A pending `UpdateItem`. Build it with [`Client::update`].
@@ -103,6 +91,18 @@ impl<M: Model> Clone for UpdateItem<M> {
 }
 
 impl<M: Model> UpdateItem<M> {
+    /// Updates one item of `M` by raw key attributes: `UpdateItem::<User>::raw(&db, key)`.
+    /// The key must have every key attribute, and a key built from templates must parse
+    /// back into its fields; otherwise the error comes before sending.
+    pub fn raw(client: &Client, key: Item) -> Self {
+        let checked = item::raw_key::<M>(key, OPERATION)
+            .and_then(|key| M::Key::from_key_item(key).map_err(|e| e.with_operation(OPERATION)));
+        match checked {
+            Ok(key) => Self::new(client, key),
+            Err(error) => Self::with_key(client, Err(error), None),
+        }
+    }
+
     pub(crate) fn new(client: &Client, key: M::Key) -> Self {
         let key_sources = M::SCHEMA.entity.is_some().then(|| {
             key.__stored_sources()

@@ -116,29 +116,35 @@ pub(crate) use write_input;
 
 /// What a `put` or `create` writes: the whole item.
 #[derive(Debug, Clone)]
-pub(crate) struct Put(pub Item);
+pub struct Put(pub Item);
 
 /// What a `delete` removes: the key.
 #[derive(Debug, Clone)]
-pub(crate) struct Delete(pub Item);
+pub struct Delete(pub Item);
 
 /// What an `update` changes: the key and the rendered update expression.
 #[derive(Debug, Clone)]
-pub(crate) struct Update {
+pub struct Update {
+    /// The item's key.
     pub key: Item,
+    /// The rendered update expression.
     pub expression: String,
 }
 
 /// What a transaction's `condition_check` checks: the key.
 #[derive(Debug, Clone)]
-pub(crate) struct ConditionCheck(pub Item);
+pub struct ConditionCheck(pub Item);
 
 /// Any of the write kinds, as a transaction holds them.
 #[derive(Debug, Clone)]
-pub(crate) enum WriteKind {
+pub enum WriteKind {
+    /// A whole item.
     Put(Put),
+    /// A deletion.
     Delete(Delete),
+    /// An update.
     Update(Update),
+    /// A condition on an item, in a transaction.
     ConditionCheck(ConditionCheck),
 }
 
@@ -160,13 +166,20 @@ write_kinds!(Put, Delete, Update, ConditionCheck);
 /// filled from that kind's payload by type; a transaction holds any kind, as a
 /// [`WriteKind`].
 #[derive(Debug, Clone)]
-pub(crate) struct WriteSpec<K = WriteKind> {
+pub struct WriteSpec<K = WriteKind> {
+    /// The model written.
     pub schema: &'static Schema,
+    /// The operation, as errors name it.
     pub operation: &'static str,
+    /// The full table name.
     pub table: String,
+    /// What it writes.
     pub kind: K,
+    /// The condition expression, when there is one.
     pub condition: Option<String>,
+    /// The names and values the expressions refer to.
     pub placeholders: Placeholders,
+    /// The conditions dynorm adds.
     pub checks: Checks,
     /// What consumed capacity a single write asks for, and the tally it adds to; a
     /// transaction has its own.
@@ -178,13 +191,15 @@ pub(crate) struct WriteSpec<K = WriteKind> {
 
 /// What a write does to the values a model declares unique, so that their guards follow.
 #[derive(Debug, Clone)]
-pub(crate) enum Guarded {
+pub enum Guarded {
     /// A whole item replaces whatever is stored (`create`, `put`, `insert`).
     Put,
     /// An update sets or removes these attributes (`None`: removed). `base` holds what the
     /// item is certain to hold: its key and the attributes the key is made of.
     Update {
+        /// What the item is certain to hold.
         base: Item,
+        /// The attributes set (or removed: `None`).
         touches: Vec<(&'static str, Option<AttributeValue>)>,
     },
     /// The item is deleted.
@@ -193,7 +208,7 @@ pub(crate) enum Guarded {
 
 /// The conditions dynorm adds, and so how to explain a failure.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Checks {
+pub struct Checks {
     /// The item must not exist (`create`).
     pub absent: bool,
     /// The item must exist (`update`, `delete(..).require_exists(true)`).
@@ -282,7 +297,7 @@ pub(crate) fn condition(
 }
 
 /// What a single write's request holds besides its item or key.
-pub(crate) struct RequestParts {
+pub struct RequestParts {
     pub table: String,
     pub condition: Option<String>,
     pub names: Option<HashMap<String, String>>,

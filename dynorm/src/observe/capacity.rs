@@ -190,13 +190,11 @@ impl Tally {
     }
 
     /// Adds requests that report no capacity: those of a change stream.
-    #[cfg(feature = "streams")]
     pub(crate) fn add_requests(&self, requests: usize) {
         self.write(|totals| totals.requests += requests);
     }
 
     /// Adds change records handed to a dead-letter sink.
-    #[cfg(feature = "streams")]
     pub(crate) fn add_dead_lettered(&self, records: usize) {
         self.write(|totals| totals.dead_lettered += records);
     }
@@ -232,7 +230,7 @@ impl Tally {
     }
 
     /// Change records that did not decode and went to the consumer's dead-letter sink
-    /// ([`ChangesBuilder::dead_letters`](crate::stream::ChangesBuilder::dead_letters)).
+    /// (`dynorm_streams::ChangesBuilder::dead_letters`).
     pub fn dead_lettered(&self) -> usize {
         self.read(|t| t.dead_lettered)
     }
@@ -247,7 +245,7 @@ impl Tally {
 /// What a builder asks DynamoDB to report, and where it adds what comes back: the one
 /// piece every builder holds for capacity and counts.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Reporting {
+pub struct Reporting {
     /// The `ReturnConsumedCapacity` of every request.
     pub capacity: Option<ReturnConsumedCapacity>,
     /// The tally that sums the requests.

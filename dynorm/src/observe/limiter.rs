@@ -126,7 +126,7 @@ impl RateLimiter {
 }
 
 /// The capacity units a response says it consumed, tables and indexes together.
-pub(crate) fn units(capacity: &[aws_sdk_dynamodb::types::ConsumedCapacity]) -> f64 {
+pub fn units(capacity: &[aws_sdk_dynamodb::types::ConsumedCapacity]) -> f64 {
     capacity.iter().filter_map(|c| c.capacity_units).sum()
 }
 

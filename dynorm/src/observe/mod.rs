@@ -8,8 +8,8 @@
 //! `dynorm.attempt` and `error.type`. They never hold an item value or a key value.
 //! Without a subscriber, a span is not built at all and its fields are not computed.
 
-mod capacity;
-mod limiter;
+pub(crate) mod capacity;
+pub(crate) mod limiter;
 mod predict;
 pub(crate) mod span;
 

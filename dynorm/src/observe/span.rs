@@ -13,7 +13,10 @@ use tracing::Span;
 use crate::error::Error;
 
 /// The span of one request: `request_span!("GetItem", model, tables, more fields...)`.
-/// Fields recorded later are declared here as `Empty`, as `tracing` requires.
+/// Fields recorded later are declared here as `Empty`, as `tracing` requires. Exported,
+/// hidden, for the satellite crates (through `__ext::observe::span`).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! request_span {
     ($operation:literal, $model:expr, $tables:expr $(, $($field:tt)*)?) => {
         ::tracing::info_span!(
@@ -34,7 +37,7 @@ macro_rules! request_span {
     };
 }
 
-pub(crate) use request_span;
+pub(crate) use crate::request_span;
 
 /// Records the capacity DynamoDB returned: `aws.dynamodb.consumed_capacity` as the
 /// conventions want it (each entry as JSON), and `dynorm.capacity_units`, their sum.
@@ -172,7 +175,7 @@ fn json_string(out: &mut String, text: &str) {
 }
 
 /// Records a failed request: `error.type` is the [`ErrorKind`](crate::ErrorKind).
-pub(crate) fn record_error(span: &Span, error: &Error) {
+pub fn record_error(span: &Span, error: &Error) {
     if span.is_disabled() {
         return;
     }

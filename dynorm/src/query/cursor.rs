@@ -508,7 +508,11 @@ mod tests {
     fn client(secret: Option<&[u8]>) -> Client {
         let client = Client::offline();
         match secret {
-            Some(secret) => client.with_cursor_key(secret).unwrap(),
+            Some(secret) => client
+                .to_builder()
+                .cursor_key(secret)
+                .map(|b| b.build())
+                .unwrap(),
             None => client,
         }
     }
@@ -592,7 +596,10 @@ mod tests {
             let value = AttributeValue::S(EMAIL.into());
             let others = [
                 ("partition", table(&client, "bob@example.com")),
-                ("table", table(&client.with_table_prefix("other_"), EMAIL)),
+                (
+                    "table",
+                    table(&client.to_builder().table_prefix("other_").build(), EMAIL),
+                ),
                 ("model", table(&client, EMAIL).collection(&[&USER, &USER])),
                 (
                     "index",

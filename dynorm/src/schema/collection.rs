@@ -62,7 +62,7 @@ pub const fn entity_name(schema: &Schema) -> &'static str {
 }
 
 /// The entity among `entities` that holds a stored item, by its identity attributes.
-pub(crate) fn owner(entities: &[&'static Schema], item: &Item) -> Option<&'static Schema> {
+pub fn owner(entities: &[&'static Schema], item: &Item) -> Option<&'static Schema> {
     entities
         .iter()
         .copied()

@@ -35,7 +35,7 @@ pub enum Convention {
 
 impl Convention {
     /// The version attribute and value, for conventions that have one.
-    pub(crate) const fn version(&self) -> Option<(&'static str, &'static str)> {
+    pub const fn version(&self) -> Option<(&'static str, &'static str)> {
         match self {
             Convention::ElectroDb { version } => Some((ELECTRODB_VERSION, version)),
             _ => None,

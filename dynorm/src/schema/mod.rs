@@ -31,6 +31,9 @@ pub use index::{FromItem, Index};
 pub use insert::Insertable;
 pub use model::{BatchWritable, Keyed, Model, ModelKey};
 pub use shared_table::SharedTable;
+pub use stream_view::{
+    KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamView, Streamed, View,
+};
 pub use table_drift::{Difference, DifferenceKind};
 
 // The static description the derive writes: read by dynorm, written through `__private`
@@ -38,10 +41,9 @@ pub use table_drift::{Difference, DifferenceKind};
 pub(crate) use combine::Combine;
 pub(crate) use convention::Convention;
 pub(crate) use count::Count;
-pub(crate) use entity::{Entity, KeyCasing, TemplatePart};
+pub(crate) use entity::{Entity, TemplatePart};
 pub(crate) use generated::Generated;
 pub(crate) use index::{IndexKind, IndexSchema, Projection};
-pub(crate) use stream_view::{StreamView, Streamed, View};
 pub(crate) use table_schema::{KeyAttribute, Schema};
 pub(crate) use unique::Unique;
 

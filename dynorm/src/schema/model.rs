@@ -78,7 +78,7 @@ pub trait Model: Derived + Sized + Send + Sync + 'static {
     }
 
     /// The `CreateTable` input for this model, with its own prefix and suffix but no
-    /// client-wide ones. `Client::create_table_input` gives the same with the client's naming.
+    /// client-wide ones. `db.tables().create::<M>().preview()` gives the same with the client's naming.
     fn create_table_input() -> aws_sdk_dynamodb::operation::create_table::CreateTableInput {
         let name = format!(
             "{}{}{}",

@@ -74,7 +74,7 @@ pub fn stream_specification(view: Option<StreamView>) -> StreamSpecification {
 
 /// The definition of a key attribute. Both of the builder's required fields are set
 /// here, the one place dynorm builds a definition, so `build` cannot fail: by construction.
-pub(crate) fn attribute_definition(name: &str, scalar: ScalarAttributeType) -> AttributeDefinition {
+pub fn attribute_definition(name: &str, scalar: ScalarAttributeType) -> AttributeDefinition {
     AttributeDefinition::builder()
         .attribute_name(name)
         .attribute_type(scalar)
@@ -85,7 +85,7 @@ pub(crate) fn attribute_definition(name: &str, scalar: ScalarAttributeType) -> A
 
 /// One element of a key schema. Both of the builder's required fields are set here, the
 /// one place dynorm builds an element, so `build` cannot fail: by construction.
-pub(crate) fn key_schema_element(name: &str, key_type: KeyType) -> KeySchemaElement {
+pub fn key_schema_element(name: &str, key_type: KeyType) -> KeySchemaElement {
     KeySchemaElement::builder()
         .attribute_name(name)
         .key_type(key_type)
@@ -216,7 +216,7 @@ pub(crate) fn keys_json(elements: &[KeySchemaElement]) -> serde_json::Value {
 }
 
 /// A projection as JSON: `{"ProjectionType": .., "NonKeyAttributes": [..]}`.
-pub(crate) fn projection_json(projection: Option<&SdkProjection>) -> serde_json::Value {
+pub fn projection_json(projection: Option<&SdkProjection>) -> serde_json::Value {
     let mut out = Map::new();
     if let Some(p) = projection {
         if let Some(t) = p.projection_type() {
@@ -230,7 +230,7 @@ pub(crate) fn projection_json(projection: Option<&SdkProjection>) -> serde_json:
 }
 
 /// The input as JSON, with the names of the CLI's (and CloudFormation's) fields.
-pub(crate) fn cli_json(input: &CreateTableInput) -> Value {
+pub fn cli_json(input: &CreateTableInput) -> Value {
     let mut out = Map::new();
     out.insert("TableName".into(), json!(input.table_name()));
     out.insert(

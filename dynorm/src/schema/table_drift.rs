@@ -60,6 +60,17 @@ impl fmt::Display for Difference {
     }
 }
 
+/// The one difference of a table that does not exist.
+pub fn missing_table(name: &str) -> Difference {
+    Difference {
+        kind: DifferenceKind::MissingTable,
+        table: name.to_owned(),
+        index: None,
+        attribute: None,
+        message: "the table does not exist".to_owned(),
+    }
+}
+
 /// What dynorm reads of a live table: its description, and its time to live (read only
 /// when a model has a `#[ttl]`).
 pub(crate) struct LiveTable<'a> {
@@ -300,7 +311,7 @@ fn compare_stream(drift: &mut Drift<'_>, wanted: Option<StreamView>, table: &Tab
     let message = match live {
         None => format!(
             "the table has no stream, the model declares a {wanted} stream \
-             (`Client::enable_stream` turns it on)"
+             (`db.tables().enable_stream` turns it on)"
         ),
         Some(Some(view)) if view == wanted => return,
         Some(view) => format!(
@@ -333,7 +344,7 @@ fn compare_ttl(
             "time to live is on attribute `{attribute}`, the model's #[ttl] is `{wanted}`"
         ),
         _ => format!(
-            "time to live is off, the model's #[ttl] is `{wanted}` (`Client::enable_ttl` turns it on)"
+            "time to live is off, the model's #[ttl] is `{wanted}` (`db.tables().enable_ttl` turns it on)"
         ),
     };
     drift.push(DifferenceKind::TimeToLive, None, Some(wanted), message);

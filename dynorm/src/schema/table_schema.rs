@@ -107,7 +107,7 @@ impl Schema {
 
     /// Whether a write of this model writes other items with it: the guards of its unique
     /// values, or the counts it is kept in.
-    pub(crate) const fn has_companions(&self) -> bool {
+    pub const fn has_companions(&self) -> bool {
         !self.uniques.is_empty() || !self.counts.is_empty()
     }
 
@@ -153,7 +153,7 @@ impl Schema {
     }
 
     /// Every index a query can use: the global ones, then the local ones, then the table.
-    pub(crate) fn query_targets(&self) -> Vec<IndexSchema> {
+    pub fn query_targets(&self) -> Vec<IndexSchema> {
         let mut targets: Vec<_> = self
             .indexes
             .iter()
@@ -206,7 +206,7 @@ impl Schema {
     /// every table key present, every table and index key of the right type and not
     /// empty, and the item at most 400 KB. The error names the attribute (and the path
     /// inside it).
-    pub(crate) fn check_item(&self, item: &Item, operation: &'static str) -> Result<()> {
+    pub fn check_item(&self, item: &Item, operation: &'static str) -> Result<()> {
         let fail = |attribute: &str, error: AttrError| {
             Error::validation(error.message().to_owned())
                 .with_model(self.model)
@@ -336,7 +336,7 @@ impl Schema {
     }
 
     /// Picks the key attributes out of a whole item.
-    pub(crate) fn key_of(&self, item: &Item) -> Item {
+    pub fn key_of(&self, item: &Item) -> Item {
         self.key_attributes()
             .filter_map(|a| item.get(a.name).map(|v| (a.name.to_owned(), v.clone())))
             .collect()

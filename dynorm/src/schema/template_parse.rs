@@ -50,7 +50,7 @@ fn table_templates(schema: &Schema) -> impl Iterator<Item = &'static KeyTemplate
 
 /// Whether a key fits the schema's table key templates (always, for a model without
 /// templates): on a shared table, whether the key can be an item of this entity.
-pub(crate) fn key_fits(schema: &Schema, key: &Item) -> bool {
+pub fn key_fits(schema: &Schema, key: &Item) -> bool {
     table_templates(schema).all(|template| match key.get(template.attribute) {
         Some(AttributeValue::S(text)) => template.parse(text).is_some(),
         _ => false,

@@ -25,24 +25,15 @@ use crate::value::Item;
 const OPERATION: &str = "transact_write";
 
 impl Client {
-    /// A write transaction: up to 100 `create`, `put`, `update`, `delete` and
-    /// `condition_check` operations across models, all or nothing.
+    /// A write transaction: up to 100 `create`, `put`, `update` and `delete` operations
+    /// and condition [`check`](TransactWrite::check)s across models, all or nothing.
     pub fn transact_write(&self) -> TransactWrite {
         TransactWrite::new(self)
     }
-
-    /// A condition on an item, for a transaction: the transaction is cancelled unless it holds.
-    pub fn condition_check<M: Model>(
-        &self,
-        key: impl Into<M::Key>,
-        condition: Condition<M>,
-    ) -> ConditionCheckItem<M> {
-        ConditionCheckItem::new(self, key.into(), condition)
-    }
 }
 
-/// A condition on an item that a transaction checks without writing it. Build it with
-/// [`Client::condition_check`].
+/// A condition on an item that a transaction checks without writing it: made by
+/// [`TransactWrite::check`].
 #[must_use = "a condition check does nothing until it is part of a transaction"]
 pub struct ConditionCheckItem<M: Model> {
     client: Client,
@@ -127,10 +118,17 @@ impl TransactWrite {
         }
     }
 
-    /// Adds a write: a `create`, `put`, `update`, `delete` or `condition_check` builder.
+    /// Adds a write: a `create`, `put`, `update` or `delete` builder.
     pub fn write(mut self, write: impl TransactWriteOperation) -> Self {
         self.writes.push(private::Sealed::into_spec(write));
         self
+    }
+
+    /// Adds a condition on the item of `M` with this key, which the transaction checks
+    /// without writing it: the transaction is cancelled unless it holds.
+    pub fn check<M: Model>(self, key: impl Into<M::Key>, condition: Condition<M>) -> Self {
+        let check = ConditionCheckItem::new(&self.client, key.into(), condition);
+        self.write(check)
     }
 
     /// Adds a write already checked, for the operations that build their own transactions.

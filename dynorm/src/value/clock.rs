@@ -13,7 +13,7 @@ pub(crate) fn epoch_seconds() -> i64 {
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` of a time at or after the epoch: what JavaScript's
 /// `toISOString()` writes, and `chrono`'s millisecond RFC 3339 form.
-pub(crate) fn iso_millis(time: SystemTime) -> String {
+pub fn iso_millis(time: SystemTime) -> String {
     let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
     let seconds = since.as_secs();
     let (days, rest) = (seconds / 86_400, seconds % 86_400);

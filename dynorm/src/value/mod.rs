@@ -8,7 +8,7 @@
 //! serde's `Serialize` and `Deserialize` go through `serde_dynamo` instead, with no
 //! annotation. Implement [`AttrValue`] for your own type to store it natively.
 
-mod attr_error;
+pub(crate) mod attr_error;
 pub(crate) mod clock;
 mod containers;
 #[cfg(feature = "chrono")]

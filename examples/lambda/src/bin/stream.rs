@@ -11,7 +11,7 @@
 
 use aws_lambda_events::event::dynamodb::Event;
 use aws_lambda_events::event::streams::DynamoDbEventResponse;
-use dynorm::stream::{lambda, ChangeKind, ModelChange};
+use dynorm_streams::{lambda, ChangeKind, ModelChange};
 use dynorm::Model;
 use lambda_runtime::{service_fn, Error, LambdaEvent};
 
