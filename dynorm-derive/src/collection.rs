@@ -2,13 +2,12 @@
 //!
 //! It runs in the stages `Model` does: parse the enum into its variants, resolve the names
 //! it generates, check the rules between variants, then expand; after an error,
-//! `fallback::collection` prints the errors and stubs of the items user code names.
+//! `fallback` (below) prints the errors and stubs of the items user code names.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type, Visibility};
 
-use crate::fallback;
 use crate::internals::resolve::marker;
 use crate::internals::symbol::{DYNORM, INDEX};
 use crate::internals::Ctxt;
@@ -75,7 +74,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     check(&cx, &collection);
     match cx.check() {
         Ok(()) => expand(&collection),
-        Err(errors) => fallback::collection(&collection, errors),
+        Err(errors) => fallback(&collection, errors),
     }
 }
 
@@ -184,7 +183,7 @@ fn check(cx: &Ctxt, collection: &Collection) {
 }
 
 /// The key enum, with one variant per entity: `TeamWithMembersKey::Member(MembershipKey)`.
-pub fn key_enum(collection: &Collection) -> TokenStream {
+fn key_enum(collection: &Collection) -> TokenStream {
     let ident = collection.ident;
     let key_ident = &collection.key_ident;
     let vis = collection.vis;
@@ -264,6 +263,53 @@ fn expand(collection: &Collection) -> TokenStream {
             ) -> ::core::option::Option<::core::result::Result<#key_ident, ::dynorm::__private::Error>> {
                 #(#key_arms)*
                 ::core::option::Option::None
+            }
+        }
+    }
+}
+
+/// The errors and stubs for a `#[derive(Collection)]` that reported errors (as
+/// `fallback.rs` makes them for a `Model`): the key enum
+/// and the `Keyed` and `Collection` impls, for the variants that hold one entity. Without
+/// any such variant, or with generic parameters, only the errors.
+fn fallback(collection: &Collection, errors: syn::Error) -> TokenStream {
+    let errors = errors.to_compile_error();
+    let (Some(anchor), Some(partition), false) = (
+        collection.anchor(),
+        collection.partition(),
+        collection.generic,
+    ) else {
+        return errors;
+    };
+    let ident = collection.ident;
+    let key_ident = &collection.key_ident;
+    let key_enum = key_enum(collection);
+    quote! {
+        #errors
+        #key_enum
+        #[automatically_derived]
+        impl ::dynorm::__private::Derived for #ident {}
+        #[automatically_derived]
+        impl ::dynorm::__private::Keyed for #ident {
+            type Key = #key_ident;
+        }
+        #[automatically_derived]
+        impl ::dynorm::__private::Collection for #ident {
+            type Anchor = #anchor;
+            type Partition = #partition;
+
+            fn decode(
+                _: &::core::primitive::str,
+                _: ::dynorm::__private::Item,
+            ) -> ::core::option::Option<::dynorm::__private::Result<Self>> {
+                ::core::unreachable!()
+            }
+
+            fn __decode_key(
+                _: &::core::primitive::str,
+                _: ::dynorm::__private::Item,
+            ) -> ::core::option::Option<::core::result::Result<#key_ident, ::dynorm::__private::Error>> {
+                ::core::unreachable!()
             }
         }
     }

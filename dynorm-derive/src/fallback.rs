@@ -10,7 +10,6 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::DeriveInput;
 
-use crate::collection::Collection;
 use crate::expand::{self, attrs, index, insert, key, relation};
 use crate::internals::resolve::{IndexKeys, Model, PrimaryKey, Projection};
 
@@ -176,52 +175,6 @@ fn index_impl(
                 range_prefix: ::core::option::Option::None,
             };
             #hash_items
-        }
-    }
-}
-
-/// The errors and stubs for a `#[derive(Collection)]` that reported errors: the key enum
-/// and the `Keyed` and `Collection` impls, for the variants that hold one entity. Without
-/// any such variant, or with generic parameters, only the errors.
-pub fn collection(collection: &Collection, errors: syn::Error) -> TokenStream {
-    let errors = errors.to_compile_error();
-    let (Some(anchor), Some(partition), false) = (
-        collection.anchor(),
-        collection.partition(),
-        collection.generic,
-    ) else {
-        return errors;
-    };
-    let ident = collection.ident;
-    let key_ident = &collection.key_ident;
-    let key_enum = crate::collection::key_enum(collection);
-    quote! {
-        #errors
-        #key_enum
-        #[automatically_derived]
-        impl ::dynorm::__private::Derived for #ident {}
-        #[automatically_derived]
-        impl ::dynorm::__private::Keyed for #ident {
-            type Key = #key_ident;
-        }
-        #[automatically_derived]
-        impl ::dynorm::__private::Collection for #ident {
-            type Anchor = #anchor;
-            type Partition = #partition;
-
-            fn decode(
-                _: &::core::primitive::str,
-                _: ::dynorm::__private::Item,
-            ) -> ::core::option::Option<::dynorm::__private::Result<Self>> {
-                ::core::unreachable!()
-            }
-
-            fn __decode_key(
-                _: &::core::primitive::str,
-                _: ::dynorm::__private::Item,
-            ) -> ::core::option::Option<::core::result::Result<#key_ident, ::dynorm::__private::Error>> {
-                ::core::unreachable!()
-            }
         }
     }
 }

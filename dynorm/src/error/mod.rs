@@ -11,6 +11,7 @@
 //! decode an error's item as a model live with the model traits, in `schema`.
 
 mod cancellation;
+pub(crate) mod retry;
 pub(crate) mod service;
 mod stream_record;
 mod throttling;

@@ -28,17 +28,17 @@ use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput}
 use aws_sdk_dynamodb::types::ReturnValue;
 use tracing::Instrument as _;
 
-use crate::batch::retry::Backoff;
 use crate::client::Client;
+use crate::error::retry::Backoff;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::item::companion::Known;
 use crate::item::companion::{self, add_condition, Companion};
 use crate::item::replan::{self, Failed, Verdict};
+use crate::item::transact::{Transaction, MAX_TRANSACTION_ITEMS};
 use crate::item::write_request::{self, Delete, Guarded, Put, Update, WriteKind, WriteSpec};
 use crate::observe::span::{self, request_span};
 use crate::observe::{Metadata, Reporting};
 use crate::schema::Schema;
-use crate::transaction::MAX_TRANSACTION_ITEMS;
 use crate::value::Item;
 
 /// How many times a write is planned again after another writer changed what its
@@ -241,7 +241,7 @@ impl Request<'_> {
                 .with_operation(self.operation()),
             );
         }
-        let mut transaction = client.transact_write();
+        let mut transaction = Transaction::new(client);
         for write in writes {
             transaction = transaction.write_spec(write);
         }
@@ -249,7 +249,7 @@ impl Request<'_> {
             transaction = transaction.write_spec(companion.spec.clone());
         }
         if let Some(token) = self.token {
-            transaction = transaction.idempotency_token(token);
+            transaction = transaction.idempotency_token(token.to_owned());
         }
         transaction.report = self.report.clone();
         match transaction.send_as_built().await {
@@ -443,6 +443,17 @@ pub(crate) async fn send_single(
         .with_model(spec.schema.model)
         .with_operation(spec.operation)),
     }
+}
+
+/// Sends a write transaction: as it is built when none of its writes has companions, and
+/// with their guards and counts otherwise (`send_transaction_with_guards`).
+pub(crate) async fn send_transaction(transaction: Transaction) -> Result<()> {
+    if transaction.has_guarded() {
+        let report = transaction.report.clone();
+        let (client, specs, token) = transaction.specs()?;
+        return send_transaction_with_guards(&client, specs, token, report).await;
+    }
+    transaction.send_as_built().await
 }
 
 /// Sends a transaction some of whose writes have companions: their stored items are

@@ -6,7 +6,9 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsInput;
 use aws_sdk_dynamodb::types::ReturnValue;
 
 use super::companion;
+use super::guarded;
 use super::put::{put_spec, send_put, KeyMustBeNew};
+use super::transact::{Transaction, MAX_TRANSACTION_ITEMS};
 use super::whole_item::WholeItemWrite;
 use super::write_request::{Put, WriteKind, WriteSpec};
 use crate::client::Client;
@@ -14,7 +16,6 @@ use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction};
 use crate::observe::{report_setters, Predicted, Reporting};
 use crate::schema::{Insertable, Model};
-use crate::transaction::TransactWrite;
 use crate::value::Item;
 
 const OPERATION: &str = "insert";
@@ -195,7 +196,7 @@ impl<N: Insertable> InsertMany<N> {
     pub async fn send_returning_new(self) -> Result<Vec<N::Model>> {
         let mut stored = Vec::with_capacity(self.rows.len());
         for (transaction, items) in self.transactions()? {
-            transaction.send().await?;
+            guarded::send_transaction(transaction).await?;
             for item in items {
                 stored.push(decode::<N::Model>(item)?);
             }
@@ -204,7 +205,7 @@ impl<N: Insertable> InsertMany<N> {
     }
 
     /// The transactions that write the rows, in order, each with the items it stores.
-    fn transactions(&self) -> Result<Vec<(TransactWrite, Vec<Item>)>> {
+    fn transactions(&self) -> Result<Vec<(Transaction, Vec<Item>)>> {
         let mut transactions = Vec::new();
         let mut chunk = Chunk::default();
         for row in &self.rows {
@@ -243,9 +244,9 @@ impl<N: Insertable> InsertMany<N> {
     }
 
     /// The transaction of a chunk of rows, with the items it stores.
-    fn transaction(&self, chunk: Chunk) -> (TransactWrite, Vec<Item>) {
+    fn transaction(&self, chunk: Chunk) -> (Transaction, Vec<Item>) {
         let mut items = Vec::with_capacity(chunk.rows.len());
-        let mut transaction = self.client.transact_write();
+        let mut transaction = Transaction::new(&self.client);
         transaction.report = self.report.clone();
         for spec in chunk.rows {
             if let WriteKind::Put(Put(item)) = &spec.kind {
@@ -271,8 +272,7 @@ impl Chunk {
     /// row, and DynamoDB refuses one too large for a transaction of its own).
     fn fits(&self, guards: usize, parents: &[(String, Item)]) -> bool {
         let new_parents = parents.iter().filter(|p| !self.parents.contains(p)).count();
-        self.rows.is_empty()
-            || self.items + 1 + guards + new_parents <= crate::transaction::MAX_TRANSACTION_ITEMS
+        self.rows.is_empty() || self.items + 1 + guards + new_parents <= MAX_TRANSACTION_ITEMS
     }
 
     fn add(&mut self, spec: WriteSpec, guards: usize, parents: Vec<(String, Item)>) {

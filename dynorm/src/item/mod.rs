@@ -13,6 +13,7 @@ mod put;
 pub(crate) mod read_composite;
 pub(crate) mod read_options;
 mod replan;
+pub(crate) mod transact;
 mod update;
 mod update_size;
 pub(crate) mod whole_item;

@@ -22,8 +22,8 @@
 //!    (a value another item holds, a count below what leaves it, a child of a parent that
 //!    does not exist) is the error.
 
-use crate::batch::retry;
 use crate::client::Client;
+use crate::error::retry;
 use crate::error::{Error, Result};
 use crate::item::companion::{self, Companion, Known, Role};
 use crate::item::guarded::read;

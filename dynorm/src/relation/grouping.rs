@@ -10,7 +10,8 @@ use crate::error::Result;
 use crate::schema::{Model, ModelKey, Schema};
 use crate::value::Item;
 
-use super::related::OPERATION;
+/// The operation a relation load's errors name.
+pub(super) const OPERATION: &str = "find";
 
 /// The values a parent gives a relation, under the related model's attribute names; `None`
 /// when one is absent (an `Option` field holding `None`).

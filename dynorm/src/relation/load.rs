@@ -1,16 +1,11 @@
 //! The `Load` trait of every relation loader, and the loaders of no relation and of
 //! several relations at one level.
 
-use std::num::NonZeroUsize;
-
 use futures_util::future::BoxFuture;
 
 use super::plan::Waves;
 use super::shared::{Prefetched, Shared};
-use crate::client::Client;
 use crate::error::Result;
-use crate::observe::Reporting;
-use crate::query::budget::Meter;
 use crate::schema::Model;
 
 /// Loads what a tree of relations adds to each parent of type `P`.
@@ -26,19 +21,7 @@ impl<P: Model, L: sealed::Loader<P>> Load<P> for L {}
 pub(crate) mod sealed {
     use super::*;
 
-    /// How a load sends its requests: the client, the requests of one relation in flight
-    /// at once, what every request asks DynamoDB to report and where it is added, and the
-    /// meter of a budgeted load.
-    #[derive(Clone, Copy)]
-    pub struct Sending<'a> {
-        pub(crate) db: &'a Client,
-        pub(crate) concurrency: NonZeroUsize,
-        pub(crate) report: &'a Reporting,
-        pub(crate) meter: Option<&'a Meter>,
-        /// The relations that run side by side with this one (tuples multiply it), which
-        /// share what is left of a budget with it.
-        pub(crate) siblings: usize,
-    }
+    pub use crate::relation::sending::Sending;
 
     /// What a loader is given: how to send, the parents, and the items of its relations
     /// that came with the parents (one entry per candidate).

@@ -5,7 +5,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::access::{self, Access};
-use super::grouping::{decode_groups, distinct, group, spread};
+use super::grouping::{decode_groups, distinct, group, spread, OPERATION};
 use super::load::sealed::{LoadInput, Sending};
 use super::plan::Waves;
 use super::rounds::{in_rounds, Rounds};
@@ -18,8 +18,6 @@ use crate::observe::{ReturnConsumedCapacity, Tally};
 use crate::query::Query;
 use crate::schema::{Index, IndexSchema, Model, Schema};
 use crate::value::Item;
-
-pub(super) const OPERATION: &str = "find";
 
 /// Why a budgeted load refuses a relation read by Scan.
 const BUDGETED_SCAN: &str = "a relation read by Scan (allow_scan) reads the whole table, which \

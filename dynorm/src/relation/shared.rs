@@ -3,8 +3,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::load::sealed::Sending;
 use super::rounds::in_rounds;
+use super::sending::Sending;
 use super::{access, RelationSchema};
 use crate::error::Result;
 use crate::query::Partition;

@@ -9,11 +9,11 @@ use tracing::Instrument;
 use crate::client::Client;
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::item;
+use crate::item::transact::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
 use crate::observe::{report_setters, Metadata, Predicted, Reporting};
 use crate::schema::Model;
-use crate::transaction::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::value::Item;
 
 /// The operation a read transaction's errors name.

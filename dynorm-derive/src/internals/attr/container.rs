@@ -3,7 +3,7 @@
 use syn::parse::Parse;
 use syn::{Attribute, LitStr};
 
-use super::{non_empty_string, one_of, set_once, unknown_key};
+use super::parse::{non_empty_string, one_of, set_once, unknown_key};
 use crate::internals::case::RenameRule;
 use crate::internals::symbol::{self, *};
 use crate::internals::Ctxt;

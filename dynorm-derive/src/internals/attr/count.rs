@@ -6,7 +6,7 @@
 
 use syn::{Attribute, Ident, Path};
 
-use super::{field_list, field_ref, set_once, unknown_key, FieldRef};
+use super::parse::{field_list, field_ref, set_once, unknown_key, FieldRef};
 use crate::internals::symbol::*;
 use crate::internals::Ctxt;
 

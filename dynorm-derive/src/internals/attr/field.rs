@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::{Attribute, LitStr};
 
-use super::{field_list, non_empty_string, set_once, unknown_key, FieldRef};
+use super::parse::{field_list, non_empty_string, set_once, unknown_key, FieldRef};
 use crate::internals::symbol::{self, *};
 use crate::internals::Ctxt;
 

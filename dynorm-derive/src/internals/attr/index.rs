@@ -10,7 +10,7 @@
 
 use syn::{Attribute, Ident, LitBool, LitStr};
 
-use super::{bracketed_fields, field_list, field_ref, set_once, unknown_key, FieldRef};
+use super::parse::{bracketed_fields, field_list, field_ref, set_once, unknown_key, FieldRef};
 use crate::internals::symbol::*;
 use crate::internals::Ctxt;
 

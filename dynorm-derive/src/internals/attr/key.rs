@@ -18,7 +18,7 @@
 
 use syn::{Attribute, LitStr};
 
-use super::{bracketed_fields, one_of, set_once, skip_value};
+use super::parse::{bracketed_fields, one_of, set_once, skip_value};
 use crate::internals::symbol::*;
 use crate::internals::template::Template;
 use crate::internals::Ctxt;

@@ -2,7 +2,7 @@
 
 use syn::{Attribute, LitStr, Path};
 
-use super::{field_list, set_once, unknown_key, FieldRef};
+use super::parse::{field_list, set_once, unknown_key, FieldRef};
 use crate::internals::symbol::*;
 use crate::internals::Ctxt;
 

@@ -8,7 +8,7 @@
 
 use syn::{Attribute, Ident};
 
-use super::{field_list, unknown_key, FieldRef};
+use super::parse::{field_list, unknown_key, FieldRef};
 use crate::internals::symbol::*;
 use crate::internals::Ctxt;
 

@@ -3,7 +3,8 @@
 use quote::format_ident;
 use syn::{Attribute, Ident};
 
-use super::{KeyTemplates, PrimaryKey, Resolver, Template};
+use super::resolver::Resolver;
+use super::{KeyTemplates, PrimaryKey, Template};
 use crate::internals::attr::{IndexDecl, ProjectDecl};
 
 /// A secondary index.

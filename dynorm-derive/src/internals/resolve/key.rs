@@ -3,7 +3,9 @@
 use syn::ext::IdentExt;
 use syn::{Attribute, LitStr};
 
-use super::{Convention, Field, Resolver};
+use super::convention::Convention;
+use super::resolver::Resolver;
+use super::Field;
 use crate::internals::attr::KeyDecl;
 use crate::internals::template::{self, Part as WrittenPart};
 

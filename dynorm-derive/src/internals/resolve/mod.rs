@@ -6,13 +6,17 @@
 //! here, once. A reference that does not resolve is left out of the facts; since it was
 //! reported, nothing is expanded from them but the fallback.
 
+mod convention;
 mod field;
 mod index;
 mod key;
+mod resolver;
 
+pub use convention::Convention;
 pub use field::{Codec, Field};
 pub use index::{marker, Index, IndexKeys, Projection};
 pub use key::{Casing, Entity, KeyTemplates, Part, PrimaryKey, Template};
+use resolver::Resolver;
 
 use quote::format_ident;
 use syn::ext::IdentExt;
@@ -23,57 +27,7 @@ use crate::internals::attr::{
     ident_from_text, CountDecl, DateStorage, DefaultValue, FieldRef, RelationDecl, RelationKind,
     UniqueDecl,
 };
-use crate::internals::symbol::did_you_mean;
 use crate::internals::Ctxt;
-
-/// The name stored in the entity attribute when `#[dynorm(entity_attribute)]` is absent.
-const DEFAULT_ENTITY_ATTRIBUTE: &str = "__entity";
-
-/// How a single-table model's items carry their identity (`#[dynorm(convention)]`).
-#[derive(Clone)]
-pub enum Convention {
-    /// dynorm's own.
-    Dynorm,
-    /// ElectroDB's: `__edb_e__`, `__edb_v__`, and default keys from service and version.
-    ElectroDb {
-        /// `service = ".."` (empty when missing, which `check` reports).
-        service: String,
-        /// `entity_version = ".."` (empty when missing, which `check` reports).
-        version: String,
-    },
-    /// DynamoDB-Toolbox v2's: `_et`, and `_ct`/`_md` with `timestamps`.
-    Toolbox {
-        /// `timestamps`.
-        timestamps: bool,
-    },
-}
-
-impl Convention {
-    /// The convention the container's attributes declare.
-    fn of(attrs: &crate::internals::attr::ContainerAttrs) -> Self {
-        let text = |lit: &Option<LitStr>| lit.as_ref().map_or_else(String::new, LitStr::value);
-        match attrs.convention.as_ref().map(LitStr::value).as_deref() {
-            Some("electrodb") => Convention::ElectroDb {
-                service: text(&attrs.service),
-                version: text(&attrs.entity_version),
-            },
-            Some("dynamodb-toolbox") => Convention::Toolbox {
-                // On by default, as in DynamoDB-Toolbox.
-                timestamps: attrs.timestamps.as_ref().is_none_or(|(_, on)| *on),
-            },
-            _ => Convention::Dynorm,
-        }
-    }
-
-    /// The attribute that stores the entity name, unless `entity_attribute` renames it.
-    fn entity_attribute(&self) -> &'static str {
-        match self {
-            Convention::Dynorm => DEFAULT_ENTITY_ATTRIBUTE,
-            Convention::ElectroDb { .. } => "__edb_e__",
-            Convention::Toolbox { .. } => "_et",
-        }
-    }
-}
 
 /// Everything the derive knows about a model.
 pub struct Model<'a> {
@@ -443,46 +397,7 @@ fn lit_or(literal: &Option<LitStr>, default: &str) -> String {
         .map_or_else(|| default.to_owned(), LitStr::value)
 }
 
-/// Resolves names written in attributes against the struct's fields.
-struct Resolver<'c, 'a> {
-    /// Where unresolved names are reported.
-    cx: &'c Ctxt,
-    /// The struct the names refer to.
-    cont: &'a Container<'a>,
-}
-
 impl<'a> Resolver<'_, 'a> {
-    /// The position of the field `reference` names, or an error suggesting a close name.
-    fn field(&self, reference: &FieldRef) -> Option<usize> {
-        let wanted = reference.ident.unraw();
-        let position = self
-            .cont
-            .fields
-            .iter()
-            .position(|f| f.ident.unraw() == wanted);
-        if position.is_none() {
-            let names: Vec<String> = self
-                .cont
-                .fields
-                .iter()
-                .map(|f| f.ident.to_string())
-                .collect();
-            let written = reference.ident.to_string();
-            let hint = match did_you_mean(&written, names.iter().map(String::as_str)) {
-                Some(close) => format!("; did you mean `{close}`?"),
-                None => String::new(),
-            };
-            self.cx.error_spanned_by(
-                &reference.ident,
-                format!(
-                    "model `{}` has no field `{}`{hint}",
-                    self.cont.ident, reference.ident
-                ),
-            );
-        }
-        position
-    }
-
     /// A reference with its position.
     fn reference(&self, reference: &'a FieldRef) -> Option<Ref<'a>> {
         Some(Ref {
@@ -536,10 +451,5 @@ impl<'a> Resolver<'_, 'a> {
             attribute,
             upcasts,
         })
-    }
-
-    /// The positions of the fields in `references`.
-    fn fields(&self, references: &[FieldRef]) -> Vec<usize> {
-        references.iter().filter_map(|r| self.field(r)).collect()
     }
 }
