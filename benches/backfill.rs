@@ -207,7 +207,7 @@ async fn dynorm_run(db: &Client, run: &str) -> u64 {
     let progress = format!("{}_progress", db.tables().name::<Doc>());
     let workers: Vec<_> = (0..WORKERS)
         .map(|w| {
-            let backfill = dynorm_migrate::backfill::<Doc>(&db, run, progress.clone())
+            let backfill = dynorm_migrate::backfill::<Doc>(db, run, progress.clone())
                 .segments(SEGMENTS)
                 .worker(format!("w{w}"));
             tokio::spawn(backfill.send())

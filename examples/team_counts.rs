@@ -90,7 +90,7 @@ async fn consume(
     checkpoints: MemoryCheckpoints,
 ) -> Result<(usize, usize), Box<dyn std::error::Error>> {
     let tally = dynorm::observe::Tally::default();
-    let mut changes = dynorm_streams::changes::<Membership>(&db)
+    let mut changes = dynorm_streams::changes::<Membership>(db)
         .tally(&tally)
         .consumer("team-counts")
         .checkpoints(checkpoints)

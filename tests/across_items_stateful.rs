@@ -674,14 +674,14 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             update.send().await
         }
         Op::UpdateRaw(id, email) => {
-            dynorm::item::UpdateItem::<Member>::raw(&db, raw_key(id))
+            dynorm::item::UpdateItem::<Member>::raw(db, raw_key(id))
                 .set(Member::EMAIL, *email)
                 .send()
                 .await
         }
         Op::Delete(id) => db.delete::<Member>(*id).send().await,
         Op::DeleteRaw(id) => {
-            dynorm::item::DeleteItem::<Member>::raw(&db, raw_key(id))
+            dynorm::item::DeleteItem::<Member>::raw(db, raw_key(id))
                 .send()
                 .await
         }
@@ -874,7 +874,7 @@ async fn unreachable_guards(db: &Client, guards: &[AttributeValue]) -> Result<()
             .consistent_read(true)
             .send()
             .await;
-        let raw = dynorm::item::GetItem::<Member>::raw(&db, raw_key(id))
+        let raw = dynorm::item::GetItem::<Member>::raw(db, raw_key(id))
             .send()
             .await;
         let query = db
@@ -907,7 +907,7 @@ async fn backfill(db: &Client, run: &str, kill_after: Option<u8>) -> Result<bool
     let pages = Arc::new(AtomicU32::new(0));
     let kill = Arc::new(tokio::sync::Notify::new());
     let (seen, killer) = (pages.clone(), kill.clone());
-    let send = dynorm_migrate::backfill::<Member>(&db, run, "MemberBackfills")
+    let send = dynorm_migrate::backfill::<Member>(db, run, "MemberBackfills")
         .segments(2)
         .page_size(1)
         // The same worker each time, so that a run killed before takes its segments back.

@@ -2314,7 +2314,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             raw,
         } => {
             let mut delete = if *raw {
-                dynorm::item::DeleteItem::<Task>::raw(&db, key.raw())
+                dynorm::item::DeleteItem::<Task>::raw(db, key.raw())
             } else {
                 db.delete::<Task>(key.typed())
             };
@@ -2363,7 +2363,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
         }
         Op::UpdateOrg { key, actions, raw } => {
             let update = if *raw {
-                dynorm::item::UpdateItem::<Org>::raw(&db, key.raw())
+                dynorm::item::UpdateItem::<Org>::raw(db, key.raw())
             } else {
                 db.update::<Org>(key.name())
             };
@@ -2389,7 +2389,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
             raw,
         } => {
             let delete = if *raw {
-                dynorm::item::DeleteItem::<Org>::raw(&db, key.raw())
+                dynorm::item::DeleteItem::<Org>::raw(db, key.raw())
             } else {
                 db.delete::<Org>(key.name())
             };
@@ -2523,7 +2523,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             include_expired,
         } => {
             let get = if *raw {
-                dynorm::item::GetItem::<Task>::raw(&db, key.raw())
+                dynorm::item::GetItem::<Task>::raw(db, key.raw())
             } else {
                 db.get::<Task>(key.typed())
             };
@@ -2542,7 +2542,7 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
         }
         Op::GetOrg { key, raw } => {
             let get = if *raw {
-                dynorm::item::GetItem::<Org>::raw(&db, key.raw())
+                dynorm::item::GetItem::<Org>::raw(db, key.raw())
             } else {
                 db.get::<Org>(key.name())
             };
@@ -3251,7 +3251,7 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
     // `Task` alone reads the same task changes and skips the orgs', alongside.
     let task_only = async {
         let tally = dynorm::observe::Tally::default();
-        let mut tasks = dynorm_streams::changes::<Task>(&db)
+        let mut tasks = dynorm_streams::changes::<Task>(db)
             .tally(&tally)
             .poll_interval(poll)
             .stop_when_idle(idle)
@@ -3264,7 +3264,7 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
         Ok::<_, String>((seen, tally.skipped()))
     };
     let mut replayed: BTreeMap<ReplayKey, String> = BTreeMap::new();
-    let mut changes = dynorm_streams::collection_changes::<OrgWithTasks>(&db)
+    let mut changes = dynorm_streams::collection_changes::<OrgWithTasks>(db)
         .poll_interval(poll)
         .stop_when_idle(idle)
         .stream();

@@ -39,7 +39,7 @@ fn consumer(
     db: &Client,
     store: TableCheckpoints,
 ) -> dynorm_streams::Changes<Order, dynorm_streams::NewAndOldImages> {
-    dynorm_streams::changes::<Order>(&db)
+    dynorm_streams::changes::<Order>(db)
         .consumer("billing")
         .checkpoints(store)
         .poll_interval(Duration::from_millis(50))

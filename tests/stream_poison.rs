@@ -59,7 +59,7 @@ async fn poisoned(label: &str) -> Client {
 }
 
 fn consumer(db: &Client) -> ChangesBuilder<Account, NewAndOldImages> {
-    dynorm_streams::changes::<Account>(&db)
+    dynorm_streams::changes::<Account>(db)
         .consumer("billing")
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)

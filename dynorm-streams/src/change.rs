@@ -1,6 +1,6 @@
 //! A typed change: a stream record decoded as a model, or as a collection enum.
 
-// Records come from the consumer (feature `streams`) or from Lambda events (feature
+// Records come from the consumer (feature `consumer`) or from Lambda events (feature
 // `lambda`); with neither, nothing here is called, and it stays compiled as it is.
 #![cfg_attr(not(any(feature = "consumer", feature = "lambda")), allow(dead_code))]
 

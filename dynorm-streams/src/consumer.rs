@@ -1,4 +1,4 @@
-//! `db.changes::<M>()`: a consumer that follows every shard of a table's stream and yields
+//! `dynorm_streams::changes::<M>(&db)`: a consumer that follows every shard of a table's stream and yields
 //! typed changes, checkpointing as it goes.
 
 use std::collections::VecDeque;
@@ -35,7 +35,7 @@ pub enum StartAt {
     Latest,
 }
 
-/// Builds a change consumer: `db.changes::<Membership>().consumer("counts").stream()`.
+/// Builds a change consumer: `dynorm_streams::changes::<Membership>(&db).consumer("counts").stream()`.
 #[must_use = "a builder does nothing until `stream` is called"]
 pub struct ChangesBuilder<T: Keyed, V> {
     client: Client,
@@ -66,7 +66,7 @@ pub struct ChangesBuilder<T: Keyed, V> {
 ///
 /// ```no_run
 /// # use dynorm::Model;
-/// # use dynorm::stream::ChangeKind;
+/// # use dynorm_streams::ChangeKind;
 /// # use futures::StreamExt;
 /// # #[derive(Model, Debug)] #[dynorm(stream = "new_and_old_images")] struct User { #[hash_key] id: String, name: String }
 /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
@@ -326,8 +326,8 @@ impl<T: Keyed, V: View> Changes<T, V> {
     /// # use dynorm::Model;
     /// # use futures::StreamExt;
     /// # #[derive(Model, Debug)] #[dynorm(stream = "new_image")] struct User { #[hash_key] id: String }
-    /// # async fn demo(db: dynorm::Client, store: dynorm::stream::MemoryCheckpoints) -> Result<(), dynorm::Error> {
-    /// let mut changes = db.changes::<User>().consumer("mailer").checkpoints(store).stream();
+    /// # async fn demo(db: dynorm::Client, store: dynorm_streams::MemoryCheckpoints) -> Result<(), dynorm::Error> {
+    /// let mut changes = dynorm_streams::changes::<User>(&db).consumer("mailer").checkpoints(store).stream();
     /// while let Some(change) = changes.next().await {
     ///     let change = change?;
     ///     println!("{:?} changed", change.key);

@@ -5,7 +5,7 @@
 //! # use dynorm::Model;
 //! # #[derive(Model, Debug)] #[dynorm(stream = "new_and_old_images")] struct User { #[hash_key] id: String, name: String }
 //! use aws_lambda_events::event::dynamodb::Event;
-//! use dynorm::stream::{lambda, ModelChange};
+//! use dynorm_streams::{lambda, ModelChange};
 //!
 //! async fn handler(event: Event) -> aws_lambda_events::event::streams::DynamoDbEventResponse {
 //!     lambda::handle::<User, _, _>(event, |change: ModelChange<User>| async move {
@@ -18,7 +18,7 @@
 //!
 //! Turn on `ReportBatchItemFailures` on the event source mapping: Lambda then retries the
 //! batch from the first record reported as failed, so the records after it are delivered
-//! again too. Handling must be idempotent, as with [`Client::changes`](dynorm::Client::changes).
+//! again too. Handling must be idempotent, as with [`changes`](crate::changes).
 //!
 //! A record that does not decode fails like a handler's error, and so Lambda delivers it
 //! again and again; [`handle_with_dead_letters`] sends such a record to a
@@ -131,7 +131,7 @@ where
 /// # use dynorm::Model;
 /// # #[derive(Model, Debug)] #[dynorm(stream = "new_and_old_images")] struct User { #[hash_key] id: String, name: String }
 /// use aws_lambda_events::event::dynamodb::Event;
-/// use dynorm::stream::{lambda, ModelChange, TableDeadLetters};
+/// use dynorm_streams::{lambda, ModelChange, TableDeadLetters};
 ///
 /// async fn handler(db: &dynorm::Client, event: Event) -> aws_lambda_events::event::streams::DynamoDbEventResponse {
 ///     let sink = TableDeadLetters::new(db, "DeadLetters");

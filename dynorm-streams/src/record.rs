@@ -1,7 +1,7 @@
 //! One stream record, whatever its source: read with `aws-sdk-dynamodbstreams` (feature
-//! `streams`) or received in a Lambda event (feature `lambda`).
+//! `consumer`) or received in a Lambda event (feature `lambda`).
 
-// Records come from the consumer (feature `streams`) or from Lambda events (feature
+// Records come from the consumer (feature `consumer`) or from Lambda events (feature
 // `lambda`); with neither, nothing here is called, and it stays compiled as it is.
 #![cfg_attr(not(any(feature = "consumer", feature = "lambda")), allow(dead_code))]
 

@@ -28,7 +28,7 @@ use dynorm::__ext::client::Client;
 /// pseudo-random from a fixed seed. The counts are shared by the faults' clones.
 ///
 /// ```no_run
-/// use dynorm::testing::Faults;
+/// use dynorm_test::Faults;
 /// # use dynorm::Model;
 /// # #[derive(Model)] struct Event { #[hash_key] id: String }
 /// # async fn demo(db: dynorm::Client, events: Vec<Event>) -> Result<(), dynorm::Error> {

@@ -1,5 +1,5 @@
 //! A ready client for examples: an embedded DynamoDB-compatible server, or the endpoint in
-//! `DYNAMODB_ENDPOINT`. Tests take a client of their own from `dynorm::testing` (feature
+//! `DYNAMODB_ENDPOINT`. Tests take a client of their own from `dynorm_test` (feature
 //! `testing`).
 //!
 //! Enabled by the `local` feature. The embedded server is [dynoxide], started once per
@@ -24,7 +24,7 @@ pub const ENDPOINT_VAR: &str = "DYNAMODB_ENDPOINT";
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), dynorm::Error> {
-/// let db = dynorm::local::client().await?;
+/// let db = dynorm_test::local::client().await?;
 /// # Ok(()) }
 /// ```
 pub async fn client() -> Result<Client> {

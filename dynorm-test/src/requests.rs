@@ -20,7 +20,7 @@ use dynorm::__ext::client::Client;
 /// it recorded.
 ///
 /// ```no_run
-/// use dynorm::testing::Requests;
+/// use dynorm_test::Requests;
 /// # use dynorm::Model;
 /// # #[derive(Model)] struct User { #[hash_key] id: String }
 /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
@@ -128,7 +128,7 @@ impl Requests {
     /// When the counts differ, with both sets of counts in the message.
     ///
     /// ```no_run
-    /// # fn demo(requests: dynorm::testing::Requests) {
+    /// # fn demo(requests: dynorm_test::Requests) {
     /// requests.assert_counts([("Query", 1), ("BatchGetItem", 1)]); // no N+1
     /// # }
     /// ```

@@ -52,7 +52,7 @@ pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(1);
 /// every attempt of its operation, retries included; its clones share the counts.
 ///
 /// ```no_run
-/// use dynorm::testing::{Fault, Script};
+/// use dynorm_test::{Fault, Script};
 /// # use dynorm::Model;
 /// # #[derive(Model)] struct User { #[hash_key] id: String }
 /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {

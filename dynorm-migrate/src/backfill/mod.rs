@@ -132,7 +132,7 @@ type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 /// than at their next poll. Workers in other processes see it at their next poll.
 static SEGMENT_ENDED: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
-/// A pending backfill. Build it with [`Client::backfill`], then
+/// A pending backfill. Build it with [`backfill`](crate::backfill), then
 /// [`send`](Self::send) it on every worker.
 #[must_use = "a backfill does nothing until it is sent"]
 pub struct Backfill<M: Model> {
@@ -208,7 +208,7 @@ impl<M: Model> Backfill<M> {
 
     /// Whether an item that does not decode as the model is set aside (recorded in the
     /// progress table with its key, shape and error, listed by
-    /// [`Client::backfill_status`] and `migrate status`) and the run goes on. By default
+    /// [`backfill_status`](crate::backfill_status) and `migrate status`) and the run goes on. By default
     /// (`false`) it stops the run with a `Conversion` error that names its key, shape and
     /// attribute.
     pub fn set_aside_undecodable(mut self, set_aside: bool) -> Self {

@@ -9,7 +9,7 @@
 //! // src/bin/db.rs: `cargo run --bin db -- check`
 //! #[tokio::main]
 //! async fn main() -> std::process::ExitCode {
-//!     dynorm::cli::App::new().model::<User>().model::<Team>().run().await
+//!     dynorm_migrate::cli::App::new().model::<User>().model::<Team>().run().await
 //! }
 //! ```
 //!

@@ -108,7 +108,7 @@ impl<'a> Tables<'a> {
     pub(crate) fn of(models: &'a [Box<dyn Registered>], client: &Client) -> Self {
         let mut tables: Vec<Table<'a>> = Vec::new();
         for model in models {
-            let name = dynorm::__ext::client::table_name_of(&client, model.schema());
+            let name = dynorm::__ext::client::table_name_of(client, model.schema());
             match tables.iter_mut().find(|t| t.name == name) {
                 Some(table) => table.models.push(model.as_ref()),
                 None => tables.push(Table {

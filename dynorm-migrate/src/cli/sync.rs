@@ -277,15 +277,15 @@ impl Step {
         let mut change = self.planned(table);
         match self {
             Step::CreateTable => {
-                dynorm::__ext::client::send_create_table(&client, table.input()).await?;
-                dynorm::__ext::client::wait_for_table(&client, &table.name, context.wait).await?;
+                dynorm::__ext::client::send_create_table(client, table.input()).await?;
+                dynorm::__ext::client::wait_for_table(client, &table.name, context.wait).await?;
                 if let Some(schema) = table.schemas().into_iter().find(|s| s.ttl.is_some()) {
-                    dynorm::__ext::client::enable_ttl_of(&client, schema).await?;
+                    dynorm::__ext::client::enable_ttl_of(client, schema).await?;
                 }
             }
             Step::CreateIndex(schema, index) => {
                 let creation =
-                    dynorm::__ext::client::create_index_of(&client, schema, index, context.wait)
+                    dynorm::__ext::client::create_index_of(client, schema, index, context.wait)
                         .await?;
                 let mut backfilled = 0;
                 for model in &table.models {
@@ -309,18 +309,17 @@ impl Step {
                 }
             }
             Step::DeleteIndex(schema, index) => {
-                dynorm::__ext::client::delete_index_of(&client, schema, index, context.wait)
-                    .await?;
+                dynorm::__ext::client::delete_index_of(client, schema, index, context.wait).await?;
             }
             Step::EnableStream(schema) => {
                 let view = schema.stream.ok_or_else(|| {
                     Error::new(dynorm::ErrorKind::Config, "no model declares a stream")
                         .with_operation("sync")
                 })?;
-                dynorm::__ext::client::enable_stream_of(&client, schema, view).await?;
+                dynorm::__ext::client::enable_stream_of(client, schema, view).await?;
             }
             Step::EnableTimeToLive(schema) => {
-                dynorm::__ext::client::enable_ttl_of(&client, schema).await?
+                dynorm::__ext::client::enable_ttl_of(client, schema).await?
             }
         }
         Ok(change)
