@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists the places in the runtime crate's non-test code that can panic.
 
-Looks in `dynorm/src` for `panic!`, `unreachable!`, `todo!`, `unimplemented!`, `.unwrap()`
+Looks in `dynorm/src` and the satellites' `src` for `panic!`, `unreachable!`, `todo!`, `unimplemented!`, `.unwrap()`
 and `.expect(`, outside comments, doc comments and string literals, and outside test code:
 an item marked `#[cfg(test)]` (a `mod tests { ... }` block, a test-only function) and the
 file of a `#[cfg(test)] mod tests;`.
@@ -22,7 +22,11 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "dynorm" / "src"
+# The runtime crates: the core and its satellites (dynorm-test's assertions panic by design,
+# and say so where they do).
+SOURCES = [ROOT / "dynorm" / "src"] + sorted(
+    path / "src" for path in ROOT.glob("dynorm-*") if path.name != "dynorm-derive"
+)
 
 PANICS = [
     ("panic!", re.compile(r"(?<![A-Za-z0-9_])panic\s*!")),
@@ -222,7 +226,7 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="also list the justified places")
     args = parser.parse_args()
 
-    files = sorted(SOURCE.rglob("*.rs"))
+    files = sorted(path for source in SOURCES for path in source.rglob("*.rs"))
     skipped = set()
     for path in files:
         _, modules = test_spans(split_source(path.read_text(encoding="utf-8"))[0])
@@ -243,7 +247,7 @@ def main() -> int:
                 bad += 1
                 print(f"{shown}:{line}: {name}: {source}")
     print(
-        f"{bad} place(s) in non-test code of dynorm/src can panic without a `by construction`"
+        f"{bad} place(s) in non-test code of the runtime crates can panic without a `by construction`"
         f" comment on the line or the line above; {good} have one.",
         file=sys.stderr,
     )

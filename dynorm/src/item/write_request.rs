@@ -162,9 +162,9 @@ macro_rules! write_kinds {
 write_kinds!(Put, Delete, Update, ConditionCheck);
 
 /// A write, ready for a single request or a transaction. `K` is what it writes: a single
-/// write's builder holds its own kind ([`Put`], [`Delete`], [`Update`]), so its request is
+/// write's builder holds its own kind (`Put`, `Delete`, `Update`), so its request is
 /// filled from that kind's payload by type; a transaction holds any kind, as a
-/// [`WriteKind`].
+/// `WriteKind`.
 #[derive(Debug, Clone)]
 pub struct WriteSpec<K = WriteKind> {
     /// The model written.
