@@ -83,7 +83,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         name: "Not Ada".into(),
     };
     match db.create(&impostor).send().await {
-        Err(e) if e.is_already_exists() => {
+        Err(e) if e.kind() == dynorm::ErrorKind::AlreadyExists => {
             let stored = e.current_item::<User>().transpose()?;
             println!("rejected: {e}");
             println!("the stored item is still {stored:?}");
@@ -151,7 +151,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         dynorm::types::AttributeValue::S("general".into()),
     );
     match dynorm::item::GetItem::<Message>::raw(&db, raw).send().await {
-        Err(e) => println!("get_raw without sentAt: {e}"),
+        Err(e) => println!("GetItem::raw without sentAt: {e}"),
         Ok(found) => return Err(format!("expected a validation error, got {found:?}").into()),
     }
 

@@ -75,7 +75,7 @@ async fn apply(db: &dynorm::Client, change: &ModelChange<Membership>) -> Result<
         Ok(_) => Ok(true),
         Err(e) => {
             let error = dynorm::Error::service(e);
-            if error.is_condition_failed() {
+            if error.kind() == dynorm::ErrorKind::ConditionFailed {
                 Ok(false) // a replay: counted already
             } else {
                 Err(error.to_string())

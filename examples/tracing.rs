@@ -95,7 +95,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         big.len(),
         tally.requests(),
         tally.scanned_count(),
-        tally.scanned_count() - tally.count(),
+        tally.scanned_count() - tally.matched(),
         tally.consumed_capacity().map(|c| c.units)
     );
 

@@ -127,7 +127,7 @@ async fn adopting_a_unique_reports_exactly_the_values_held_twice_and_claims_them
         .send()
         .await
         .unwrap_err();
-    assert!(taken.is_unique_conflict(), "{taken}");
+    assert!(taken.kind() == dynorm::ErrorKind::UniqueConflict, "{taken}");
 
     // Resolve them through three writers: a dynorm delete, a dynorm update that gives
     // the value up, and a raw SDK delete.

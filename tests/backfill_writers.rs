@@ -300,7 +300,7 @@ async fn capacity_is_asked_for_only_with_a_rate_limiter() {
         .send()
         .await
         .unwrap();
-    assert!(requests.count("Scan") > 0 && requests.count("UpdateItem") > ITEMS);
+    assert!(requests.sent("Scan") > 0 && requests.sent("UpdateItem") > ITEMS);
     assert_eq!(asks(&requests), 0);
 
     write_v1(&db).await;

@@ -378,7 +378,7 @@ async fn arguments_that_do_not_parse_are_a_validation_error() {
         .run_with(&db, ["app", "export", "yaml"])
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert!(error.to_string().contains("yaml"), "{error}");
     let error = app
         .run_with(&db, ["app", "plan", "--model", "Nope"])

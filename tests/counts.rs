@@ -150,7 +150,7 @@ async fn every_write_path_moves_the_count() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     // insert_many counts each row.
     let rows = (10..15).map(|i| NewTask {
         id: format!("t{i}"),

@@ -99,7 +99,7 @@ async fn duplicate_create_is_already_exists_with_the_stored_item() {
 
     let error = db.create(&user("u1", "Impostor")).send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::AlreadyExists);
-    assert!(error.is_already_exists());
+    assert!(error.kind() == dynorm::ErrorKind::AlreadyExists);
     assert_eq!(error.model(), Some("User"));
     assert_eq!(error.operation(), Some("create"));
     let stored: User = error.current_item::<User>().unwrap().unwrap();

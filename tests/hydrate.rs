@@ -239,7 +239,7 @@ async fn keys_handed_back_unprocessed_are_retried_until_every_item_is_read() {
         .await
         .unwrap();
     assert_eq!(found, expected());
-    assert!(requests.count("BatchGetItem") > 10);
+    assert!(requests.sent("BatchGetItem") > 10);
 }
 
 #[tokio::test]

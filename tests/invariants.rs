@@ -114,7 +114,7 @@ async fn an_update_that_cannot_rebuild_an_index_key_is_refused_before_sending() 
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert_eq!(error.attribute(), Some("priority"));
     assert!(error.message().contains("gsi1pk"), "{error}");
     assert_eq!(db.get::<Ticket>(t.key()).send().await.unwrap(), Some(t));
@@ -172,7 +172,7 @@ async fn expired_items_are_absent_on_every_read_path_unless_asked_for() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_not_found(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::NotFound, "{error}");
 
     // And `create` over it succeeds: the expired item is gone as far as dynorm is concerned.
     let fresh = ticket("t1", "new", "p3");
@@ -193,7 +193,7 @@ async fn a_version_at_its_maximum_is_refused_not_wrapped() {
         version: u64::MAX,
     };
     let error = db.put(&order).send().await.unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert_eq!(error.attribute(), Some("version"));
     assert_eq!(error.operation(), Some("put"));
     let error = db
@@ -202,7 +202,7 @@ async fn a_version_at_its_maximum_is_refused_not_wrapped() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
 }
 
 #[tokio::test]
@@ -216,7 +216,10 @@ async fn an_empty_index_key_is_refused_on_every_write_path() {
     };
     let check = |result: dynorm::Result<()>, path: &str| {
         let error = result.expect_err(path);
-        assert!(error.is_validation(), "{path}: {error}");
+        assert!(
+            error.kind() == dynorm::ErrorKind::Validation,
+            "{path}: {error}"
+        );
         assert_eq!(error.attribute(), Some("status"), "{path}: {error}");
     };
     check(db.put(&order).send().await, "put");
@@ -259,7 +262,7 @@ async fn a_filter_on_an_attribute_the_index_does_not_project_is_refused() {
         .all()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert!(error.message().contains("`note`"), "{error}");
     let error = db
         .scan_by::<OrderByStatus>()
@@ -267,7 +270,7 @@ async fn a_filter_on_an_attribute_the_index_does_not_project_is_refused() {
         .all()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
 }
 
 #[tokio::test]
@@ -277,7 +280,10 @@ async fn an_item_over_400_kb_is_refused_on_every_write_path() {
     t.title = "x".repeat(400 * 1024);
     let check = |result: dynorm::Result<()>, path: &str| {
         let error = result.expect_err(path);
-        assert!(error.is_validation(), "{path}: {error}");
+        assert!(
+            error.kind() == dynorm::ErrorKind::Validation,
+            "{path}: {error}"
+        );
         assert!(error.message().contains("400 KB"), "{path}: {error}");
     };
     check(db.put(&t).send().await, "put");
@@ -316,7 +322,7 @@ async fn setting_an_empty_set_removes_the_attribute() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert_eq!(error.attribute(), Some("tags"));
 }
 
@@ -416,7 +422,7 @@ async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
         n: 1,
     };
     let error = db.put(&small).send().await.unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert_eq!(error.attribute(), Some("version"));
     let error = db
         .update::<Small>("s")
@@ -425,7 +431,7 @@ async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert!(
         error
             .to_string()
@@ -440,7 +446,7 @@ async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     let shown = error.to_string();
     assert!(
         shown.contains(&format!("expected version {} is above 255", u64::MAX)),
@@ -465,7 +471,10 @@ async fn a_narrow_version_type_at_its_maximum_is_refused_on_put_and_update() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_condition_failed(), "{error}");
+    assert!(
+        error.kind() == dynorm::ErrorKind::ConditionFailed,
+        "{error}"
+    );
     assert_eq!(
         db.get::<Small>("s").send().await.unwrap().unwrap().version,
         255

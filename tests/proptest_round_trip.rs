@@ -140,7 +140,7 @@ proptest! {
             };
             let refused = |result: dynorm::Result<()>, path: &str| {
                 let error = result.expect_err(path);
-                assert!(error.is_validation(), "{path}: {error}");
+                assert!(error.kind() == dynorm::ErrorKind::Validation, "{path}: {error}");
                 assert_eq!(error.attribute(), Some(attribute), "{path}: {error}");
             };
             refused(db.put(&measure).send().await, "put");

@@ -137,5 +137,5 @@ async fn writes_handed_back_lower_the_rate() {
 #[test]
 fn a_rate_of_nothing_is_refused() {
     let error = RateLimiter::new(0.0).unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
 }

@@ -156,7 +156,7 @@ async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refus
         .page(None)
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert!(error.to_string().contains("first root"), "{error}");
     for error in [
         find(&db, &author).budget(50.0).all().await.unwrap_err(),
@@ -169,7 +169,7 @@ async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refus
             .await
             .unwrap_err(),
     ] {
-        assert!(error.is_validation(), "{error}");
+        assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
         assert_eq!(error.model(), Some("Post"), "{error}");
     }
     // A per-parent limit of 0 reads no comment, within any budget.

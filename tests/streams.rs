@@ -152,7 +152,7 @@ async fn the_table_declares_its_stream_and_verify_compares_it() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_config(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Config, "{error}");
     assert!(error.to_string().contains("KEYS_ONLY"), "{error}");
 }
 
@@ -338,7 +338,7 @@ async fn changes_to_one_key_come_in_order() {
         db.put(&account(id, i)).send().await.unwrap();
     }
     let changes: Vec<_> = dynorm_streams::changes::<Account>(&db)
-        .limit(3)
+        .page_size(3)
         .poll_interval(Duration::from_millis(50))
         .stop_when_idle(IDLE)
         .stream()

@@ -83,7 +83,7 @@ async fn create_writes_the_guards_in_one_transaction() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_unique_conflict());
+    assert!(error.kind() == dynorm::ErrorKind::UniqueConflict);
     assert_eq!(error.attribute(), Some("handle"));
     // A creation over an existing key is still `AlreadyExists`.
     let error = db
@@ -91,7 +91,7 @@ async fn create_writes_the_guards_in_one_transaction() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_already_exists(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::AlreadyExists, "{error}");
     assert_eq!(check_guards::<User>(&db).await, 4);
 }
 
@@ -133,7 +133,7 @@ async fn updates_move_guards_only_when_a_value_changes() {
         .await
         .unwrap();
     assert_eq!(updated.email, "ada@lovelace.org");
-    assert_eq!(requests.count("TransactWriteItems"), 1);
+    assert_eq!(requests.sent("TransactWriteItems"), 1);
     requests.clear();
     assert_eq!(check_guards::<User>(&db).await, 3);
     // The old value is free again; the new one is taken.
@@ -148,7 +148,7 @@ async fn updates_move_guards_only_when_a_value_changes() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_unique_conflict(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::UniqueConflict, "{error}");
     assert_eq!(
         db.get::<User>("u2").send().await.unwrap().unwrap().email,
         "ada@example.com"
@@ -173,7 +173,7 @@ async fn updates_move_guards_only_when_a_value_changes() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_not_found(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::NotFound, "{error}");
     // The caller's condition still decides.
     let error = db
         .update::<User>("u1")
@@ -200,7 +200,7 @@ async fn updates_move_guards_only_when_a_value_changes() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation());
+    assert!(error.kind() == dynorm::ErrorKind::Validation);
     assert_eq!(error.attribute(), Some("email"));
 }
 
@@ -232,7 +232,7 @@ async fn puts_and_deletes_keep_the_guards() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_unique_conflict());
+    assert!(error.kind() == dynorm::ErrorKind::UniqueConflict);
     assert!(db.get::<User>("u2").send().await.unwrap().is_none());
 
     // A delete reads the item, then deletes it with its guards.
@@ -251,7 +251,7 @@ async fn puts_and_deletes_keep_the_guards() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_not_found(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::NotFound, "{error}");
     // Raw keys take the same path.
     let key = Item::from([("id".to_owned(), AttributeValue::S("u2".into()))]);
     dynorm::item::UpdateItem::<User>::raw(&db, key.clone())
@@ -289,7 +289,7 @@ async fn transactions_and_inserts_keep_the_guards() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_unique_conflict(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::UniqueConflict, "{error}");
     assert!(db.get::<User>("u3").send().await.unwrap().is_none());
     // Two operations claiming one value are refused before sending.
     let error = db
@@ -299,7 +299,7 @@ async fn transactions_and_inserts_keep_the_guards() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation(), "{error}");
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     // A delete in a transaction frees its values, for another operation of it to take.
     db.transact_write()
         .write(db.delete::<User>("u1"))
@@ -362,7 +362,7 @@ async fn lookups_read_the_guard_then_the_item() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_validation());
+    assert!(error.kind() == dynorm::ErrorKind::Validation);
     assert!(error.message().contains("[team, handle]"), "{error}");
 }
 
@@ -405,7 +405,7 @@ async fn reads_never_see_guards() {
         .send()
         .await
         .unwrap_err();
-    assert!(error.is_unique_conflict());
+    assert!(error.kind() == dynorm::ErrorKind::UniqueConflict);
     assert_eq!(error.attribute(), Some("first"));
     assert_eq!(check_guards::<Account>(&db).await, 2);
     let guards = scan_all(&db, &db.tables().name::<Account>()).await;
@@ -444,7 +444,10 @@ async fn racing_writers_get_one_winner_and_no_orphan() {
     for task in tasks {
         match task.await.unwrap() {
             Ok(()) => wins += 1,
-            Err(e) => assert!(e.is_unique_conflict(), "a loser gets the conflict: {e}"),
+            Err(e) => assert!(
+                e.kind() == dynorm::ErrorKind::UniqueConflict,
+                "a loser gets the conflict: {e}"
+            ),
         }
     }
     assert_eq!(wins, 1);
@@ -478,7 +481,10 @@ async fn racing_writers_get_one_winner_and_no_orphan() {
     for task in tasks {
         match task.await.unwrap() {
             Ok(()) => wins += 1,
-            Err(e) => assert!(e.is_unique_conflict(), "a loser gets the conflict: {e}"),
+            Err(e) => assert!(
+                e.kind() == dynorm::ErrorKind::UniqueConflict,
+                "a loser gets the conflict: {e}"
+            ),
         }
     }
     assert_eq!(wins, 1);

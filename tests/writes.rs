@@ -456,7 +456,7 @@ async fn versions_are_written_and_checked() {
     db.put(&next).send().await.unwrap();
     let error = db.put(&next).send().await.unwrap_err();
     assert_eq!(error.kind(), ErrorKind::VersionConflict);
-    assert!(error.is_version_conflict());
+    assert!(error.kind() == dynorm::ErrorKind::VersionConflict);
     assert_eq!(error.current_item::<Account>().unwrap().unwrap().version, 2);
 
     // An update needs the version it read, and increments it.
@@ -538,7 +538,7 @@ async fn concurrent_writers_lose_no_update() {
                 account.balance += 1;
                 match db.put(&account).send().await {
                     Ok(()) => done += 1,
-                    Err(e) if e.is_version_conflict() => conflicts += 1,
+                    Err(e) if e.kind() == dynorm::ErrorKind::VersionConflict => conflicts += 1,
                     Err(e) => panic!("{e}"),
                 }
             }

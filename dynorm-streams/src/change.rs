@@ -4,6 +4,7 @@
 // `lambda`); with neither, nothing here is called, and it stays compiled as it is.
 #![cfg_attr(not(any(feature = "consumer", feature = "lambda")), allow(dead_code))]
 
+use dynorm::__ext::error::Context as _;
 use std::fmt;
 
 use std::time::SystemTime;
@@ -267,8 +268,8 @@ impl<T: Keyed> Decoder<T> {
                 V::TYPE
             ),
             )
-            .with_model(schema.model)
-            .with_operation("changes")
+            .at_model(schema.model)
+            .at_operation("changes")
         };
         let new = |decode: &mut dyn FnMut(Item) -> Result<T>| {
             V::new_image(new_image, decode).unwrap_or_else(|| Err(missing("new")))
@@ -288,8 +289,8 @@ impl<T: Keyed> Decoder<T> {
         }
         let key = match (self.decode_key)(entity.as_deref(), keys) {
             Some(key) => key.map_err(|e| {
-                e.with_operation("changes")
-                    .with_context("in the key of a stream record")
+                e.at_operation("changes")
+                    .in_context("in the key of a stream record")
             }),
             None => return Decoded::Skipped,
         };

@@ -1,5 +1,6 @@
 //! Where a consumer of a change stream records how far it got in each shard.
 
+use dynorm::__ext::error::Context as _;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -123,8 +124,8 @@ impl MemoryCheckpoints {
         Self::default()
     }
 
-    /// Every checkpoint: `((consumer, stream, shard), checkpoint)`.
-    pub fn all(&self) -> Vec<(ShardKey, Checkpoint)> {
+    /// A copy of every checkpoint now: `((consumer, stream, shard), checkpoint)`.
+    pub fn snapshot(&self) -> Vec<(ShardKey, Checkpoint)> {
         let map = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         map.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
@@ -211,8 +212,8 @@ impl CheckpointStore for TableCheckpoints {
                     "the checkpoint of shard `{}` has neither `{SEQUENCE_NUMBER}` nor `{SHARD_END}`",
                     key.shard
                 ))
-                .with_operation("load_checkpoint")
-                .with_table(&self.table.name)),
+                .at_operation("load_checkpoint")
+                .at_table(&self.table.name)),
             }
         })
     }
@@ -252,7 +253,7 @@ impl CheckpointStore for TableCheckpoints {
             match sent.await {
                 Ok(_) => Ok(()),
                 // Another writer got further: its checkpoint stays.
-                Err(error) if error.is_condition_failed() => Ok(()),
+                Err(error) if error.kind() == dynorm::ErrorKind::ConditionFailed => Ok(()),
                 Err(error) => Err(error),
             }
         })
@@ -289,7 +290,7 @@ impl OwnTable {
         request
             .instrument(span)
             .await
-            .map_err(|e| from_sdk(e).with_operation(operation).with_table(&self.name))
+            .map_err(|e| from_sdk(e).at_operation(operation).at_table(&self.name))
     }
 
     /// A `GetItem` on the table.
@@ -326,7 +327,7 @@ impl OwnTable {
     ) -> Result<()> {
         dynorm::__ext::client::ensure_keyed_table(&self.client, &self.name, hash, range)
             .await
-            .map_err(|e| e.with_operation(operation))
+            .map_err(|e| e.at_operation(operation))
     }
 }
 

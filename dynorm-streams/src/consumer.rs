@@ -1,6 +1,7 @@
 //! `dynorm_streams::changes::<M>(&db)`: a consumer that follows every shard of a table's stream and yields
 //! typed changes, checkpointing as it goes.
 
+use dynorm::__ext::error::Context as _;
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::pin::Pin;
@@ -121,7 +122,7 @@ async fn latest_stream_arn(client: &Client, table: &str, probe: bool) -> Result<
             request.send().instrument(span).await
         }
     };
-    let output = sent.map_err(|e| from_sdk(e).with_operation("changes").with_table(table))?;
+    let output = sent.map_err(|e| from_sdk(e).at_operation("changes").at_table(table))?;
     Ok(output
         .table()
         .and_then(|t| t.latest_stream_arn())
@@ -205,7 +206,7 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
                 Error::new(dynorm::ErrorKind::Validation, format!(
                     "`start_after` takes a shard id and a sequence number of 1 to 40 digits, not `{shard_id}` and `{sequence_number}`"
                 ))
-                .with_operation("changes"),
+                .at_operation("changes"),
             );
         }
         self.start_after.push((shard_id, sequence_number));
@@ -249,9 +250,9 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
         self
     }
 
-    /// The most records one `GetRecords` returns, 1 to 1000; any other value is an error
-    /// that the stream yields before sending anything. Default: 1000.
-    pub fn limit(mut self, limit: u32) -> Self {
+    /// The most records one `GetRecords` returns (its `Limit`), 1 to 1000; any other value
+    /// is an error that the stream yields before sending anything. Default: 1000.
+    pub fn page_size(mut self, limit: u32) -> Self {
         match i32::try_from(limit) {
             Ok(limit) if (1..=1000).contains(&limit) => self.limit = limit,
             _ => {
@@ -262,7 +263,7 @@ impl<T: Keyed, V: View> ChangesBuilder<T, V> {
                             "a stream's limit is 1 to 1000 records per GetRecords, not {limit}"
                         ),
                     )
-                    .with_operation("changes"),
+                    .at_operation("changes"),
                 )
             }
         }
@@ -392,7 +393,7 @@ impl Committer {
             )
             .await
             .map_err(|e| {
-                e.with_operation("changes")
+                e.at_operation("changes")
                     .with_stream_record(dynorm::__ext::error::stream_record(
                         &pending.stream,
                         Some(&pending.shard),
@@ -452,10 +453,10 @@ impl<T: Keyed, V: View> Reader<T, V> {
             Err(e) => {
                 self.finished = true;
                 let e = match e.table() {
-                    None if e.stream_record().is_some() => e.with_table(&self.table),
+                    None if e.stream_record().is_some() => e.at_table(&self.table),
                     _ => e,
                 };
-                Some(Err(e.with_model(self.builder.decoder.schema.model)))
+                Some(Err(e.at_model(self.builder.decoder.schema.model)))
             }
         }
     }
@@ -511,9 +512,9 @@ impl<T: Keyed, V: View> Reader<T, V> {
                                 &pending.event_id,
                             );
                             let e = e
-                                .with_operation("changes")
-                                .with_model(self.builder.decoder.schema.model)
-                                .with_table(&self.table)
+                                .at_operation("changes")
+                                .at_model(self.builder.decoder.schema.model)
+                                .at_table(&self.table)
                                 .with_stream_record(at.clone());
                             let (Some(sink), Some(copy)) = (&self.builder.dead_letters, copy)
                             else {
@@ -530,9 +531,9 @@ impl<T: Keyed, V: View> Reader<T, V> {
                             letter.error = e.to_string();
                             sink.save(letter).await.map_err(|failed| {
                                 failed
-                                    .with_operation("changes")
+                                    .at_operation("changes")
                                     .with_stream_record(at)
-                                    .with_context(&format!(
+                                    .in_context(&format!(
                                         "the dead-letter sink did not take a record that does not decode ({e})"
                                     ))
                             })?;
@@ -595,8 +596,8 @@ impl<T: Keyed, V: View> Reader<T, V> {
                     "table `{}` has no stream: declare `#[dynorm(stream = \"..\")]` and create the table, or call `enable_stream`",
                     self.table
                 ))
-                .with_operation("changes")
-                .with_table(&self.table));
+                .at_operation("changes")
+                .at_table(&self.table));
             };
             self.stream_arn = Some(arn);
             // Sent with the SDK's retries off: `retrying` makes every attempt, under the
@@ -675,8 +676,8 @@ impl<T: Keyed, V: View> Reader<T, V> {
                 return Err(Error::new(dynorm::ErrorKind::Validation, format!(
                     "`start_after` names shard `{shard}`, which the stream does not list (closed shards are trimmed after 24 hours)"
                 ))
-                .with_operation("changes")
-                .with_table(&self.table));
+                .at_operation("changes")
+                .at_table(&self.table));
             }
             self.positioned = true;
         }
@@ -822,7 +823,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
                 if tracked.expired_in_a_row
                     >= dynorm::__ext::client::retry_policy(&self.builder.client).max_attempts
                 {
-                    return Err(e.with_context(&format!(
+                    return Err(e.in_context(&format!(
                         "the iterator of shard `{}` expired {} times in a row",
                         tracked.listed.id, tracked.expired_in_a_row
                     )));
@@ -876,8 +877,8 @@ impl<T: Keyed, V: View> Reader<T, V> {
             return Err(Error::new(dynorm::ErrorKind::Config,
                 "no DynamoDB Streams client: the table was not described before its stream was read",
             )
-            .with_operation("changes")
-            .with_table(&self.table));
+            .at_operation("changes")
+            .at_table(&self.table));
         };
         let policy = dynorm::__ext::client::retry_policy(&self.builder.client);
         let mut attempt = 0;
@@ -889,9 +890,7 @@ impl<T: Keyed, V: View> Reader<T, V> {
             match send(&streams).instrument(span.clone()).await {
                 Ok(output) => return Ok(output),
                 Err(e) => {
-                    let error = from_sdk(e)
-                        .with_operation("changes")
-                        .with_table(&self.table);
+                    let error = from_sdk(e).at_operation("changes").at_table(&self.table);
                     span::record_error(&span, &error);
                     if !error.is_retryable() || attempt + 1 >= policy.max_attempts {
                         return Err(error);
@@ -906,14 +905,14 @@ impl<T: Keyed, V: View> Reader<T, V> {
 
 /// Says which records a trimmed stream lost, on a `TrimmedDataAccessException`.
 fn trimmed_context(error: Error, shard: &str, after: Option<&str>) -> Error {
-    if !error.is_stream_trimmed() {
+    if error.kind() != dynorm::ErrorKind::StreamTrimmed {
         return error;
     }
     let after = after.map_or_else(
         || "at its iterator".to_owned(),
         |sequence| format!("after checkpoint {sequence}"),
     );
-    error.with_context(&format!(
+    error.in_context(&format!(
         "records of shard `{shard}` {after} are gone from the stream; read it again from `StartAt::TrimHorizon` with a new consumer name, after recovering what was lost"
     ))
 }

@@ -1,5 +1,6 @@
 //! Where a consumer sends the records that do not decode, so that it moves past them.
 
+use dynorm::__ext::error::Context as _;
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -92,8 +93,9 @@ impl MemoryDeadLetters {
         Self::default()
     }
 
-    /// Every letter, in the order they came; the same record saved again is kept once.
-    pub fn all(&self) -> Vec<DeadLetter> {
+    /// A copy of every letter now, in the order they came; the same record saved again is
+    /// kept once.
+    pub fn snapshot(&self) -> Vec<DeadLetter> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
@@ -181,8 +183,8 @@ impl TableDeadLetters {
                 dynorm::ErrorKind::Validation,
                 format!("a dead letter has no text attribute `{name}`"),
             )
-            .with_operation("read_dead_letters")
-            .with_table(&self.table.name)),
+            .at_operation("read_dead_letters")
+            .at_table(&self.table.name)),
         };
         let consumer = text(CONSUMER)?;
         let table = text(TABLE)?;
@@ -255,8 +257,8 @@ impl DeadLetters for TableDeadLetters {
                 .table
                 .send(self.table.put_span(), "save_dead_letter", request.send());
             sent.await.map(|_| ()).map_err(|error| {
-                if error.is_condition_failed() {
-                    error.with_context(
+                if error.kind() == dynorm::ErrorKind::ConditionFailed {
+                    error.in_context(
                         "the letter of another record has the same consumer and sequence number",
                     )
                 } else {

@@ -26,6 +26,7 @@
 //! sequence number and event id ([`Error::stream_record`]); a Lambda event does not name
 //! the shard.
 
+use dynorm::__ext::error::Context as _;
 use std::future::Future;
 
 use aws_lambda_events::event::dynamodb::{Event, EventRecord};
@@ -75,7 +76,7 @@ fn decode_with<T: Keyed, V: View>(event: Event, decoder: Decoder<T>) -> Batch<T,
             None => batch.skipped += 1,
             Some(change) => batch.records.push((
                 sequence,
-                change.map_err(|e| e.with_operation("changes").with_stream_record(at)),
+                change.map_err(|e| e.at_operation("changes").with_stream_record(at)),
             )),
         }
     }
@@ -164,10 +165,7 @@ where
             None => Ok(()),
             Some(Ok(change)) => handler(change).await,
             Some(Err(e)) => {
-                letter.error = e
-                    .with_operation("changes")
-                    .with_stream_record(at)
-                    .to_string();
+                letter.error = e.at_operation("changes").with_stream_record(at).to_string();
                 sink.save(letter).await
             }
         };
@@ -246,7 +244,7 @@ fn from_lambda(record: EventRecord) -> Result<Record> {
             dynorm::ErrorKind::Validation,
             format!("unknown stream event name `{}`", record.event_name),
         )
-        .with_operation("changes")
+        .at_operation("changes")
     })?;
     let by_ttl = record.user_identity.as_ref().is_some_and(|identity| {
         is_ttl_identity(Some(identity.type_.as_str()), Some(&identity.principal_id))

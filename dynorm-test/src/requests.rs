@@ -28,7 +28,7 @@ use dynorm::__ext::client::Client;
 /// let db = requests.client(&db);
 /// db.get::<User>("u1").send().await?;
 /// db.get::<User>("u2").send().await?;
-/// assert_eq!(requests.count("GetItem"), 2);
+/// assert_eq!(requests.sent("GetItem"), 2);
 /// requests.assert_counts([("GetItem", 2)]); // exactly these, and forgets them
 /// assert_eq!(requests.total(), 0);
 /// # Ok(()) }
@@ -65,13 +65,13 @@ impl Requests {
             .build()
     }
 
-    fn sent(&self) -> MutexGuard<'_, Vec<Sent>> {
+    fn records(&self) -> MutexGuard<'_, Vec<Sent>> {
         self.sent.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// How many `operation` requests were recorded.
-    pub fn count(&self, operation: &str) -> usize {
-        self.sent()
+    /// How many `operation` requests were sent (recorded).
+    pub fn sent(&self, operation: &str) -> usize {
+        self.records()
             .iter()
             .filter(|s| s.operation == operation)
             .count()
@@ -79,13 +79,13 @@ impl Requests {
 
     /// How many requests were recorded, of every operation.
     pub fn total(&self) -> usize {
-        self.sent().len()
+        self.records().len()
     }
 
     /// How many requests were recorded, by operation.
     pub fn counts(&self) -> BTreeMap<String, usize> {
         let mut counts = BTreeMap::new();
-        for sent in self.sent().iter() {
+        for sent in self.records().iter() {
             *counts.entry(sent.operation.clone()).or_default() += 1;
         }
         counts
@@ -93,7 +93,7 @@ impl Requests {
 
     /// How many `operation` requests were recorded; forgets them, and keeps the others.
     pub fn take(&self, operation: &str) -> usize {
-        let mut sent = self.sent();
+        let mut sent = self.records();
         let before = sent.len();
         sent.retain(|s| s.operation != operation);
         before - sent.len()
@@ -101,18 +101,18 @@ impl Requests {
 
     /// How many requests were recorded, of every operation; forgets them all.
     pub fn take_all(&self) -> usize {
-        std::mem::take(&mut *self.sent()).len()
+        std::mem::take(&mut *self.records()).len()
     }
 
     /// Forgets every request recorded.
     pub fn clear(&self) {
-        self.sent().clear();
+        self.records().clear();
     }
 
     /// The JSON bodies of the `operation` requests recorded, in the order they were sent:
     /// what DynamoDB received (`KeyConditionExpression`, `ExpressionAttributeValues`, ...).
     pub fn bodies(&self, operation: &str) -> Vec<Value> {
-        self.sent()
+        self.records()
             .iter()
             .filter(|s| s.operation == operation)
             .map(|s| s.body.clone())
@@ -167,7 +167,7 @@ impl Intercept for Recording {
         let request = context.request();
         let operation = wire::operation(wire::target(request).unwrap_or_default()).to_owned();
         let body = wire::body(request);
-        self.0.sent().push(Sent { operation, body });
+        self.0.records().push(Sent { operation, body });
         Ok(())
     }
 }

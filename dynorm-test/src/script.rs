@@ -60,7 +60,7 @@ pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(1);
 /// let script = Script::new("PutItem", Fault::ServerErrorAfterApplying).times(1);
 /// let faulty = script.client(&db, 3);
 /// let error = faulty.create(&User { id: "u1".into() }).send().await.unwrap_err();
-/// assert!(error.is_already_exists()); // the retry found the item its first attempt wrote
+/// assert!(error.kind() == dynorm::ErrorKind::AlreadyExists); // the retry found the item its first attempt wrote
 /// assert_eq!((script.attempts(), script.injected()), (2, 1));
 /// # Ok(()) }
 /// ```

@@ -28,6 +28,39 @@ pub mod error {
         StreamRecordRef::shard(stream_arn, shard_id)
     }
 
+    /// The context an error carries, as the core's own operations set it (the core's
+    /// setters are not public: applications make errors with `Error::new`).
+    pub trait Context {
+        /// Sets the model the error concerns.
+        fn at_model(self, model: &'static str) -> Self;
+        /// Sets the operation, unless one is already known.
+        fn at_operation(self, operation: &'static str) -> Self;
+        /// Sets the full name of the table the error concerns.
+        fn at_table(self, table: impl Into<String>) -> Self;
+        /// Attaches the item DynamoDB returned with the failure.
+        fn at_item(self, item: Option<crate::Item>) -> Self;
+        /// Adds to the message what happened around the failure.
+        fn in_context(self, context: &str) -> Self;
+    }
+
+    impl Context for Error {
+        fn at_model(self, model: &'static str) -> Self {
+            self.with_model(model)
+        }
+        fn at_operation(self, operation: &'static str) -> Self {
+            self.with_operation(operation)
+        }
+        fn at_table(self, table: impl Into<String>) -> Self {
+            self.with_table(table)
+        }
+        fn at_item(self, item: Option<crate::Item>) -> Self {
+            self.with_item(item)
+        }
+        fn in_context(self, context: &str) -> Self {
+            self.with_context(context)
+        }
+    }
+
     /// Where in a change stream an error happened.
     pub trait WithStreamRecord {
         /// Sets where in a change stream the error happened, unless that is already known.

@@ -16,6 +16,7 @@
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConditionCheck, Put, ReturnValue, TransactWriteItem,
 };
+use dynorm::__ext::error::Context as _;
 use tracing::Instrument as _;
 
 use dynorm::__ext::client::Client;
@@ -151,9 +152,9 @@ async fn claim(
             constraint.describe(&values)
         ),
     )
-    .with_model(schema.model)
-    .with_operation(OPERATION)
-    .with_item(Some(own)))
+    .at_model(schema.model)
+    .at_operation(OPERATION)
+    .at_item(Some(own)))
 }
 
 enum Claim {
@@ -197,8 +198,8 @@ async fn claim_free(
     let put_condition = put.render_all(&[free]);
     let built = |e: aws_sdk_dynamodb::error::BuildError| {
         Error::new(dynorm::ErrorKind::Validation, e.to_string())
-            .with_model(schema.model)
-            .with_operation(OPERATION)
+            .at_model(schema.model)
+            .at_operation(OPERATION)
     };
     let check = ConditionCheck::builder()
         .table_name(table)
@@ -228,7 +229,7 @@ async fn claim_free(
         Ok(_) => Ok(Claim::Done),
         Err(e) => {
             let error = sdk_error(e, schema.model, OPERATION, table);
-            if error.is_transaction_canceled() && !error.is_retryable() {
+            if error.kind() == dynorm::ErrorKind::TransactionCanceled && !error.is_retryable() {
                 Ok(Claim::Refused)
             } else {
                 Err(error)
@@ -361,8 +362,8 @@ pub(super) async fn moved_guards(
     let to = schema.key_of(new);
     let built = |e: aws_sdk_dynamodb::error::BuildError| {
         Error::new(dynorm::ErrorKind::Validation, e.to_string())
-            .with_model(schema.model)
-            .with_operation(OPERATION)
+            .at_model(schema.model)
+            .at_operation(OPERATION)
     };
     let mut out = Vec::new();
     for constraint in schema.uniques {

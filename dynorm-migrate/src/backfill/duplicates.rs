@@ -205,7 +205,7 @@ async fn claim_for(
         Err(e) => {
             let error = dynorm::__ext::error::sdk_error(e, schema.model, "backfill", table);
             // Another writer claimed or moved it meanwhile: its writes keep it right.
-            if error.is_condition_failed() {
+            if error.kind() == dynorm::ErrorKind::ConditionFailed {
                 Ok(())
             } else {
                 Err(error)

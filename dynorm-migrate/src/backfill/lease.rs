@@ -9,6 +9,7 @@
 //! workers' clocks are ever compared (`takeover.rs` decides when a lease may be taken
 //! over), and a worker killed at any moment loses at most the page in flight.
 
+use dynorm::__ext::error::Context as _;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
@@ -116,8 +117,8 @@ impl Progress<'_> {
 
     pub(crate) fn fail(&self, e: impl Into<Error>) -> Error {
         e.into()
-            .with_operation("backfill")
-            .with_table(self.table.to_owned())
+            .at_operation("backfill")
+            .at_table(self.table.to_owned())
     }
 
     /// Puts `item` unless an item with its key exists; `false` when one does.
@@ -137,7 +138,7 @@ impl Progress<'_> {
             Ok(_) => Ok(true),
             Err(e) => {
                 let error = from_sdk(e);
-                if error.is_condition_failed() {
+                if error.kind() == dynorm::ErrorKind::ConditionFailed {
                     Ok(false)
                 } else {
                     Err(self.fail(error))
@@ -339,7 +340,7 @@ impl Progress<'_> {
             Ok(output) => Ok(Some(output.attributes.unwrap_or_default())),
             Err(e) => {
                 let error = from_sdk(e);
-                if error.is_condition_failed() {
+                if error.kind() == dynorm::ErrorKind::ConditionFailed {
                     Ok(None)
                 } else {
                     Err(self.fail(error))
@@ -374,5 +375,5 @@ fn state(item: &Item) -> SegmentState {
 pub(crate) async fn ensure_table(client: &Client, table: &str) -> Result<()> {
     dynorm::__ext::client::ensure_keyed_table(client, table, RUN, SEGMENT)
         .await
-        .map_err(|e| e.with_operation("ensure_backfill_table"))
+        .map_err(|e| e.at_operation("ensure_backfill_table"))
 }

@@ -22,6 +22,7 @@ mod worker;
 
 pub use self::status::{backfill_status, BackfillStatus, Duplicate, SetAside};
 
+use dynorm::__ext::error::Context as _;
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -240,8 +241,8 @@ impl<M: Model> Backfill<M> {
     fn check(&self) -> Result<()> {
         let fail = |message: String| {
             Err(Error::new(dynorm::ErrorKind::Validation, message)
-                .with_model(M::SCHEMA.model)
-                .with_operation("backfill"))
+                .at_model(M::SCHEMA.model)
+                .at_operation("backfill"))
         };
         if !(1..=1_000_000).contains(&self.segments) {
             return fail(format!(

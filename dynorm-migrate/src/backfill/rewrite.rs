@@ -1,6 +1,7 @@
 //! One item of a backfill: whether it is current, the item it should be, and the
 //! conditional write that makes it so without losing a concurrent write.
 
+use dynorm::__ext::error::Context as _;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
@@ -235,7 +236,10 @@ pub(crate) async fn write(
     capacity: bool,
 ) -> Result<Written> {
     let mut unchanged = Unchanged::of(schema, old);
-    let failed = |error: &Error| error.is_condition_failed() || error.is_transaction_canceled();
+    let failed = |error: &Error| {
+        error.kind() == dynorm::ErrorKind::ConditionFailed
+            || error.kind() == dynorm::ErrorKind::TransactionCanceled
+    };
     let asked = capacity.then_some(ReturnConsumedCapacity::Total);
     if !moved {
         let expression = changes(old, &new, &mut unchanged);
@@ -269,8 +273,8 @@ pub(crate) async fn write(
     use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
     let built = |e: aws_sdk_dynamodb::error::BuildError| {
         Error::new(dynorm::ErrorKind::Validation, e.to_string())
-            .with_model(schema.model)
-            .with_operation("backfill")
+            .at_model(schema.model)
+            .at_operation("backfill")
     };
     let delete = Delete::builder()
         .table_name(table)

@@ -113,7 +113,7 @@ pub async fn backfill_status(
     };
     let segments = match leases.segments().await {
         Ok(segments) => segments,
-        Err(e) if e.is_table_not_found() => return Ok(None),
+        Err(e) if e.kind() == dynorm::ErrorKind::TableNotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     if segments.is_empty() {

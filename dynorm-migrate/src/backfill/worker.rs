@@ -2,6 +2,7 @@
 //! rewritten if it needs it, the cursor saved after each page, and the lease renewed
 //! alongside, however long a page takes.
 
+use dynorm::__ext::error::Context as _;
 use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
@@ -220,7 +221,10 @@ impl<'a, M: Model> Worker<'a, M> {
             let (new, moved) = match planned {
                 Ok(Needed::Nothing) => return Ok(Outcome::Current(Some(old))),
                 Ok(Needed::Rewrite { new, moved }) => (new, moved),
-                Err(error) if error.is_conversion() && self.backfill.set_aside_undecodable => {
+                Err(error)
+                    if error.kind() == dynorm::ErrorKind::Conversion
+                        && self.backfill.set_aside_undecodable =>
+                {
                     return self.set_aside(leases, segment, &old, &error).await;
                 }
                 Err(error) => return Err(error),
@@ -265,9 +269,9 @@ impl<'a, M: Model> Worker<'a, M> {
             ErrorKind::TransactionConflict,
             format!("the item changed {MAX_ATTEMPTS} times while the backfill rewrote it"),
         )
-        .with_model(M::SCHEMA.model)
-        .with_operation("backfill")
-        .with_item(Some(M::SCHEMA.key_of(&old))))
+        .at_model(M::SCHEMA.model)
+        .at_operation("backfill")
+        .at_item(Some(M::SCHEMA.key_of(&old))))
     }
 
     /// Brings the guards and counts of an item, as stored now, up to date
@@ -314,9 +318,9 @@ impl<'a, M: Model> Worker<'a, M> {
                 "the item changed {MAX_ATTEMPTS} times while the backfill built its guards and counts"
             ),
         )
-        .with_model(M::SCHEMA.model)
-        .with_operation("backfill")
-        .with_item(Some(M::SCHEMA.key_of(&now))))
+        .at_model(M::SCHEMA.model)
+        .at_operation("backfill")
+        .at_item(Some(M::SCHEMA.key_of(&now))))
     }
 
     /// The item as stored now, read again after another writer changed it.
@@ -332,10 +336,10 @@ impl<'a, M: Model> Worker<'a, M> {
         let shape = stored_shape(&M::SCHEMA, old).ok().flatten().unwrap_or(1);
         let shown = show_key(&key);
         error
-            .with_operation("backfill")
-            .with_table(self.table.clone())
-            .with_item(Some(key))
-            .with_context(&format!("the item with key {shown} is of shape {shape}"))
+            .at_operation("backfill")
+            .at_table(self.table.clone())
+            .at_item(Some(key))
+            .in_context(&format!("the item with key {shown} is of shape {shape}"))
     }
 
     /// Records an item that does not decode in the progress table, and goes on.

@@ -23,7 +23,9 @@ pub(crate) async fn run(client: &Client, tables: &Tables<'_>) -> Result<Vec<Diff
         .await
         {
             Ok(differences) => found.extend(differences),
-            Err(e) if e.is_table_not_found() => found.push(missing_table(&table.name)),
+            Err(e) if e.kind() == dynorm::ErrorKind::TableNotFound => {
+                found.push(missing_table(&table.name))
+            }
             Err(e) => return Err(e),
         }
     }

@@ -2,6 +2,7 @@
 //! changes when what the model writes changes, with a progress bar. `expand` runs under
 //! that name with `/expand` added, and `status` says which phase a model is in.
 
+use dynorm::__ext::error::Context as _;
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
@@ -112,7 +113,7 @@ pub(crate) async fn run(context: &Context<'_>, command: &MigrateCommand) -> Resu
                 None => "no model is registered".to_owned(),
             },
         )
-        .with_operation("migrate"));
+        .at_operation("migrate"));
     }
     let mut out = Vec::new();
     for model in models {

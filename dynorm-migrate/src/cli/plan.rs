@@ -1,6 +1,7 @@
 //! `plan`: each model's table and indexes, what each keys and projects, and the index the
 //! planner chooses for each access pattern, with its reason.
 
+use dynorm::__ext::error::Context as _;
 use std::fmt::Write as _;
 
 use aws_sdk_dynamodb::primitives::Blob;
@@ -33,7 +34,7 @@ pub(crate) fn run(models: &[Box<dyn Registered>], only: Option<&str>) -> Result<
                 None => "no model is registered".to_owned(),
             },
         )
-        .with_operation("plan"));
+        .at_operation("plan"));
     }
     Ok(out)
 }

@@ -2,6 +2,7 @@
 //! indexes one at a time with the backfill of their keys, streams, time to live), and
 //! refuses whatever would delete or replace, except the indexes named to be deleted.
 
+use dynorm::__ext::error::Context as _;
 use std::fmt;
 use std::time::Duration;
 
@@ -152,7 +153,9 @@ pub(crate) async fn run(
         .await
         {
             Ok(differences) => differences,
-            Err(e) if e.is_table_not_found() => vec![missing_table(&table.name)],
+            Err(e) if e.kind() == dynorm::ErrorKind::TableNotFound => {
+                vec![missing_table(&table.name)]
+            }
             Err(e) => return Err(e),
         };
         for difference in differences {
@@ -162,7 +165,11 @@ pub(crate) async fn run(
                     Ok(change) => report.applied.push(change),
                     // A stream of another view, or time to live on another attribute:
                     // DynamoDB changes those only by turning them off first.
-                    Err(e) if step.settles_in_place() && (e.is_config() || e.is_validation()) => {
+                    Err(e)
+                        if step.settles_in_place()
+                            && (e.kind() == dynorm::ErrorKind::Config
+                                || e.kind() == dynorm::ErrorKind::Validation) =>
+                    {
                         report.refused.push(Refusal {
                             difference,
                             reason: e.message().to_owned(),
@@ -314,7 +321,7 @@ impl Step {
             Step::EnableStream(schema) => {
                 let view = schema.stream.ok_or_else(|| {
                     Error::new(dynorm::ErrorKind::Config, "no model declares a stream")
-                        .with_operation("sync")
+                        .at_operation("sync")
                 })?;
                 dynorm::__ext::client::enable_stream_of(client, schema, view).await?;
             }

@@ -123,7 +123,7 @@ impl ErrorKind {
 /// # async fn demo(db: &dynorm::Client, user: &impl dynorm::Model) -> Result<(), dynorm::Error> {
 /// match db.create(user).send().await {
 ///     Ok(()) => {}
-///     Err(e) if e.is_already_exists() => println!("taken: {e}"),
+///     Err(e) if e.kind() == dynorm::ErrorKind::AlreadyExists => println!("taken: {e}"),
 ///     Err(e) => return Err(e),
 /// }
 /// # Ok(()) }
@@ -215,19 +215,19 @@ impl Error {
     }
 
     /// Sets the model the error concerns.
-    pub fn with_model(mut self, model: &'static str) -> Self {
+    pub(crate) fn with_model(mut self, model: &'static str) -> Self {
         self.inner.model = Some(model);
         self
     }
 
     /// Sets the operation, unless one is already known.
-    pub fn with_operation(mut self, operation: &'static str) -> Self {
+    pub(crate) fn with_operation(mut self, operation: &'static str) -> Self {
         self.inner.operation.get_or_insert(operation);
         self
     }
 
     /// Sets the full name of the table the error concerns.
-    pub fn with_table(mut self, table: impl Into<String>) -> Self {
+    pub(crate) fn with_table(mut self, table: impl Into<String>) -> Self {
         self.inner.table = Some(table.into());
         self
     }
@@ -250,19 +250,19 @@ impl Error {
     }
 
     /// Sets the attribute the error concerns.
-    pub fn with_attribute(mut self, attribute: impl Into<String>) -> Self {
+    pub(crate) fn with_attribute(mut self, attribute: impl Into<String>) -> Self {
         self.inner.attribute = Some(attribute.into());
         self
     }
 
     /// Sets the secondary index the error concerns, unless one is already known.
-    pub fn with_index(mut self, index: impl Into<String>) -> Self {
+    pub(crate) fn with_index(mut self, index: impl Into<String>) -> Self {
         self.inner.index.get_or_insert_with(|| index.into());
         self
     }
 
     /// Attaches the item DynamoDB returned with the failure.
-    pub fn with_item(mut self, item: Option<Item>) -> Self {
+    pub(crate) fn with_item(mut self, item: Option<Item>) -> Self {
         self.inner.item = item;
         self
     }
@@ -316,32 +316,6 @@ impl Error {
         self.inner.item.as_ref()
     }
 
-    /// Whether a `#[unique]` value is held by another item; [`item`](Self::item) is that
-    /// item's key.
-    pub fn is_unique_conflict(&self) -> bool {
-        self.kind() == ErrorKind::UniqueConflict
-    }
-
-    /// Whether the item did not exist.
-    pub fn is_not_found(&self) -> bool {
-        self.kind() == ErrorKind::NotFound
-    }
-
-    /// Whether `create` found an existing item.
-    pub fn is_already_exists(&self) -> bool {
-        self.kind() == ErrorKind::AlreadyExists
-    }
-
-    /// Whether a `#[version]` check failed.
-    pub fn is_version_conflict(&self) -> bool {
-        self.kind() == ErrorKind::VersionConflict
-    }
-
-    /// Whether a transaction was cancelled.
-    pub fn is_transaction_canceled(&self) -> bool {
-        self.kind() == ErrorKind::TransactionCanceled
-    }
-
     /// Why each operation of a cancelled transaction failed, in request order.
     pub fn cancellation_reasons(&self) -> &[CancellationReason] {
         &self.inner.reasons
@@ -379,7 +353,7 @@ impl Error {
     }
 
     /// Adds to the message what happened around the failure.
-    pub fn with_context(mut self, context: &str) -> Self {
+    pub(crate) fn with_context(mut self, context: &str) -> Self {
         self.inner.message.push_str("; ");
         self.inner.message.push_str(context);
         self
@@ -396,54 +370,14 @@ impl Error {
         self
     }
 
-    /// Whether a condition failed.
-    pub fn is_condition_failed(&self) -> bool {
-        self.kind() == ErrorKind::ConditionFailed
-    }
-
     /// Whether the request was invalid.
-    pub fn is_validation(&self) -> bool {
+    pub(crate) fn is_validation(&self) -> bool {
         self.kind() == ErrorKind::Validation
     }
 
-    /// Whether an item could not be converted.
-    pub fn is_conversion(&self) -> bool {
-        self.kind() == ErrorKind::Conversion
-    }
-
-    /// Whether something is set up wrongly.
-    pub fn is_config(&self) -> bool {
-        self.kind() == ErrorKind::Config
-    }
-
-    /// Whether the query or scan named an index that is not active yet.
-    pub fn is_index_not_active(&self) -> bool {
-        self.kind() == ErrorKind::IndexNotActive
-    }
-
-    /// Whether change stream records were trimmed before they were read.
-    pub fn is_stream_trimmed(&self) -> bool {
-        self.kind() == ErrorKind::StreamTrimmed
-    }
-
-    /// Whether DynamoDB or the transport failed.
-    pub fn is_service(&self) -> bool {
-        self.kind() == ErrorKind::Service
-    }
-
-    /// Whether the table does not exist.
-    pub fn is_table_not_found(&self) -> bool {
-        self.kind() == ErrorKind::TableNotFound
-    }
-
     /// Whether DynamoDB throttled the request.
-    pub fn is_throttled(&self) -> bool {
+    pub(crate) fn is_throttled(&self) -> bool {
         self.kind() == ErrorKind::Throttled
-    }
-
-    /// Whether another transaction was changing the item at the same time.
-    pub fn is_transaction_conflict(&self) -> bool {
-        self.kind() == ErrorKind::TransactionConflict
     }
 
     /// Whether sending the same request again, later, could succeed: yes for throttling, a

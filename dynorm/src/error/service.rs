@@ -346,7 +346,7 @@ mod tests {
             .build();
         let error = get_error(GetItemError::ResourceNotFoundException(exception), 400);
         assert_eq!(error.kind(), ErrorKind::TableNotFound);
-        assert!(error.is_table_not_found() && !error.is_retryable());
+        assert!(error.kind().eq(&ErrorKind::TableNotFound) && !error.is_retryable());
         assert_eq!(
             error.to_string(),
             "table not found in `get` on model `User`, table `dev_User`: \
@@ -437,7 +437,7 @@ mod tests {
             UpdateItemError::TransactionConflictException(conflict),
             response(400),
         ));
-        assert!(error.is_transaction_conflict() && error.is_retryable());
+        assert!(error.kind().eq(&ErrorKind::TransactionConflict) && error.is_retryable());
 
         let internal = InternalServerError::builder()
             .message("Internal server error")

@@ -213,7 +213,7 @@ impl Tally {
     }
 
     /// `Count` summed over query and scan pages: the items that matched the filter.
-    pub fn count(&self) -> usize {
+    pub fn matched(&self) -> usize {
         self.read(|t| t.count)
     }
 
@@ -348,7 +348,7 @@ mod tests {
         tally.clone().add_page(2, 5, Some(&capacity));
         tally.add_page(1, 1, None);
         assert_eq!(
-            (tally.requests(), tally.count(), tally.scanned_count()),
+            (tally.requests(), tally.matched(), tally.scanned_count()),
             (2, 3, 6)
         );
         assert_eq!(tally.consumed_capacity().map(|c| c.units), Some(0.5));

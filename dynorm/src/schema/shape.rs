@@ -156,7 +156,7 @@ mod tests {
         let error = SHAPE
             .of("User", &with_shape(AttributeValue::N("4".into())))
             .unwrap_err();
-        assert!(error.is_conversion());
+        assert!(error.kind().eq(&ErrorKind::Conversion));
         assert!(error.message().contains("shape 4"), "{error}");
         assert!(error.message().contains("shape 3"), "{error}");
         assert_eq!(error.attribute(), Some(DEFAULT_SHAPE_ATTRIBUTE));
@@ -168,7 +168,8 @@ mod tests {
             assert!(SHAPE
                 .of("User", &with_shape(bad))
                 .unwrap_err()
-                .is_conversion());
+                .kind()
+                .eq(&ErrorKind::Conversion));
         }
     }
 
