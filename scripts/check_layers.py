@@ -89,7 +89,6 @@ KNOWN_CIRCLES = {
     "dynorm-migrate/src/backfill": ["mod.rs", "worker.rs"],
     "dynorm/src/batch": ["chunks.rs", "get.rs", "mod.rs", "write.rs", "write_chunk.rs"],
     "dynorm/src/client": ["lifecycle.rs", "mod.rs", "tables.rs"],
-    "dynorm/src/error": ["cancellation.rs", "mod.rs", "service.rs"],
     "dynorm/src/expr": ["update.rs"],
     "dynorm/src/expr/update": ["keys.rs"],
     "dynorm/src/item": ["companion.rs", "delete.rs", "get.rs", "get_unique.rs", "guarded.rs", "insert.rs", "mod.rs", "parent_count.rs", "predict.rs", "put.rs", "read_composite.rs", "replan.rs", "transact.rs", "update.rs", "update_size.rs", "write_request.rs"],
