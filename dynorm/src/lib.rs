@@ -139,9 +139,7 @@ pub use dynorm_derive::{Collection, Model, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use expr::{Attr, Condition, Update};
 pub use schema::{Collection, Model};
-
-/// A DynamoDB item: attribute names and their values, as the SDK holds them.
-pub type Item = std::collections::HashMap<String, types::AttributeValue>;
+pub use value::item::Item;
 
 // Lets the derive's `::dynorm` paths resolve in this crate's own unit tests.
 #[cfg(test)]

@@ -11,11 +11,12 @@ use futures_util::future::{select, Either};
 use tracing::Instrument as _;
 
 use super::adopt;
+use super::builder::Backfill;
 use super::lease::{Progress as Leases, SegmentState};
+use super::report::{BackfillReport, Progress};
 use super::rewrite::{self, needed, stored_shape, Needed, Written};
 use super::status::show_key;
 use super::takeover::Held;
-use super::{Backfill, BackfillReport, Progress};
 use dynorm::__ext::error::{sdk_error, Error, ErrorKind, Result};
 use dynorm::__ext::expr::{filters, Placeholders};
 use dynorm::__ext::observe::span::request_span;

@@ -2,7 +2,6 @@
 //! until it is active, then backfilling the keys of items written before it), deleting
 //! one, and the indexes this client is creating, which queries and scans refuse to read.
 
-use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{
@@ -10,74 +9,11 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument as _;
 
+use super::creating::IndexCreation;
 use crate::client::Client;
 use crate::error::{sdk_error, Error, ErrorKind, Result};
 use crate::observe::span::request_span;
 use crate::schema::{table_definition, IndexKind, IndexSchema, Model, Schema};
-
-/// The indexes a client and its clones are creating, by full table name and index name.
-#[derive(Debug, Default)]
-pub(crate) struct Creating {
-    indexes: Mutex<Vec<(String, String)>>,
-}
-
-impl Creating {
-    fn lock(&self) -> MutexGuard<'_, Vec<(String, String)>> {
-        // A panic while the list was held leaves it as it was: a list of names.
-        self.indexes
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn contains(&self, table: &str, index: &str) -> bool {
-        self.lock().iter().any(|(t, i)| t == table && i == index)
-    }
-
-    fn mark(&self, table: &str, index: &str) {
-        self.lock().push((table.to_owned(), index.to_owned()));
-    }
-
-    fn unmark(&self, table: &str, index: &str) {
-        let mut indexes = self.lock();
-        if let Some(at) = indexes.iter().position(|(t, i)| t == table && i == index) {
-            indexes.remove(at);
-        }
-    }
-}
-
-/// A global index this client is creating. Until it is dropped (or
-/// [`finish`](Self::finish)ed), every query and scan through the index, by this client
-/// or any of its clones, fails before sending with an
-/// [`IndexNotActive`](ErrorKind::IndexNotActive) error: DynamoDB has made the index, but
-/// items written before it may still lack its keys until a backfill writes them.
-#[derive(Debug)]
-#[must_use = "the index is readable again as soon as this is dropped"]
-pub struct IndexCreation {
-    creating: Arc<Creating>,
-    table: String,
-    index: &'static str,
-}
-
-impl IndexCreation {
-    /// The full table name.
-    pub fn table(&self) -> &str {
-        &self.table
-    }
-
-    /// The index name.
-    pub fn index(&self) -> &'static str {
-        self.index
-    }
-
-    /// Lets queries and scans read the index again.
-    pub fn finish(self) {}
-}
-
-impl Drop for IndexCreation {
-    fn drop(&mut self) {
-        self.creating.unmark(&self.table, self.index);
-    }
-}
 
 /// How long [`Tables::create_index`](super::Tables::create_index) and [`Tables::delete_index`](super::Tables::delete_index) wait for the table and
 /// the index by default.

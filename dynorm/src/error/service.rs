@@ -17,6 +17,18 @@ use crate::error::{Error, ErrorKind, ThrottlingReason};
 /// The longest message taken from the service or the transport; longer ones are cut.
 const MAX_MESSAGE: usize = 300;
 
+impl Error {
+    /// An error from an SDK error, for requests sent with [`Client::sdk`](crate::Client::sdk):
+    /// its kind from DynamoDB's error code, as for dynorm's own requests, and the SDK error
+    /// as its source.
+    pub fn service<E>(error: SdkError<E, HttpResponse>) -> Self
+    where
+        E: ProvideErrorMetadata + StdError + Send + Sync + 'static,
+    {
+        from_sdk(error)
+    }
+}
+
 /// Turns an SDK error into a dynorm error naming the model, the operation and the table.
 pub fn sdk_error<E>(
     error: SdkError<E, HttpResponse>,

@@ -15,22 +15,25 @@
 //! ```
 
 use std::collections::{BTreeSet, HashSet};
-use std::fmt::Write as _;
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
 use crate::expr::attr::{Attr, Operand, Optional, Updatable};
-use crate::expr::placeholders::{write_name, Placeholders, EXPRESSION_CAPACITY};
+use crate::expr::placeholders::{Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
 use crate::schema::{Convention, Entity, Model, Schema};
 use crate::value::{AttrValue, Item};
 
+mod action;
 mod keys;
+mod state;
 
+use action::{Action, ListEnd, Sign, CLAUSE_KEYWORDS};
 pub(crate) use keys::Stored;
 use keys::{After, Managed};
+pub use state::Update;
 
 /// A number an update can add to: every integer and float type. Sealed.
 #[diagnostic::on_unimplemented(
@@ -56,150 +59,6 @@ impl<E, S> sealed::Sealed for HashSet<E, S> {}
 impl<E, S> SetLike for HashSet<E, S> {}
 impl<E> sealed::Sealed for BTreeSet<E> {}
 impl<E> SetLike for BTreeSet<E> {}
-
-/// Which end of a list `list_append` adds to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ListEnd {
-    Front,
-    Back,
-}
-
-/// `+` or `-` in `SET a = a + :v`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Sign {
-    Plus,
-    Minus,
-}
-
-/// One action of an update, with its value already encoded in the field's storage.
-#[derive(Clone, Debug, PartialEq)]
-enum Action {
-    /// `SET a = :v`
-    Set(AttributeValue),
-    /// `SET a = if_not_exists(a, :v)`
-    SetIfNotExists(AttributeValue),
-    /// `REMOVE a`
-    Remove,
-    /// `ADD a :v`, for a number or a set.
-    Add(AttributeValue),
-    /// `SET a = if_not_exists(a, :0) ± :v`
-    Arithmetic(Sign, AttributeValue),
-    /// `SET a = list_append(..)`, with the current list (or an empty one) at the other end.
-    ListAppend(ListEnd, AttributeValue),
-    /// `DELETE a :v`, elements from a set.
-    DeleteFromSet(AttributeValue),
-}
-
-/// The keywords of the four clauses, in `Clause` order.
-const CLAUSE_KEYWORDS: [&str; 4] = ["SET", "REMOVE", "ADD", "DELETE"];
-
-/// The update expression's four clauses.
-#[derive(Clone, Copy)]
-enum Clause {
-    Set,
-    Remove,
-    Add,
-    Delete,
-}
-
-impl Action {
-    fn clause(&self) -> Clause {
-        match self {
-            Self::Set(_)
-            | Self::SetIfNotExists(_)
-            | Self::Arithmetic(..)
-            | Self::ListAppend(..) => Clause::Set,
-            Self::Remove => Clause::Remove,
-            Self::Add(_) => Clause::Add,
-            Self::DeleteFromSet(_) => Clause::Delete,
-        }
-    }
-
-    /// Writes the action's text within its clause, with placeholders, into `out`.
-    fn write(&self, name: usize, placeholders: &mut Placeholders, out: &mut String) {
-        match self {
-            Self::Set(value) => {
-                let value = placeholders.value(value.clone());
-                let _ = write!(out, "#n{name} = :v{value}");
-            }
-            Self::SetIfNotExists(value) => {
-                let value = placeholders.value(value.clone());
-                let _ = write!(out, "#n{name} = if_not_exists(#n{name}, :v{value})");
-            }
-            Self::Remove => write_name(out, name),
-            Self::Add(value) | Self::DeleteFromSet(value) => {
-                let value = placeholders.value(value.clone());
-                let _ = write!(out, "#n{name} :v{value}");
-            }
-            Self::Arithmetic(sign, value) => {
-                let zero = placeholders.value(AttributeValue::N("0".into()));
-                let value = placeholders.value(value.clone());
-                let operator = match sign {
-                    Sign::Plus => '+',
-                    Sign::Minus => '-',
-                };
-                let _ = write!(
-                    out,
-                    "#n{name} = if_not_exists(#n{name}, :v{zero}) {operator} :v{value}"
-                );
-            }
-            Self::ListAppend(end, value) => {
-                let empty = placeholders.value(AttributeValue::L(Vec::new()));
-                let value = placeholders.value(value.clone());
-                let _ = match end {
-                    ListEnd::Back => write!(
-                        out,
-                        "#n{name} = list_append(if_not_exists(#n{name}, :v{empty}), :v{value})"
-                    ),
-                    ListEnd::Front => write!(
-                        out,
-                        "#n{name} = list_append(:v{value}, if_not_exists(#n{name}, :v{empty}))"
-                    ),
-                };
-            }
-        }
-    }
-}
-
-/// A typed update expression on model `M`: `SET`, `REMOVE`, `ADD` and `DELETE` actions,
-/// each on a field's [`Attr`] with a value of the field's type.
-///
-/// It refuses, before anything is sent: a table key, the `#[version]` (dynorm increments
-/// it), a `#[combine]` attribute (update its sources), a read-only field (at compile time),
-/// and an attribute written twice. Values that cannot be encoded are kept as errors and
-/// reported when the update is sent.
-#[must_use = "an update does nothing until it is part of a request"]
-pub struct Update<M> {
-    actions: Vec<(&'static str, Action)>,
-    errors: Vec<Error>,
-    model: PhantomData<fn() -> M>,
-}
-
-impl<M> Clone for Update<M> {
-    fn clone(&self) -> Self {
-        Self {
-            actions: self.actions.clone(),
-            errors: self.errors.clone(),
-            model: PhantomData,
-        }
-    }
-}
-
-impl<M> std::fmt::Debug for Update<M> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Update")
-            .field("actions", &self.actions)
-            .field("errors", &self.errors)
-            .finish()
-    }
-}
-
-impl<M> Update<M> {
-    /// Whether the update writes `attribute` at all.
-    fn touches(&self, attribute: &str) -> bool {
-        self.actions.iter().any(|(name, _)| *name == attribute)
-    }
-}
 
 impl<M: Model> Default for Update<M> {
     fn default() -> Self {

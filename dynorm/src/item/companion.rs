@@ -10,9 +10,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::client::Client;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
+use crate::item::companion_write::companion_write;
 use crate::item::parent_count::{self, CountMove, ParentCounts, Parents};
-use crate::item::write_request::{Checks, Delete, Guarded, Put, WriteKind, WriteSpec};
-use crate::observe::Reporting;
+use crate::item::write_request::{Delete, Guarded, Put, WriteKind, WriteSpec};
 use crate::schema::unique::{self, GUARD_OWNER_HASH, GUARD_OWNER_RANGE};
 use crate::schema::Schema;
 use crate::value::Item;
@@ -341,29 +341,6 @@ fn write(spec: &WriteSpec, kind: WriteKind, condition: Expr) -> WriteSpec {
         kind,
         (condition, placeholders),
     )
-}
-
-/// A companion's write of `kind` on an item of `schema` in `table`, on a condition
-/// rendered with its placeholders: with no check of dynorm's own, as the companion's
-/// condition says all, and no report, as the request has one.
-pub(crate) fn companion_write(
-    schema: &'static Schema,
-    operation: &'static str,
-    table: String,
-    kind: WriteKind,
-    (condition, placeholders): (Option<String>, Placeholders),
-) -> WriteSpec {
-    WriteSpec {
-        schema,
-        operation,
-        table,
-        kind,
-        condition,
-        placeholders,
-        checks: Checks::default(),
-        report: Reporting::default(),
-        guarded: None,
-    }
 }
 
 /// Adds `expr` to the spec's condition, with AND.

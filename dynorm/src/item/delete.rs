@@ -126,14 +126,14 @@ impl<M: Model> DeleteItem<M> {
     /// error `send` would find before sending is found here.
     pub fn preview(&self) -> Result<DeleteItemInput> {
         let spec = self.clone().spec()?;
-        write_request::preview_write!(
+        item::single_write::preview_write!(
             &spec,
             DeleteItemInput::builder().set_key(Some(spec.kind.0.clone())),
             ReturnValue::None
         )
     }
 
-    item::write_request::predict_and_send_with!();
+    item::predict_and_send::predict_and_send_with!();
 
     /// Sends the `DeleteItem` request.
     pub async fn send(self) -> Result<()> {

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::client::Client;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Attr, Operand};
-use crate::item::guarded::RawRead;
+use crate::item::raw_read::RawRead;
 use crate::observe::{report_setters, Reporting};
 use crate::schema::unique::{self, Unique};
 use crate::schema::{Model, ModelKey};

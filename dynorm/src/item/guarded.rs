@@ -22,23 +22,21 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemInput};
-use aws_sdk_dynamodb::operation::get_item::GetItemInput;
 use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemInput};
 use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemInput};
 use aws_sdk_dynamodb::types::ReturnValue;
-use tracing::Instrument as _;
 
 use crate::client::Client;
 use crate::error::retry::Backoff;
-use crate::error::{sdk_error, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::item::companion::Known;
 use crate::item::companion::{self, add_condition, Companion};
+use crate::item::raw_read::read;
 use crate::item::replan::{self, Failed, Verdict};
+use crate::item::single_write;
 use crate::item::transact::{Transaction, MAX_TRANSACTION_ITEMS};
-use crate::item::write_request::{self, Delete, Guarded, Put, Update, WriteKind, WriteSpec};
-use crate::observe::span::{self, request_span};
-use crate::observe::{Metadata, Reporting};
-use crate::schema::Schema;
+use crate::item::write_request::{Delete, Guarded, Put, Update, WriteKind, WriteSpec};
+use crate::observe::Reporting;
 use crate::value::Item;
 
 /// How many times a write is planned again after another writer changed what its
@@ -336,60 +334,6 @@ async fn returned_after(
     })
 }
 
-/// Reads the stored item the write touches, strongly consistent.
-pub(crate) async fn read(client: &Client, spec: &WriteSpec) -> Result<Option<Item>> {
-    let read = RawRead {
-        schema: spec.schema,
-        operation: spec.operation,
-        table: &spec.table,
-        consistent: true,
-        report: &spec.report,
-    };
-    read.send(client, spec.key()).await
-}
-
-/// One `GetItem` of raw attributes, in its own span.
-pub(crate) struct RawRead<'a> {
-    pub schema: &'static Schema,
-    pub operation: &'static str,
-    pub table: &'a str,
-    pub consistent: bool,
-    pub report: &'a Reporting,
-}
-
-impl RawRead<'_> {
-    /// Reads the item with this key.
-    pub(crate) async fn send(&self, client: &Client, key: Item) -> Result<Option<Item>> {
-        let span = request_span!(
-            "GetItem",
-            self.schema.model,
-            self.table,
-            "aws.dynamodb.consistent_read" = self.consistent,
-        );
-        let result = GetItemInput::builder()
-            .table_name(self.table)
-            .set_key(Some(key))
-            .consistent_read(self.consistent)
-            .set_return_consumed_capacity(self.report.capacity.clone())
-            .send_with(client.sdk())
-            .instrument(span.clone())
-            .await;
-        match result {
-            Ok(output) => {
-                span::record_capacity(&span, output.consumed_capacity.as_slice());
-                self.report
-                    .record(&Metadata::single(output.consumed_capacity.as_slice()));
-                Ok(output.item)
-            }
-            Err(e) => {
-                let error = sdk_error(e, self.schema.model, self.operation, self.table);
-                span::record_error(&span, &error);
-                Err(error)
-            }
-        }
-    }
-}
-
 /// Sends a put as its own `PutItem` request: `send_single` of a put, in a function of its
 /// own, which puts of a model without companions call directly.
 pub(crate) async fn send_put_single(
@@ -398,7 +342,7 @@ pub(crate) async fn send_put_single(
     return_values: ReturnValue,
 ) -> Result<Option<Item>> {
     let (Put(item), mut spec) = spec.replace_kind(());
-    write_request::send_write!(
+    single_write::send_write!(
         client,
         "PutItem",
         &mut spec,
@@ -419,7 +363,7 @@ pub(crate) async fn send_single(
         WriteKind::Put(put) => {
             send_put_single(client, spec.replace_kind(put).1, return_values).await
         }
-        WriteKind::Update(Update { key, expression }) => write_request::send_write!(
+        WriteKind::Update(Update { key, expression }) => single_write::send_write!(
             client,
             "UpdateItem",
             &mut spec,
@@ -429,7 +373,7 @@ pub(crate) async fn send_single(
             return_values,
             UpdateItemError
         ),
-        WriteKind::Delete(Delete(key)) => write_request::send_write!(
+        WriteKind::Delete(Delete(key)) => single_write::send_write!(
             client,
             "DeleteItem",
             &mut spec,

@@ -33,7 +33,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::client::Client;
 use crate::error::{Error, ErrorKind};
 use crate::expr::{Comparison, Expr, Placeholders};
-use crate::item::companion::companion_write;
+use crate::item::companion_write::companion_write;
 use crate::item::write_request::{ConditionCheck, Update, WriteKind, WriteSpec};
 use crate::schema::{Count, Schema};
 use crate::value::Item;

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item::guarded;
 use crate::item::predict;
+use crate::item::single_write;
 use crate::item::whole_item::{prepare_item, WholeItemWrite};
 use crate::item::write_request::{self, Checks, Guarded, Put, WriteSpec};
 use crate::observe::{report_setters, Predicted, Reporting};
@@ -99,7 +100,7 @@ pub(crate) async fn send_put<M: Model>(
 
 /// The `PutItem` input of a put spec.
 pub(super) fn preview_put(spec: &WriteSpec<Put>) -> Result<PutItemInput> {
-    write_request::preview_write!(
+    single_write::preview_write!(
         spec,
         PutItemInput::builder().set_item(Some(spec.kind.0.clone())),
         ReturnValue::None

@@ -6,7 +6,8 @@
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::item::guarded::{self, RawRead};
+use crate::item::guarded;
+use crate::item::raw_read::RawRead;
 use crate::item::write_request::{Update, WriteSpec};
 use crate::item::UpdateItem;
 use crate::observe::reads::{self, ByKey};

@@ -26,7 +26,7 @@ use crate::client::Client;
 use crate::error::retry;
 use crate::error::{Error, Result};
 use crate::item::companion::{self, Companion, Known, Role};
-use crate::item::guarded::read;
+use crate::item::raw_read::read;
 use crate::item::write_request::{Guarded, WriteSpec};
 use crate::value::Item;
 

@@ -488,7 +488,7 @@ impl<M: Model> UpdateItem<M> {
     /// error `send` would find before sending is found here.
     pub fn preview(&self) -> Result<UpdateItemInput> {
         let spec = self.clone().spec()?;
-        write_request::preview_write!(
+        item::single_write::preview_write!(
             &spec,
             UpdateItemInput::builder()
                 .set_key(Some(spec.kind.key.clone()))

@@ -37,7 +37,7 @@ macro_rules! request_span {
     };
 }
 
-pub(crate) use crate::request_span;
+pub(crate) use request_span;
 
 /// Records the capacity DynamoDB returned: `aws.dynamodb.consumed_capacity` as the
 /// conventions want it (each entry as JSON), and `dynorm.capacity_units`, their sum.

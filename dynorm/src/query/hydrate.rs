@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::operation::query::QueryInput;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::page::{self, ItemStream, Page};
-use super::{Prepared, Query, OPERATION};
+use super::typed::{Prepared, Query, OPERATION};
 use crate::batch::{BatchOptions, MAX_BATCH_KEYS};
 use crate::error::Result;
 use crate::expr::Plan;

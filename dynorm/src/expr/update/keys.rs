@@ -10,7 +10,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{Action, Update};
+use super::action::Action;
+use super::state::Update;
 use crate::error::{Error, Result};
 use crate::schema::combine::combined_text;
 use crate::schema::entity::electrodb_index_keys;

@@ -1,0 +1,112 @@
+//! One action of an update (`SET`, `REMOVE`, `ADD` or `DELETE` on one attribute), with
+//! its value already encoded, and its text in the update expression.
+
+use std::fmt::Write as _;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::expr::placeholders::{write_name, Placeholders};
+
+/// Which end of a list `list_append` adds to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ListEnd {
+    Front,
+    Back,
+}
+
+/// `+` or `-` in `SET a = a + :v`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sign {
+    Plus,
+    Minus,
+}
+
+/// One action of an update, with its value already encoded in the field's storage.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Action {
+    /// `SET a = :v`
+    Set(AttributeValue),
+    /// `SET a = if_not_exists(a, :v)`
+    SetIfNotExists(AttributeValue),
+    /// `REMOVE a`
+    Remove,
+    /// `ADD a :v`, for a number or a set.
+    Add(AttributeValue),
+    /// `SET a = if_not_exists(a, :0) ± :v`
+    Arithmetic(Sign, AttributeValue),
+    /// `SET a = list_append(..)`, with the current list (or an empty one) at the other end.
+    ListAppend(ListEnd, AttributeValue),
+    /// `DELETE a :v`, elements from a set.
+    DeleteFromSet(AttributeValue),
+}
+
+/// The keywords of the four clauses, in `Clause` order.
+pub(super) const CLAUSE_KEYWORDS: [&str; 4] = ["SET", "REMOVE", "ADD", "DELETE"];
+
+/// The update expression's four clauses.
+#[derive(Clone, Copy)]
+pub(super) enum Clause {
+    Set,
+    Remove,
+    Add,
+    Delete,
+}
+
+impl Action {
+    pub(super) fn clause(&self) -> Clause {
+        match self {
+            Self::Set(_)
+            | Self::SetIfNotExists(_)
+            | Self::Arithmetic(..)
+            | Self::ListAppend(..) => Clause::Set,
+            Self::Remove => Clause::Remove,
+            Self::Add(_) => Clause::Add,
+            Self::DeleteFromSet(_) => Clause::Delete,
+        }
+    }
+
+    /// Writes the action's text within its clause, with placeholders, into `out`.
+    pub(super) fn write(&self, name: usize, placeholders: &mut Placeholders, out: &mut String) {
+        match self {
+            Self::Set(value) => {
+                let value = placeholders.value(value.clone());
+                let _ = write!(out, "#n{name} = :v{value}");
+            }
+            Self::SetIfNotExists(value) => {
+                let value = placeholders.value(value.clone());
+                let _ = write!(out, "#n{name} = if_not_exists(#n{name}, :v{value})");
+            }
+            Self::Remove => write_name(out, name),
+            Self::Add(value) | Self::DeleteFromSet(value) => {
+                let value = placeholders.value(value.clone());
+                let _ = write!(out, "#n{name} :v{value}");
+            }
+            Self::Arithmetic(sign, value) => {
+                let zero = placeholders.value(AttributeValue::N("0".into()));
+                let value = placeholders.value(value.clone());
+                let operator = match sign {
+                    Sign::Plus => '+',
+                    Sign::Minus => '-',
+                };
+                let _ = write!(
+                    out,
+                    "#n{name} = if_not_exists(#n{name}, :v{zero}) {operator} :v{value}"
+                );
+            }
+            Self::ListAppend(end, value) => {
+                let empty = placeholders.value(AttributeValue::L(Vec::new()));
+                let value = placeholders.value(value.clone());
+                let _ = match end {
+                    ListEnd::Back => write!(
+                        out,
+                        "#n{name} = list_append(if_not_exists(#n{name}, :v{empty}), :v{value})"
+                    ),
+                    ListEnd::Front => write!(
+                        out,
+                        "#n{name} = list_append(:v{value}, if_not_exists(#n{name}, :v{empty}))"
+                    ),
+                };
+            }
+        }
+    }
+}
