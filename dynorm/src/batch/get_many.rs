@@ -10,7 +10,7 @@ use super::options::BatchOptions;
 use crate::observe::{Predicted, Tally};
 use crate::schema::Model;
 
-/// A pending read of many items of one model by key. Build it with [`Client::get_many`].
+/// A pending read of many items of one model by key. Build it with [`Client::get_many`](crate::Client::get_many).
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetMany<M: Model> {
     pub(super) batch: BatchGet,

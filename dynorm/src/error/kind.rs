@@ -1,7 +1,7 @@
 //! [`ErrorKind`], what kind of failure an [`Error`](super::Error) is, and its label in
 //! messages.
 
-/// What kind of failure an [`Error`] is.
+/// What kind of failure an [`Error`](crate::Error) is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -13,22 +13,22 @@ pub enum ErrorKind {
     ConditionFailed,
     /// A `#[version]` check failed: another writer changed the item since it was read.
     VersionConflict,
-    /// A `#[unique]` value is held by another item: [`Error::attribute`] names the
-    /// attribute, and [`Error::item`] is the key of the item that holds the value.
+    /// A `#[unique]` value is held by another item: [`Error::attribute`](crate::Error::attribute) names the
+    /// attribute, and [`Error::item`](crate::Error::item) is the key of the item that holds the value.
     UniqueConflict,
-    /// A transaction was cancelled; [`Error::cancellation_reasons`] says why, per operation.
+    /// A transaction was cancelled; [`Error::cancellation_reasons`](crate::Error::cancellation_reasons) says why, per operation.
     TransactionCanceled,
-    /// A batch ran out of attempts; [`Error::unprocessed`] holds what was not done.
+    /// A batch ran out of attempts; [`Error::unprocessed`](crate::Error::unprocessed) holds what was not done.
     BatchIncomplete,
     /// The request is invalid; found before sending, or reported by DynamoDB
     /// (`ValidationException`).
     Validation,
     /// The table does not exist, or is not active yet (`ResourceNotFoundException`);
-    /// [`Error::table`] names it.
+    /// [`Error::table`](crate::Error::table) names it.
     TableNotFound,
     /// DynamoDB throttled the request (`ProvisionedThroughputExceededException`,
     /// `ThrottlingException`, `RequestLimitExceeded`), after the SDK's own retries;
-    /// [`Error::throttling_reasons`] says why, when DynamoDB did.
+    /// [`Error::throttling_reasons`](crate::Error::throttling_reasons) says why, when DynamoDB did.
     Throttled,
     /// Another transaction was changing the item at the same time
     /// (`TransactionConflictException`); retrying can succeed.
@@ -51,11 +51,11 @@ pub enum ErrorKind {
     /// A query or scan named a secondary index that cannot be read yet: this client is
     /// still creating it (`db.tables().create_index`), found before sending, or DynamoDB is
     /// still backfilling it ("Cannot read from backfilling global secondary index").
-    /// [`Error::index`] names it; retrying once the index is active succeeds.
+    /// [`Error::index`](crate::Error::index) names it; retrying once the index is active succeeds.
     IndexNotActive,
     /// DynamoDB or the transport failed otherwise: a server fault (HTTP 5xx), a timeout, a
     /// connection that failed, or an error code dynorm gives no kind of its own;
-    /// [`source()`](StdError::source) is the SDK error.
+    /// [`source()`](std::error::Error::source) is the SDK error.
     Service,
 }
 

@@ -1,7 +1,5 @@
-//! The macros that build, preview and send one single-item write from its [`WriteSpec`]:
+//! The macros that build, preview and send one single-item write from its `WriteSpec`:
 //! the SDK's input builders share their setters but no trait.
-//!
-//! [`WriteSpec`]: crate::item::write_request::WriteSpec
 
 /// The SDK input of a single write built from `$parts` (a [`RequestParts`](crate::item::write_request::RequestParts)) with
 /// `$builder` (an SDK input builder that already holds the item or key): what

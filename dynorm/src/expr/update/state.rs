@@ -7,7 +7,7 @@ use super::action::Action;
 use crate::error::Error;
 
 /// A typed update expression on model `M`: `SET`, `REMOVE`, `ADD` and `DELETE` actions,
-/// each on a field's [`Attr`] with a value of the field's type.
+/// each on a field's [`Attr`](crate::Attr) with a value of the field's type.
 ///
 /// It refuses, before anything is sent: a table key, the `#[version]` (dynorm increments
 /// it), a `#[combine]` attribute (update its sources), a read-only field (at compile time),
