@@ -54,7 +54,7 @@ use common::Order;
 /// The table of `Order` on an unprefixed client.
 const TABLE: &str = "Order";
 /// Requests in flight, for both batch writers.
-const IN_FLIGHT: usize = 8;
+const IN_FLIGHT: u32 = 8;
 /// DynamoDB's limit on the writes of one `BatchWriteItem` request.
 const CHUNK: usize = 25;
 /// Orders per customer, so that the items spread over partitions.
@@ -90,7 +90,7 @@ async fn dynorm_batch(db: &dynorm::Client, orders: &[Order]) -> (usize, f64) {
         .send()
         .await
         .expect("dynorm's batch writes every item");
-    (written, build)
+    (written as usize, build)
 }
 
 /// A hand-tuned raw writer: 25-item chunks, 8 in flight, unprocessed items retried.
@@ -120,7 +120,7 @@ async fn raw_tuned(db: &dynorm::Client, orders: &[Order]) -> usize {
                 requests = left;
             }
         })
-        .buffer_unordered(IN_FLIGHT)
+        .buffer_unordered(IN_FLIGHT as usize)
         .fold(0, |written, n| async move { written + n })
         .await
 }
@@ -163,7 +163,7 @@ async fn count(db: &dynorm::Client) -> usize {
     db.scan::<Order>()
         .count()
         .await
-        .expect("the table is scanned")
+        .expect("the table is scanned") as usize
 }
 
 /// One run of a contender.

@@ -134,7 +134,7 @@ impl Fixture {
         db.find::<User>()
             .matching(User::ID.eq(self.user))
             .with(User::posts().with(Post::comments()))
-            .concurrency(in_flight)
+            .concurrency(in_flight as u32)
     }
 
     async fn dynorm(&self, db: &dynorm::Client, in_flight: usize) -> Tree {

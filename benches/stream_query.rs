@@ -221,7 +221,7 @@ async fn load(db: &dynorm::Client, sizes: &[usize]) {
             .count()
             .await
             .expect("the partition is counted");
-        if have == n {
+        if have as usize == n {
             continue;
         }
         let start = Instant::now();

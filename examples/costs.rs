@@ -266,21 +266,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         rows,
         "orders: a customer's orders",
         "Query, 10 per page",
-        db.query_by::<Order>("c1").limit(10),
+        db.query_by::<Order>("c1").page_size(10),
         largest
     );
     page_row!(
         rows,
         "orders: open orders",
         "Query byStatus (INCLUDE), 10 per page",
-        db.query_by::<OrderByStatus>("open").limit(10),
+        db.query_by::<OrderByStatus>("open").page_size(10),
         120
     );
     page_row!(
         rows,
         "orders: a customer's orders by date",
         "Query byPlacedAt (local), 10 per page",
-        db.query_by::<OrderByPlacedAt>("c2").limit(10),
+        db.query_by::<OrderByPlacedAt>("c2").page_size(10),
         largest
     );
     row!(
@@ -408,7 +408,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         rows,
         "blog: a post's comments",
         "Query, 25 per page",
-        db.query_by::<Comment>("p1").limit(25),
+        db.query_by::<Comment>("p1").page_size(25),
         200
     );
     // A relation load: its plan predicts every request of the tree, for one parent.

@@ -82,7 +82,7 @@ async fn main() -> Result<(), dynorm::Error> {
     let latest = db
         .query_by::<Order>("customer-03")
         .descending()
-        .limit(3)
+        .page_size(3)
         .page(None)
         .await?;
     println!("customer-03's three latest orders:");
@@ -134,7 +134,7 @@ async fn main() -> Result<(), dynorm::Error> {
     loop {
         let page = db
             .query_by::<Order>("customer-07")
-            .limit(8)
+            .page_size(8)
             .page(cursor.as_deref())
             .await?;
         pages += 1;
@@ -149,7 +149,7 @@ async fn main() -> Result<(), dynorm::Error> {
     // Streaming every paid order through the index, one page in memory at a time.
     let mut paid = db
         .query_by::<OrderByStatus>(Status::Paid)
-        .limit(50)
+        .page_size(50)
         .stream();
     let (mut count, mut sum) = (0usize, 0.0);
     while let Some(item) = paid.try_next().await? {

@@ -84,7 +84,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let big: Vec<Order> = db
         .query_by::<Order>("c1")
         .filter(Order::TOTAL.ge(200.0))
-        .limit(10)
+        .page_size(10)
         .return_consumed_capacity(capacity.clone())
         .tally(&tally)
         .stream()

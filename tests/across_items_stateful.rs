@@ -695,7 +695,10 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                 name: "inserted".into(),
                 origin: None,
             });
-            db.insert_many(rows.collect::<Vec<_>>()).send().await
+            db.insert_many(rows.collect::<Vec<_>>())
+                .send()
+                .await
+                .map(drop)
         }
         Op::Transaction(ops) => {
             let members: Vec<(usize, Member)> = ops

@@ -263,7 +263,7 @@ async fn a_changed_key_template_moves_items_and_a_dry_run_only_counts() {
 
     let report = dynorm_migrate::backfill::<Doc>(&db, "moves", table)
         .segments(3)
-        .max_units_per_second(10_000.0)
+        .rate_limiter(&dynorm::observe::RateLimiter::new(10_000.0).unwrap())
         .send()
         .await
         .unwrap();
@@ -297,7 +297,7 @@ async fn a_backfill_refuses_settings_that_cannot_work() {
     assert!(error.kind() == dynorm::ErrorKind::Validation);
     assert_eq!(error.model(), Some("Doc"));
     let error = dynorm_migrate::backfill::<Doc>(&db, "r", "t")
-        .max_units_per_second(0.0)
+        .page_size(0)
         .send()
         .await
         .unwrap_err();

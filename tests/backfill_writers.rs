@@ -306,7 +306,7 @@ async fn capacity_is_asked_for_only_with_a_rate_limiter() {
     write_v1(&db).await;
     let limited = common::Requests::new();
     dynorm_migrate::backfill::<Page>(&limited.client(&db), "limited", table)
-        .max_units_per_second(100_000.0)
+        .rate_limiter(&dynorm::observe::RateLimiter::new(100_000.0).unwrap())
         .send()
         .await
         .unwrap();

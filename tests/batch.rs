@@ -343,3 +343,33 @@ async fn duplicate_keys_are_refused_before_sending() {
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
 }
+
+#[tokio::test]
+async fn a_batch_of_no_requests_in_flight_is_refused_before_sending() {
+    let db = common::db_with::<Event>("batch_concurrency_zero").await;
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    let options = dynorm::batch::BatchOptions::default().concurrency(0);
+    let write = counted
+        .batch_write()
+        .put(&event(1))
+        .options(options)
+        .send()
+        .await
+        .unwrap_err();
+    let read = counted
+        .batch_get()
+        .get::<Event>(EventKey {
+            stream: event(1).stream,
+            seq: 1,
+        })
+        .options(options)
+        .send()
+        .await
+        .unwrap_err();
+    for error in [write, read] {
+        assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+        assert!(error.to_string().contains("concurrency 0"), "{error}");
+    }
+    assert_eq!(requests.total(), 0, "nothing is sent");
+}

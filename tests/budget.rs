@@ -44,7 +44,7 @@ async fn notes(label: &str) -> Client {
     let db = common::db_with::<Note>(label).await;
     let all: Vec<Note> = (0..ITEMS).map(note).collect();
     let written = db.batch_write().put_many(&all).send().await.unwrap();
-    assert_eq!(written, ITEMS as usize);
+    assert_eq!(written as usize, ITEMS as usize);
     db
 }
 
@@ -76,7 +76,7 @@ async fn read_all(
                     .max_item_bytes(MAX_ITEM_BYTES)
                     .tally(&tally);
                 if let Some(limit) = limit {
-                    read = read.limit(limit);
+                    read = read.page_size(limit);
                 }
                 read.page(cursor.as_deref()).await
             }};
@@ -180,7 +180,7 @@ async fn a_plan_says_a_limit_with_a_filter_may_read_far_more_than_it_returns() {
     let plan = db
         .query_by::<Note>("b")
         .filter(Note::KEEP.eq(true))
-        .limit(10)
+        .page_size(10)
         .plan()
         .unwrap();
     assert_eq!(plan.notes.len(), 1, "{plan}");
@@ -188,6 +188,6 @@ async fn a_plan_says_a_limit_with_a_filter_may_read_far_more_than_it_returns() {
         plan.to_string().contains("far more items than it returns"),
         "{plan}"
     );
-    let plain = db.query_by::<Note>("b").limit(10).plan().unwrap();
+    let plain = db.query_by::<Note>("b").page_size(10).plan().unwrap();
     assert!(plain.notes.is_empty(), "{plain}");
 }

@@ -63,7 +63,7 @@ fn indexed(id: &str, body: usize, shown: usize) -> Doc {
     }
 }
 
-fn size(doc: &Doc) -> usize {
+fn size(doc: &Doc) -> u32 {
     item_size(&doc.to_item().expect("converts"))
 }
 
@@ -466,7 +466,7 @@ async fn reads(db: &Client, checks: &mut Checks) {
     let t = tally();
     let query = db
         .query_by::<Doc>("o")
-        .limit(2)
+        .page_size(2)
         .return_consumed_capacity(INDEXES)
         .tally(&t);
     let predicted = query.predict_for(bytes).expect("predicts");
@@ -494,7 +494,7 @@ async fn reads(db: &Client, checks: &mut Checks) {
     page!(
         checks,
         "scan a page of the table, limit 3",
-        db.scan::<Doc>().limit(3),
+        db.scan::<Doc>().page_size(3),
         predict_for(5100)
     );
     page!(
@@ -522,7 +522,7 @@ async fn reads(db: &Client, checks: &mut Checks) {
         let t = tally();
         let query = db
             .query_by::<DocByKeys>("h")
-            .limit(limit)
+            .page_size(limit)
             .return_consumed_capacity(INDEXES)
             .hydrate()
             .tally(&t);
@@ -687,7 +687,7 @@ async fn max_item_bytes_refuses_larger_items_before_sending_and_bounds_predictio
     );
     let page = db
         .query_by::<Note>("o")
-        .limit(5)
+        .page_size(5)
         .predict()
         .expect("predicts");
     assert_eq!(page.units(), Units::between(0.0, 1.5));

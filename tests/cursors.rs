@@ -89,7 +89,7 @@ async fn a_cursor_from_anywhere_else_is_refused_before_sending() {
     for client in both(&db) {
         let cursor = client
             .query_by::<Member>(ADA)
-            .limit(2)
+            .page_size(2)
             .page(None)
             .await
             .unwrap()
@@ -98,7 +98,7 @@ async fn a_cursor_from_anywhere_else_is_refused_before_sending() {
         let scan_cursor = client
             .scan::<Member>()
             .segment(0, 2)
-            .limit(1)
+            .page_size(1)
             .page(None)
             .await
             .unwrap()
@@ -172,7 +172,11 @@ async fn a_cursor_from_anywhere_else_is_refused_before_sending() {
         );
         assert_eq!(requests.total(), 0, "nothing was sent");
         // Where it comes from, it is taken.
-        let page = counted.query_by::<Member>(ADA).limit(2).page(cursor).await;
+        let page = counted
+            .query_by::<Member>(ADA)
+            .page_size(2)
+            .page(cursor)
+            .await;
         assert_eq!(page.unwrap().items.len(), 2);
         assert_eq!(requests.total(), 1);
     }
@@ -185,7 +189,7 @@ async fn a_sealed_cursor_does_not_show_its_key_values() {
     let cursor = |client: Client| async move {
         client
             .query_by::<Member>(ADA)
-            .limit(2)
+            .page_size(2)
             .page(None)
             .await
             .unwrap()
@@ -224,7 +228,7 @@ async fn pages_read_every_item_exactly_once() {
             loop {
                 let page = client
                     .query_by::<Member>(ADA)
-                    .limit(page_size)
+                    .page_size(page_size)
                     .page(cursor.as_deref())
                     .await
                     .unwrap();
@@ -245,7 +249,7 @@ async fn pages_read_every_item_exactly_once() {
                     let page = client
                         .scan::<Member>()
                         .segment(segment, 2)
-                        .limit(page_size)
+                        .page_size(page_size)
                         .page(cursor.as_deref())
                         .await
                         .unwrap();

@@ -146,12 +146,12 @@ impl Op {
                 assert_eq!(found.hits, 0);
             }
             Op::QueryPages => {
-                let events = client.query_by::<Event>("s").limit(PAGE).all().await?;
+                let events = client.query_by::<Event>("s").page_size(PAGE).all().await?;
                 let seqs: Vec<u32> = events.iter().map(|e| e.seq).collect();
                 assert_eq!(seqs, (0..EVENTS).collect::<Vec<_>>(), "each once, in order");
             }
             Op::ScanPages => {
-                let events = client.scan::<Event>().limit(PAGE).all().await?;
+                let events = client.scan::<Event>().page_size(PAGE).all().await?;
                 let mut seqs: Vec<u32> = events.iter().map(|e| e.seq).collect();
                 seqs.sort_unstable();
                 assert_eq!(seqs, (0..EVENTS).collect::<Vec<_>>(), "each once");

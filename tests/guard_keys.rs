@@ -265,7 +265,11 @@ async fn writes_by_a_guard_key_are_refused_and_write_nothing() {
             ("Note", "put", db.put(&note).send().await),
             ("Note", "create", db.create(&note).send().await),
             ("User", "insert", db.insert(new_user()).send().await),
-            ("User", "insert", db.insert_many(rows).send().await),
+            (
+                "User",
+                "insert",
+                db.insert_many(rows).send().await.map(drop),
+            ),
             ("User", "update", update.send().await),
             ("User", "update", upsert.send().await),
             ("Note", "update", upsert_note.send().await),

@@ -57,7 +57,7 @@ async fn tickets(label: &str) -> Client {
     let db = common::db_with::<Ticket>(label).await;
     let all = expected();
     let written = db.batch_write().put_many(&all).send().await.unwrap();
-    assert_eq!(written, all.len());
+    assert_eq!(written as usize, all.len());
     db
 }
 
@@ -105,7 +105,7 @@ async fn keys_only_and_include_indexes_give_whole_items_in_index_order() {
     // INCLUDE, in pages of 300 and descending: four index pages, still ten BatchGetItem.
     let found = counted
         .query_by::<TicketByDesk>("north")
-        .limit(300)
+        .page_size(300)
         .descending()
         .hydrate()
         .all()
@@ -139,7 +139,7 @@ async fn streams_and_pages_resume_exactly_and_cost_the_same() {
     // A stream reads keys 100 at a time across pages of 300: four pages, ten batches.
     let streamed: Vec<Ticket> = counted
         .query_by::<TicketByQueue>("support")
-        .limit(300)
+        .page_size(300)
         .hydrate()
         .stream()
         .try_collect()
@@ -155,7 +155,7 @@ async fn streams_and_pages_resume_exactly_and_cost_the_same() {
     loop {
         let page = counted
             .query_by::<TicketByQueue>("support")
-            .limit(300)
+            .page_size(300)
             .hydrate()
             .page(cursor.as_deref())
             .await
@@ -266,7 +266,7 @@ async fn an_item_deleted_after_the_index_read_is_absent() {
     let counted = requests.client(&db);
     let mut stream = counted
         .query_by::<TicketByQueue>("support")
-        .limit(300)
+        .page_size(300)
         .hydrate()
         .stream();
     // The first page of keys is read, and its first 100 items.
@@ -350,7 +350,7 @@ async fn every_request_of_a_hydrated_query_is_a_span() {
     let (spans, _guard) = common::observe::Spans::install();
     let found = counted
         .query_by::<TicketByQueue>("support")
-        .limit(300)
+        .page_size(300)
         .hydrate()
         .all()
         .await

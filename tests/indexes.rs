@@ -337,7 +337,7 @@ async fn pages_follow_their_cursor_to_the_end() {
     loop {
         let page = db
             .query_by::<Order>("c0")
-            .limit(3)
+            .page_size(3)
             .page(cursor.as_deref())
             .await
             .unwrap();
@@ -358,14 +358,14 @@ async fn pages_follow_their_cursor_to_the_end() {
     // An index query pages too, and its cursor carries the index keys.
     let first = db
         .query_by::<OrderByStatus>(Status::Paid)
-        .limit(4)
+        .page_size(4)
         .page(None)
         .await
         .unwrap();
     let cursor = first.cursor.expect("15 paid orders do not fit in 4");
     let second = db
         .query_by::<OrderByStatus>(Status::Paid)
-        .limit(4)
+        .page_size(4)
         .page(Some(&cursor))
         .await
         .unwrap();
@@ -423,7 +423,7 @@ async fn sealed_cursors_refuse_what_their_holder_changed() {
         async move {
             client
                 .query_by::<Order>("c0")
-                .limit(3)
+                .page_size(3)
                 .page(cursor.as_deref())
                 .await
         }
@@ -488,7 +488,7 @@ async fn streams_cross_pages_and_counts_apply_the_filter() {
     let db = orders("idx_stream").await;
     let streamed: Vec<Order> = db
         .query_by::<Order>("c1")
-        .limit(2)
+        .page_size(2)
         .stream()
         .try_collect()
         .await
@@ -496,16 +496,16 @@ async fn streams_cross_pages_and_counts_apply_the_filter() {
     assert_eq!(ids(&streamed), expected(|o| o.customer_id == "c1"));
     let count = db
         .query_by::<Order>("c1")
-        .limit(2)
+        .page_size(2)
         .filter(Order::TOTAL.gt(100.0))
         .count()
         .await
         .unwrap();
     assert_eq!(
-        count,
+        count as usize,
         expected(|o| o.customer_id == "c1" && o.total > 100.0).len()
     );
-    assert_eq!(db.scan::<Order>().limit(7).count().await.unwrap(), 30);
+    assert_eq!(db.scan::<Order>().page_size(7).count().await.unwrap(), 30);
 }
 
 #[tokio::test]
@@ -520,7 +520,7 @@ async fn descending_order_reverses_the_range_key() {
         .matching(Order::CUSTOMER_ID.eq("c2"))
         .matching(Order::PLACED_AT.ge(day(0)))
         .descending()
-        .limit(3)
+        .page_size(3)
         .page(None)
         .await
         .unwrap();
@@ -535,7 +535,7 @@ async fn a_parallel_scan_returns_every_item_exactly_once() {
     }
     let items: Vec<Order> = db
         .scan::<Order>()
-        .limit(9)
+        .page_size(9)
         .parallel(4)
         .try_collect()
         .await

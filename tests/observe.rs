@@ -119,7 +119,7 @@ async fn every_request_has_one_span_with_the_conventions_fields_and_no_value() {
     let pages: Vec<Secret> = db
         .query_by::<Secret>("owner-PII-a")
         .filter(Secret::SIZE.gt(2u32))
-        .limit(2)
+        .page_size(2)
         .all()
         .await
         .unwrap();
@@ -365,7 +365,7 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let mut stream = db
         .query_by::<Secret>("owner-PII-c")
         .filter(Secret::SIZE.lt(5u32))
-        .limit(10)
+        .page_size(10)
         .return_consumed_capacity(total.clone())
         .tally(&tally)
         .stream();
@@ -586,7 +586,7 @@ fn previews_are_the_exact_sdk_inputs() {
         .query_by::<Secret>("owner-PII-p")
         .range(Secret::ID.begins_with("id-"))
         .filter(Secret::SIZE.gt(3u32))
-        .limit(25)
+        .page_size(25)
         .descending();
     assert_eq!(
         query.preview(None).unwrap(),
@@ -732,7 +732,7 @@ async fn what_is_sent_is_the_preview() {
     let query = db
         .query_by::<Secret>("owner-PII-w")
         .filter(Secret::SIZE.ge(1u32))
-        .limit(1)
+        .page_size(1)
         .return_consumed_capacity(capacity.clone());
     let preview = query.preview(None).unwrap();
     let page = query.clone().page(None).await.unwrap();
@@ -741,7 +741,7 @@ async fn what_is_sent_is_the_preview() {
     query.page(Some(&cursor)).await.unwrap();
     assert_eq!(wire.inputs::<QueryInput>(), [preview, next]);
 
-    let scan = db.scan::<Secret>().limit(5);
+    let scan = db.scan::<Secret>().page_size(5);
     let preview = scan.preview(None).unwrap();
     scan.page(None).await.unwrap();
     assert_eq!(wire.inputs::<ScanInput>(), [preview]);

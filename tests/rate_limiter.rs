@@ -69,7 +69,7 @@ async fn every_request_that_carries_it_spends_what_it_consumed() {
     let tally = Tally::default();
     let scanned = db
         .scan::<Row>()
-        .limit(25)
+        .page_size(25)
         .rate_limiter(&limiter)
         .tally(&tally)
         .all()
@@ -94,7 +94,7 @@ async fn every_request_that_carries_it_spends_what_it_consumed() {
     let tally = Tally::default();
     let queried = db
         .query_by::<Row>("g1")
-        .limit(10)
+        .page_size(10)
         .rate_limiter(&limiter)
         .tally(&tally)
         .all()

@@ -172,8 +172,8 @@ async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refus
         assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
         assert_eq!(error.model(), Some("Post"), "{error}");
     }
-    // A per-parent limit of 0 reads no comment, within any budget.
-    let page = db
+    // A per-parent limit of 0 is refused before sending, as `page_size(0)` is.
+    let error = db
         .find::<Post>()
         .matching(Post::AUTHOR_ID.eq(author.id))
         .with(Post::comments().limit(0))
@@ -181,9 +181,9 @@ async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refus
         .max_item_bytes(MAX_ITEM_BYTES)
         .page(None)
         .await
-        .unwrap();
-    assert!(!page.items.is_empty());
-    assert!(page.items.iter().all(|(_, comments)| comments.is_empty()));
+        .unwrap_err();
+    assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
+    assert!(error.to_string().contains("limit(0)"), "{error}");
     // Without a budget, a page is one DynamoDB page of roots, with their trees.
     let page = find(&db, &author).page(None).await.unwrap();
     assert_eq!(page.items.len(), POSTS);
@@ -235,8 +235,8 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
     let consumed = tally.consumed_capacity().expect("capacity was reported");
     assert!(consumed.units > 0.0);
     for predicted in [
-        plan.predict(parents),
-        plan.predict_for(parents, MAX_ITEM_BYTES as usize),
+        plan.predict(parents as u32),
+        plan.predict_for(parents as u32, MAX_ITEM_BYTES),
     ] {
         assert!(
             predicted.contains(&consumed),
@@ -250,7 +250,7 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
     }
     assert_eq!(
         plan.total_requests(parents),
-        plan.predict(parents).requests()
+        plan.predict(parents as u32).requests()
     );
 
     // A per-parent limit cuts what a parent keeps, not what its Query reads: the
@@ -261,7 +261,7 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
             .with(Post::comments().limit(1))
     };
     let tally = Tally::default();
-    let predicted = limited().plan().unwrap().predict_for(POSTS, 64);
+    let predicted = limited().plan().unwrap().predict_for(POSTS as u32, 64);
     limited()
         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
         .tally(&tally)
@@ -276,6 +276,6 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
         .with(Post::comments())
         .plan()
         .unwrap()
-        .predict_for(POSTS, 64);
+        .predict_for(POSTS as u32, 64);
     assert_eq!(predicted.read_units(), unlimited.read_units());
 }

@@ -74,7 +74,7 @@ async fn load_tree(
         .matching(User::ID.eq(user.id))
         .with(User::posts().with(Post::comments()));
     if let Some(concurrency) = concurrency {
-        find = find.concurrency(concurrency);
+        find = find.concurrency(concurrency as u32);
     }
     let plan = find.plan().unwrap();
     let in_one_round = concurrency.unwrap_or(100);
@@ -177,7 +177,9 @@ async fn batch_gets_of_a_one_relation_are_sent_with_the_concurrency_too() {
         let plan = find.plan().unwrap();
         assert_eq!(
             plan.rounds[1],
-            [Rounds::PerHundredParents { concurrency }],
+            [Rounds::PerHundredParents {
+                concurrency: concurrency as usize
+            }],
             "{plan}"
         );
         assert_eq!(plan.total_rounds(130), planned, "{plan}");

@@ -256,7 +256,7 @@ impl Fixture {
             .send()
             .await
             .expect("dynorm batch");
-        assert_eq!(written, BATCH_ITEMS);
+        assert_eq!(written as usize, BATCH_ITEMS);
     }
 
     fn raw_batch_request(

@@ -41,3 +41,8 @@ pub use backfill::{
     SetAside,
 };
 pub use index::add_index;
+
+/// The crate's README (what crates.io shows), compiled as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

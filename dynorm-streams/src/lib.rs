@@ -81,3 +81,8 @@ pub use record::TTL_PRINCIPAL;
 
 /// The change type of a model under its table's view type.
 pub type ModelChange<M> = Change<M, <M as Streamed>::View>;
+
+/// The crate's README (what crates.io shows), compiled as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -35,7 +35,7 @@ use dynorm::__ext::client::Client;
 /// let faults = Faults::new().unprocessed(0.5).throttle(0.2);
 /// let faulty = faults.client(&db);
 /// let written = faulty.batch_write().put_many(&events).send().await?; // retried until done
-/// assert_eq!(written, events.len());
+/// assert_eq!(written as usize, events.len());
 /// println!("{} handed back, {} throttled", faults.handed_back(), faults.throttled());
 /// # Ok(()) }
 /// ```

@@ -126,3 +126,8 @@ pub async fn client_with<M: Model>(label: &str) -> Result<Client> {
 pub fn embedded_endpoint() -> Result<&'static str> {
     crate::local::embedded_endpoint()
 }
+
+/// The crate's README (what crates.io shows), compiled as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -20,10 +20,11 @@ use super::report::Progress;
 /// ```no_run
 /// # use dynorm::Model;
 /// # #[derive(Model)] struct User { #[hash_key] id: String }
+/// # use dynorm::observe::RateLimiter;
 /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
 /// let report = dynorm_migrate::backfill::<User>(&db, "users-v3", "Backfills")
 ///     .segments(8)
-///     .max_units_per_second(200.0)
+///     .rate_limiter(&RateLimiter::new(200.0)?)
 ///     .send()
 ///     .await?;
 /// println!("{} of {} items rewritten", report.rewritten, report.scanned);
@@ -45,7 +46,6 @@ pub fn backfill<M: Model>(
         dry_run: false,
         expand: false,
         set_aside_undecodable: false,
-        max_units_per_second: None,
         limiter: None,
         on_progress: None,
         model: PhantomData,
@@ -68,7 +68,6 @@ pub struct Backfill<M: Model> {
     pub(super) dry_run: bool,
     pub(super) expand: bool,
     pub(super) set_aside_undecodable: bool,
-    pub(super) max_units_per_second: Option<f64>,
     pub(super) limiter: Option<RateLimiter>,
     pub(super) on_progress: Option<ProgressFn>,
     pub(super) model: PhantomData<fn() -> M>,
@@ -138,16 +137,10 @@ impl<M: Model> Backfill<M> {
         self
     }
 
-    /// Keeps this worker's reads and writes under this many capacity units per second,
-    /// measured from what DynamoDB reports they consumed: a [`RateLimiter`] of its own.
-    /// Workers of one process share a rate with [`rate_limiter`](Self::rate_limiter).
-    pub fn max_units_per_second(mut self, units: f64) -> Self {
-        self.max_units_per_second = Some(units);
-        self
-    }
-
-    /// Keeps this worker's reads and writes within `limiter`'s rate, shared with every
-    /// other request that carries it (other workers of the process, scans, batch writes).
+    /// Keeps this worker's reads and writes within `limiter`'s capacity units per second,
+    /// measured from what DynamoDB reports they consumed, shared with every other request
+    /// that carries it (other workers of the process, scans, batch writes):
+    /// `.rate_limiter(&RateLimiter::new(200.0)?)`.
     pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
         self.limiter = Some(limiter.clone());
         self
@@ -176,13 +169,6 @@ impl<M: Model> Backfill<M> {
         }
         if self.lease.is_zero() {
             return fail("a lease of 0 s expires before the first page".to_owned());
-        }
-        if let Some(units) = self.max_units_per_second {
-            if !(units > 0.0 && units.is_finite()) {
-                return fail(format!(
-                    "a budget of {units} units per second lets nothing through"
-                ));
-            }
         }
         Ok(())
     }

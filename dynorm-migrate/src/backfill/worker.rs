@@ -56,11 +56,7 @@ impl<'a, M: Model> Worker<'a, M> {
             backfill,
             report: BackfillReport::default(),
             started: Instant::now(),
-            limiter: backfill.limiter.clone().or_else(|| {
-                backfill
-                    .max_units_per_second
-                    .and_then(|units| RateLimiter::new(units).ok())
-            }),
+            limiter: backfill.limiter.clone(),
             estimate: None,
         }
     }

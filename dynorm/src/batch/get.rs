@@ -20,6 +20,7 @@ use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
 use crate::observe::{report_setters, Metadata, Predicted, Reporting};
+use crate::query::checked_concurrency;
 use crate::schema::{key_signature, Model};
 use crate::value::Item;
 
@@ -114,6 +115,9 @@ impl BatchGet {
 
     /// Sets concurrency, attempts and delays.
     pub fn options(mut self, options: BatchOptions) -> Self {
+        if let Err(e) = checked_concurrency(options.concurrency) {
+            self.errors.push(e);
+        }
         self.options = options;
         self
     }
@@ -155,8 +159,8 @@ impl BatchGet {
 
     /// As [`predict`](Self::predict), for keys that each have an item of `item_bytes`
     /// bytes (as [`item_size`](crate::observe::item_size) counts them): exact.
-    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
-        self.predicted(Some(item_bytes))
+    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
+        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
     }
 
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
@@ -210,7 +214,11 @@ impl BatchGet {
                     report.capacity.clone(),
                 )
             })
-            .buffer_unordered(options.concurrency.max(1))
+            .buffer_unordered(
+                usize::try_from(options.concurrency)
+                    .unwrap_or(usize::MAX)
+                    .max(1),
+            )
             .collect()
             .await;
         let mut items: Vec<Vec<Item>> = vec![Vec::new(); names.len()];

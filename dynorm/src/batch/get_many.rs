@@ -57,7 +57,7 @@ impl<M: Model> GetMany<M> {
 
     /// As [`predict`](Self::predict), for items of `item_bytes` bytes each, as
     /// [`BatchGet::predict_for`] does.
-    pub fn predict_for(&self, item_bytes: usize) -> crate::Result<Predicted> {
+    pub fn predict_for(&self, item_bytes: u32) -> crate::Result<Predicted> {
         self.batch.predict_for(item_bytes)
     }
 

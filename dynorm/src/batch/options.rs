@@ -7,12 +7,13 @@
 #[non_exhaustive]
 pub struct BatchOptions {
     /// Requests in flight at once.
-    pub concurrency: usize,
+    pub concurrency: u32,
 }
 
 impl BatchOptions {
-    /// Sets the requests in flight at once (at least 1).
-    pub fn concurrency(mut self, concurrency: usize) -> Self {
+    /// Sets the requests in flight at once (at least 1: 0 is refused before anything is
+    /// sent, as on `find` and `scan`).
+    pub fn concurrency(mut self, concurrency: u32) -> Self {
         self.concurrency = concurrency;
         self
     }

@@ -17,6 +17,7 @@ use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
 use crate::observe::{report_setters, Metadata, Predicted, RateLimiter, Reporting};
+use crate::query::checked_concurrency;
 use crate::schema::key_signature::KeySignature;
 use crate::schema::{BatchWritable, Model};
 
@@ -164,6 +165,9 @@ impl<'a> BatchWrite<'a> {
 
     /// Sets concurrency, attempts and delays.
     pub fn options(mut self, options: BatchOptions) -> Self {
+        if let Err(e) = checked_concurrency(options.concurrency) {
+            self.errors.push(e);
+        }
         self.options = options;
         self
     }
@@ -224,8 +228,9 @@ impl<'a> BatchWrite<'a> {
     /// [`Error::unprocessed`] holds them. Every item is converted once before anything is
     /// sent: if one cannot be stored, no write is sent, the error is that item's, and
     /// [`Error::unprocessed`] holds every write that could be made.
-    pub async fn send(self) -> Result<usize> {
-        self.send_all().await
+    pub async fn send(self) -> Result<u32> {
+        let applied = self.send_all().await?;
+        Ok(u32::try_from(applied).unwrap_or(u32::MAX))
     }
 
     async fn send_all(self) -> Result<usize> {
@@ -257,7 +262,11 @@ impl<'a> BatchWrite<'a> {
                     report.limiter.as_ref(),
                 )
             })
-            .buffer_unordered(options.concurrency.max(1))
+            .buffer_unordered(
+                usize::try_from(options.concurrency)
+                    .unwrap_or(usize::MAX)
+                    .max(1),
+            )
             .collect()
             .await;
         let mut written = 0;

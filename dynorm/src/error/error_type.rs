@@ -21,7 +21,7 @@ use crate::value::{AttrError, Item};
 /// # async fn demo(db: &dynorm::Client, user: &impl dynorm::Model) -> Result<(), dynorm::Error> {
 /// match db.create(user).send().await {
 ///     Ok(()) => {}
-///     Err(e) if e.is_already_exists() => println!("taken: {e}"),
+///     Err(e) if e.kind() == dynorm::ErrorKind::AlreadyExists => println!("taken: {e}"),
 ///     Err(e) => return Err(e),
 /// }
 /// # Ok(()) }

@@ -103,8 +103,8 @@ impl<M: Model> GetItem<M> {
 
     /// As [`predict`](Self::predict), for an item of `item_bytes` bytes (as
     /// [`item_size`](crate::observe::item_size) counts them): exact.
-    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
-        self.predicted(Some(item_bytes))
+    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
+        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
     }
 
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {

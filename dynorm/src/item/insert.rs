@@ -155,9 +155,11 @@ pub struct InsertMany<N: Insertable> {
 }
 
 impl<N: Insertable> InsertMany<N> {
-    /// Sends every row, in transactions of up to 100 items.
-    pub async fn send(self) -> Result<()> {
-        self.send_returning_new().await.map(drop)
+    /// Sends every row, in transactions of up to 100 items, and returns how many were
+    /// inserted (as a batch write returns how many it applied).
+    pub async fn send(self) -> Result<u32> {
+        let inserted = self.send_returning_new().await?;
+        Ok(u32::try_from(inserted.len()).unwrap_or(u32::MAX))
     }
 
     report_setters!(

@@ -24,6 +24,7 @@ pub use predict::{Predicted, Units};
 /// An item's size as DynamoDB counts it for capacity and for its 400 KB limit: each
 /// attribute's name and value (strings and binary by their bytes, numbers about one byte
 /// per two significant digits plus one, lists and maps three bytes plus one per element).
-pub fn item_size(item: &crate::value::Item) -> usize {
-    crate::value::limits::item_size(item)
+/// In bytes, as `max_item_bytes` and `predict_for` take them.
+pub fn item_size(item: &crate::value::Item) -> u32 {
+    u32::try_from(crate::value::limits::item_size(item)).unwrap_or(u32::MAX)
 }

@@ -117,8 +117,8 @@ impl<M: Model> Hydrated<M> {
     /// As [`predict`](Self::predict), for whole items of `item_bytes` bytes each (as
     /// [`item_size`](crate::observe::item_size) counts them); their index entries are no
     /// larger.
-    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
-        self.predicted(Some(item_bytes))
+    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
+        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
     }
 
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {

@@ -6,8 +6,8 @@ use std::num::NonZeroUsize;
 use crate::error::{Error, Result};
 
 /// `concurrency` as a read takes it: 0 is refused, since nothing would ever be sent.
-pub(crate) fn checked_concurrency(concurrency: usize) -> Result<NonZeroUsize> {
-    NonZeroUsize::new(concurrency).ok_or_else(|| {
+pub(crate) fn checked_concurrency(concurrency: u32) -> Result<NonZeroUsize> {
+    NonZeroUsize::new(usize::try_from(concurrency).unwrap_or(usize::MAX)).ok_or_else(|| {
         Error::validation("concurrency 0 would send nothing: at least 1 request must be in flight")
     })
 }

@@ -100,8 +100,8 @@ macro_rules! predict_setters {
         /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
         /// [`item_size`](crate::observe::item_size) counts them, or their index entries
         /// for a read through an index): the bound of a page of `limit` such items.
-        pub fn predict_for(&self, item_bytes: usize) -> Result<$crate::observe::Predicted> {
-            self.predicted(Some(item_bytes))
+        pub fn predict_for(&self, item_bytes: u32) -> Result<$crate::observe::Predicted> {
+            self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
         }
 
         fn predicted(&self, size: Option<usize>) -> Result<$crate::observe::Predicted> {
@@ -269,13 +269,14 @@ where
 }
 
 /// Counts matching items across every page, without reading them.
-pub(crate) async fn count_all<F, Fut>(fetch: F) -> Result<usize>
+pub(crate) async fn count_all<F, Fut>(fetch: F) -> Result<u32>
 where
     F: FnMut(Option<Item>) -> Fut,
     Fut: Future<Output = Result<Fetched>>,
 {
-    fold_pages(fetch, 0, |total, fetched| {
-        *total += fetched.count;
+    fold_pages(fetch, 0u32, |total, fetched| {
+        let page = u32::try_from(fetched.count).unwrap_or(u32::MAX);
+        *total = total.saturating_add(page);
         Ok(fetched.last_key)
     })
     .await

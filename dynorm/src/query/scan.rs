@@ -104,8 +104,9 @@ impl<I: Index> Scan<I> {
         self
     }
 
-    /// The most items DynamoDB reads per request (`Limit`).
-    pub fn limit(mut self, limit: u32) -> Self {
+    /// The most items DynamoDB reads per request (`Limit`), before the filter: the page
+    /// size. 0 is refused before anything is sent.
+    pub fn page_size(mut self, limit: u32) -> Self {
         page::set_limit(&mut self.limit, limit, &mut self.errors);
         self
     }
@@ -177,7 +178,7 @@ impl<I: Index> Scan<I> {
     /// place, so a scan of many segments keeps to the capacity of `concurrency` requests
     /// at a time. 0 is refused before anything is sent. Other reads send one request at a
     /// time whatever it is.
-    pub fn concurrency(mut self, concurrency: usize) -> Self {
+    pub fn concurrency(mut self, concurrency: u32) -> Self {
         match checked_concurrency(concurrency) {
             Ok(concurrency) => self.concurrency = concurrency,
             Err(e) => self.errors.push(e),
@@ -322,7 +323,7 @@ impl<I: Index> Scan<I> {
     }
 
     /// The number of matching items, across pages.
-    pub async fn count(self) -> Result<usize> {
+    pub async fn count(self) -> Result<u32> {
         let prepared = self.prepare()?.whole()?;
         page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
     }

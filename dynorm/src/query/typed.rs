@@ -182,8 +182,9 @@ impl<M: Model, R: FromItem> Query<M, R> {
         self
     }
 
-    /// The most items DynamoDB reads per request (`Limit`): the page size.
-    pub fn limit(mut self, limit: u32) -> Self {
+    /// The most items DynamoDB reads per request (`Limit`), before the filter: the page
+    /// size. 0 is refused before anything is sent.
+    pub fn page_size(mut self, limit: u32) -> Self {
         page::set_limit(&mut self.limit, limit, &mut self.errors);
         self
     }
@@ -472,7 +473,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
     }
 
     /// The number of matching items (after the filter), across pages.
-    pub async fn count(self) -> Result<usize> {
+    pub async fn count(self) -> Result<u32> {
         let prepared = self.prepare()?.whole()?;
         page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
     }

@@ -32,7 +32,7 @@ impl Client {
             client: self.clone(),
             conditions: Conjunction::default(),
             loader: (),
-            concurrency: DEFAULT_CONCURRENCY.get(),
+            concurrency: u32::try_from(DEFAULT_CONCURRENCY.get()).unwrap_or(u32::MAX),
             budget: None,
             max_item_bytes: MAX_ITEM_BYTES,
             report: Reporting::default(),
@@ -48,7 +48,7 @@ pub struct Find<M: Model, L = ()> {
     conditions: Conjunction,
     loader: L,
     /// Checked when the find is planned or sent.
-    concurrency: usize,
+    concurrency: u32,
     budget: Option<f64>,
     max_item_bytes: u32,
     report: Reporting,
@@ -114,7 +114,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
     /// capacity. Lower it for a table provisioned for fewer read units per second than a
     /// round costs; parents with many related items cost more (up to 128 units per 1 MB
     /// page). 0 is refused before anything is sent.
-    pub fn concurrency(mut self, concurrency: usize) -> Self {
+    pub fn concurrency(mut self, concurrency: u32) -> Self {
         self.concurrency = concurrency;
         self
     }
@@ -509,7 +509,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         let own = Tally::default();
         let page = query
             .clone()
-            .limit(u32::try_from(limit).unwrap_or(1))
+            .page_size(u32::try_from(limit).unwrap_or(1))
             .return_consumed_capacity(
                 budgeted_capacity(self.report.capacity(), true)
                     .unwrap_or(ReturnConsumedCapacity::Total),

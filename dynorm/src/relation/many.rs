@@ -46,7 +46,8 @@ impl<P: Model, C: Model, N> Many<P, C, N> {
         }
     }
 
-    /// At most `limit` related items per parent.
+    /// At most `limit` related items per parent (at least 1: 0 is refused before anything
+    /// is sent).
     pub fn limit(mut self, limit: u32) -> Self {
         self.options.limit = Some(usize::try_from(limit).unwrap_or(usize::MAX));
         self

@@ -104,14 +104,14 @@ impl LoadPlan {
     /// Query page by its limit or 1 MB of the largest items, from 0; a key read from
     /// nothing to the largest item). A bound in the sense of
     /// [`total_rounds`](Self::total_rounds), for first pages.
-    pub fn predict(&self, parents: usize) -> Predicted {
-        self.predicted(parents, None)
+    pub fn predict(&self, parents: u32) -> Predicted {
+        self.predicted(widen(parents), None)
     }
 
     /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
     /// [`item_size`](crate::observe::item_size) counts them).
-    pub fn predict_for(&self, parents: usize, item_bytes: usize) -> Predicted {
-        self.predicted(parents, Some(item_bytes))
+    pub fn predict_for(&self, parents: u32, item_bytes: u32) -> Predicted {
+        self.predicted(widen(parents), Some(widen(item_bytes)))
     }
 
     fn predicted(&self, parents: usize, size: Option<usize>) -> Predicted {
@@ -251,6 +251,11 @@ impl Waves {
         }
         plan
     }
+}
+
+/// A count as the index it is used as.
+fn widen(count: u32) -> usize {
+    usize::try_from(count).unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]

@@ -193,7 +193,8 @@ impl Declared<'_> {
         let groups = match access {
             Access::Key => {
                 // One BatchGetItem per 100 keys, as many at once as the relation's Queries.
-                let options = BatchOptions::default().concurrency(concurrency.get());
+                let options = BatchOptions::default()
+                    .concurrency(u32::try_from(concurrency.get()).unwrap_or(u32::MAX));
                 let mut batch = db.batch_get().options(options);
                 for value in values {
                     batch = batch.get_key::<C>(access::table_key(&C::SCHEMA, value)?);
@@ -262,6 +263,12 @@ impl Declared<'_> {
             return nested.plan(wave + 1, waves, &slots);
         }
         let in_flight = waves.concurrency();
+        if self.options.and_then(|options| options.limit) == Some(0) {
+            // As `page_size(0)` and `concurrency(0)`: refused, not an empty read.
+            return Err(fail::<P>(relation)(Error::validation(
+                "limit(0) would read nothing: a relation's limit is at least 1",
+            )));
+        }
         // A page is cut to the per-parent limit only under a budget; otherwise the limit
         // applies to the items once read.
         let limit = self

@@ -110,8 +110,8 @@ impl TransactGet {
 
     /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
     /// [`item_size`](crate::observe::item_size) counts them): exact.
-    pub fn predict_for(&self, item_bytes: usize) -> Result<Predicted> {
-        self.predicted(Some(item_bytes))
+    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
+        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
     }
 
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
