@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """Checks that dynorm's layers point down and that no files import each other (see
 ARCHITECTURE.md). Usage: `python3 scripts/check_layers.py [WORKSPACE_ROOT]`: without a root, this
-repository, with the circles of KNOWN_CIRCLES tolerated; with one (the fake workspaces of
-`scripts/test_check_layers.py`, which tests this script), no circle is. Python 3.11
-standard library only.
+repository; with one, that workspace (the fake workspaces of `scripts/test_check_layers.py`,
+which tests this script). Python 3.11 standard library only.
 
 Three checks, each listing every offence; the script exits non-zero if any finds one.
 
@@ -13,8 +12,7 @@ Three checks, each listing every offence; the script exits non-zero if any finds
        value (0) -> error (1) -> schema (2) -> expr, observe (3)
          -> operations, each on a rank of its own, in the order they use each other:
             item (4) -> batch (5) -> query (6) -> transaction (7) -> relation (8)
-            -> stream (9) -> backfill (10)
-         -> client (11) -> cli, codegen, local, lib.rs (12) -> testing (13)
+         -> client (11) -> codegen (`__private`), ext (`__ext`), lib.rs (12)
 
    An operation may name only operations ranked below it: naming one of the same rank
    is sideways, of a higher rank up, and both fail. Operations may also name
@@ -35,9 +33,7 @@ Three checks, each listing every offence; the script exits non-zero if any finds
    (`pub use child::X`, and every `use`) are followed to the file that defines the item,
    so a child naming `super::X`, where the parent only re-exports X from a sibling, imports
    the sibling, not the parent. Declaring `mod child;` is not an import. Any cycle of
-   imports (two files, or more around a loop) fails, and is printed, unless every file in
-   it is listed in KNOWN_CIRCLES (the circles left when this check was written, to be
-   removed: the list only shrinks).
+   imports (two files, or more around a loop) fails, and is printed.
 
 Comments, doc links and string literals are not imports; neither are unit tests: an item
 marked `#[cfg(test)]` (a `mod tests { .. }`, a test-only function or impl) is skipped.
@@ -79,15 +75,6 @@ ROOT_NAMES = {
     "Condition": "expr",
     "Update": "expr",
     "Client": "client",
-}
-# Files in import circles when this check was written (many through `lib.rs`, which
-# defines `Item` and re-exports every layer, and `client/mod.rs`), being removed: a circle
-# among these files alone is reported as known, one that takes in any other file fails,
-# and a file listed here that is in no circle any more fails until it is taken off.
-# Empty this list; never add to it.
-KNOWN_CIRCLES = {
-    "dynorm/src/item": ["read_composite.rs", "update.rs"],
-    "dynorm/src/schema": ["collection.rs", "combine.rs", "count.rs", "entity.rs", "generated.rs", "index.rs", "insert.rs", "key_signature.rs", "mod.rs", "model.rs", "shared_table.rs", "stream_view.rs", "table_definition.rs", "table_drift.rs", "table_schema.rs", "unique.rs"],
 }
 CORE = "dynorm"
 CRATE_RANKS = {
@@ -559,21 +546,15 @@ def cycles(edges: dict) -> list[tuple[set, list]]:
     return sorted(found, key=lambda found: found[1])
 
 
-def check_circles(root: pathlib.Path, crates: dict[str, pathlib.Path], known: dict) -> tuple[list[str], int]:
-    """The circles that fail, and the number of known ones."""
-    known_files = {root / folder / name for folder, names in known.items() for name in names}
-    in_circles = set()
-    problems, known_count = [], 0
+def check_circles(root: pathlib.Path, crates: dict[str, pathlib.Path]) -> list[str]:
+    """Every import circle, each as a problem."""
+    problems = []
     for name, directory in sorted(crates.items()):
         src = directory / "src"
         if not (src / "lib.rs").exists() and not (src / "main.rs").exists():
             continue
         edges = Crate(src).graph()
         for members, cycle in cycles(edges):
-            in_circles |= members
-            if members <= known_files:
-                known_count += 1
-                continue
             steps = [
                 f"{a.relative_to(root)}:{edges[a][b]}" for a, b in zip(cycle, cycle[1:])
             ]
@@ -583,23 +564,18 @@ def check_circles(root: pathlib.Path, crates: dict[str, pathlib.Path], known: di
                 + " -> ".join(steps + [str(cycle[-1].relative_to(root))])
                 + (f" (in one circle with {', '.join(others)})" if others else "")
             )
-    for file in sorted(known_files - in_circles):
-        problems.append(
-            f"{file.relative_to(root)} is in no import circle any more: take it off KNOWN_CIRCLES"
-        )
-    return problems, known_count
+    return problems
 
 
 def main(argv: list[str]) -> int:
     if len(argv) > 1:
-        root, known = pathlib.Path(argv[1]).resolve(), {}
+        root = pathlib.Path(argv[1]).resolve()
     else:
-        root, known = pathlib.Path(__file__).resolve().parent.parent, KNOWN_CIRCLES
+        root = pathlib.Path(__file__).resolve().parent.parent
     crates = workspace_crates(root)
     problems = check_modules(root)
     problems += check_crates(root, crates)
-    circles, known_count = check_circles(root, crates, known)
-    problems += circles
+    problems += check_circles(root, crates)
     if problems:
         print("layers point up or sideways, or files import each other:", file=sys.stderr)
         for problem in problems:
@@ -607,8 +583,7 @@ def main(argv: list[str]) -> int:
         return 1
     files = sum(1 for d in crates.values() for _ in (d / "src").rglob("*.rs"))
     print(
-        f"layers point down and no new import circle: checked {len(crates)} crates, {files} files"
-        + (f"; {known_count} known circle(s) left in KNOWN_CIRCLES" if known_count else "")
+        f"layers point down and no import circle: checked {len(crates)} crates, {files} files"
     )
     return 0
 

@@ -9,25 +9,24 @@ pub use crate::schema::collection::entity_name;
 pub use crate::schema::combine::combined_text;
 pub use crate::schema::combine::Combine;
 pub use crate::schema::convention::Convention;
-pub use crate::schema::count::Count;
-pub use crate::schema::entity::{
+pub use crate::schema::entity::{Entity, KeyCasing, KeyTemplate, TemplatePart};
+pub use crate::schema::entity_keys::{
     check_entity, entity_key, template_hash_values, write_entity_keys, MissingTableKey,
 };
-pub use crate::schema::entity::{Entity, KeyCasing, KeyTemplate, TemplatePart};
 pub use crate::schema::generated::{Generated, GeneratedValue};
-pub use crate::schema::index::{IndexKind, IndexSchema, Projection};
+pub use crate::schema::index_schema::{IndexKind, IndexSchema, Projection};
+pub use crate::schema::key_attribute::KeyAttribute;
 pub use crate::schema::key_signature::KeySignature;
 pub use crate::schema::shape::{decode_shape, shape_fields, Shape};
 pub use crate::schema::shared_table::check_shared_table;
-pub use crate::schema::stream_view::{
-    KeysOnly, NewAndOldImages, NewImage, OldImage, StreamView, Streamed,
-};
-pub use crate::schema::table_schema::{KeyAttribute, Schema};
+pub use crate::schema::stream_view::{KeysOnly, NewAndOldImages, NewImage, OldImage, StreamView};
+pub use crate::schema::table_schema::{Count, Schema};
 pub use crate::schema::template_parse::{template_field, template_key_sources};
-pub use crate::schema::unique::{check_guards, Unique};
+pub use crate::schema::unique::check_guards;
+pub use crate::schema::unique_constraint::Unique;
 pub use crate::schema::Derived;
 pub use crate::schema::{
-    BatchWritable, Collection, FromItem, Index, Insertable, Keyed, Model, ModelKey,
+    BatchWritable, Collection, FromItem, Index, Insertable, Keyed, Model, ModelKey, Streamed,
 };
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;

@@ -90,9 +90,9 @@ pub mod value {
 pub mod schema {
     pub use crate::schema::collection::entity_name;
     pub use crate::schema::entity::TemplatePart;
-    pub use crate::schema::index::{IndexKind, IndexSchema, Projection};
+    pub use crate::schema::index_schema::{IndexKind, IndexSchema, Projection};
+    pub use crate::schema::key_attribute::KeyAttribute;
     pub use crate::schema::table_drift::missing_table;
-    pub use crate::schema::table_schema::KeyAttribute;
     pub use crate::schema::table_schema::Schema;
     pub use crate::schema::*;
 
@@ -108,18 +108,21 @@ pub mod schema {
     pub mod unique {
         pub use crate::schema::unique::*;
         pub use crate::schema::unique::{
-            guard_owner, is_guard, is_guard_key, Unique, GUARD_OWNER_HASH, GUARD_OWNER_RANGE,
+            guard_owner, is_guard, is_guard_key, GUARD_OWNER_HASH, GUARD_OWNER_RANGE,
         };
+        pub use crate::schema::unique_constraint::Unique;
     }
 
     /// Maintained counts and the counted marker.
     pub mod count {
-        pub use crate::schema::count::{marker, Count, COUNTED};
+        pub use crate::schema::count::{marker, COUNTED};
+        pub use crate::schema::table_schema::Count;
     }
 
     /// Entity names and key templates.
     pub mod entity {
-        pub use crate::schema::entity::{write_entity_keys, KeyCasing, MissingTableKey};
+        pub use crate::schema::entity::KeyCasing;
+        pub use crate::schema::entity_keys::{write_entity_keys, MissingTableKey};
     }
 
     /// Collections.
@@ -130,6 +133,7 @@ pub mod schema {
     /// Stream view types.
     pub mod stream_view {
         pub use crate::schema::stream_view::*;
+        pub use crate::schema::Streamed;
     }
 
     /// Key templates parsed back.

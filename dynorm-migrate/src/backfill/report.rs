@@ -36,11 +36,11 @@ pub struct BackfillReport {
     /// Segments it finished.
     pub segments: u32,
     /// The run's number of segments, which its first worker fixed: this worker's
-    /// [`segments`](Backfill::segments) when it started the run, the run's when it joined
+    /// [`segments`](crate::backfill::Backfill::segments) when it started the run, the run's when it joined
     /// one started with another number (it says so in an `info` event).
     pub run_segments: u32,
     /// Items it set aside because they do not decode
-    /// ([`set_aside_undecodable`](Backfill::set_aside_undecodable)).
+    /// ([`set_aside_undecodable`](crate::backfill::Backfill::set_aside_undecodable)).
     pub set_aside: u64,
     /// Guards it claimed for unique values of items written before their `#[unique]`
     /// (or, in a dry run, that it would claim).

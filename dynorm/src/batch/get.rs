@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use futures_util::stream::{self, StreamExt};
 use tracing::Instrument;
 
+use super::in_flight::checked_concurrency;
 use super::retry::{AfterFailure, Retry};
 use super::{incomplete, BatchOptions, Tables};
 use crate::client::Client;
@@ -20,7 +21,6 @@ use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
 use crate::observe::{report_setters, Metadata, Predicted, Reporting};
-use crate::query::checked_concurrency;
 use crate::schema::{key_signature, Model};
 use crate::value::Item;
 

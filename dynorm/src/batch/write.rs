@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemInput;
 use futures_util::stream::{self, StreamExt};
 
 use super::chunks::{Chunks, Planned};
+use super::in_flight::checked_concurrency;
 use super::write_chunk::{chunk_input, group, send_chunk, ChunkOutcome};
 use super::write_source::{Source, OPERATION};
 use super::{incomplete, BatchOptions, Tables};
@@ -17,7 +18,6 @@ use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
 use crate::observe::{report_setters, Metadata, Predicted, RateLimiter, Reporting};
-use crate::query::checked_concurrency;
 use crate::schema::key_signature::KeySignature;
 use crate::schema::{BatchWritable, Model};
 

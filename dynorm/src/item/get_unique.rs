@@ -10,7 +10,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Attr, Operand};
 use crate::item::raw_read::RawRead;
 use crate::observe::{report_setters, Reporting};
-use crate::schema::unique::{self, Unique};
+use crate::schema::unique;
+use crate::schema::Unique;
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 

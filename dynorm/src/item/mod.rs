@@ -22,6 +22,7 @@ mod replan;
 pub(crate) mod single_write;
 pub(crate) mod transact;
 mod update;
+mod update_item;
 mod update_size;
 pub(crate) mod whole_item;
 pub(crate) mod write_request;
@@ -31,7 +32,7 @@ pub use get::GetItem;
 pub use get_unique::GetUnique;
 pub use insert::{InsertItem, InsertMany};
 pub use put::{CreateItem, PutItem};
-pub use update::UpdateItem;
+pub use update_item::UpdateItem;
 
 pub(crate) use build_error::built;
 pub(crate) use decode::decode;

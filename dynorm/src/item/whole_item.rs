@@ -2,7 +2,7 @@
 //! `create`, `put`, batch puts and transaction puts.
 
 use crate::error::Result;
-use crate::schema::{entity, Model};
+use crate::schema::{entity_keys, Model};
 use crate::value::Item;
 
 /// Whether a whole-item write creates a new item or may replace one.
@@ -55,7 +55,7 @@ pub(crate) fn prepare_item<M: Model>(
         );
     }
     if M::SCHEMA.entity.is_some() {
-        entity::write_entity_keys(&M::SCHEMA, &mut item, entity::MissingTableKey::Refuse)
+        entity_keys::write_entity_keys(&M::SCHEMA, &mut item, entity_keys::MissingTableKey::Refuse)
             .map_err(|e| e.with_operation(operation))?;
     }
     M::SCHEMA.check_item(&item, operation)?;

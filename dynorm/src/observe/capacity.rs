@@ -218,7 +218,7 @@ impl Tally {
     }
 
     /// `ScannedCount` summed over query and scan pages: the items read before the filter.
-    /// The difference with [`count`](Self::count) is what the filter threw away.
+    /// The difference with [`matched`](Self::matched) is what the filter threw away.
     pub fn scanned_count(&self) -> usize {
         self.read(|t| t.scanned_count)
     }

@@ -6,7 +6,6 @@ mod collection;
 mod cursor;
 mod cursor_key;
 mod hydrate;
-mod in_flight;
 mod page;
 mod partition;
 mod scan;
@@ -20,5 +19,3 @@ pub use page::{ItemStream, Page};
 pub(crate) use partition::Partition;
 pub use scan::Scan;
 pub use typed::Query;
-
-pub(crate) use in_flight::checked_concurrency;

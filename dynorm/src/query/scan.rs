@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
+use crate::batch::checked_concurrency;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
@@ -15,7 +16,6 @@ use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
 use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
 use crate::query::budget::{budget_setters, read_within, refused_whole, Budget};
-use crate::query::checked_concurrency;
 use crate::query::cursor::Binding;
 use crate::query::page::{self, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};

@@ -6,7 +6,7 @@ use std::fmt;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
-use crate::schema::{entity, unique, IndexSchema, Schema, TemplatePart};
+use crate::schema::{entity_keys, unique, IndexSchema, Schema, TemplatePart};
 use crate::value::Item;
 
 /// The access path to the related items of one parent.
@@ -144,7 +144,7 @@ fn partition_values(
 ) -> Result<Vec<(&'static str, AttributeValue)>> {
     if schema.entity.is_some() {
         let name = (index.kind != crate::schema::IndexKind::Table).then_some(index.name);
-        let rendered = entity::template_hash_values(schema, name, values)?;
+        let rendered = entity_keys::template_hash_values(schema, name, values)?;
         if !rendered.is_empty() {
             return Ok(rendered);
         }
@@ -168,7 +168,7 @@ fn partition_values(
 /// The whole table key of the related item whose references hold `values`.
 pub(crate) fn table_key(schema: &Schema, values: &Item) -> Result<Item> {
     if schema.entity.is_some() {
-        return entity::entity_key(schema, values);
+        return entity_keys::entity_key(schema, values);
     }
     schema
         .keys

@@ -12,12 +12,13 @@ use super::plan::{LoadPlan, Waves};
 use super::related::{budgeted_capacity, reporting};
 use super::rounds::{Rounds, DEFAULT_CONCURRENCY};
 use super::{access, shared};
+use crate::batch::checked_concurrency;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr};
 use crate::observe::{report_setters, Reporting, ReturnConsumedCapacity, Tally};
 use crate::query::budget::{Budget, Meter, MAX_ITEM_BYTES};
-use crate::query::{checked_concurrency, Page, Query};
+use crate::query::{Page, Query};
 use crate::schema::{IndexKind, IndexSchema, Model};
 use crate::value::Item;
 

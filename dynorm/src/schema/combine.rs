@@ -3,7 +3,6 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
-use crate::schema::Schema;
 use crate::value::Item;
 
 /// An attribute built from others, `#[combine(fields = [month, status], sep = "#")]`.
@@ -62,23 +61,4 @@ pub fn combined_text(
         out.push_str(text);
     }
     Ok(out)
-}
-
-impl Schema {
-    /// Builds every `#[combine]` attribute again from the item's sources, for a whole-item
-    /// write: after the attributes dynorm sets itself (`default`s, `updated_at`, the
-    /// `#[version]`), so that a combination of them holds the values stored.
-    pub(crate) fn write_combines(&self, item: &mut Item) -> Result<()> {
-        for combine in self.combines {
-            let text = combined_text(
-                self.model,
-                combine.attribute,
-                combine.separator,
-                item,
-                combine.sources,
-            )?;
-            item.insert(combine.attribute.to_owned(), AttributeValue::S(text));
-        }
-        Ok(())
-    }
 }

@@ -1,31 +1,18 @@
 //! Counts kept by writes (`#[count]`): a model whose items are counted in an attribute of
 //! a parent item, such as the members of a team in `Team::member_count`. Pure: which
-//! parent an item counts in.
+//! parent an item counts in, and what a model's companion items depend on. `Count` itself
+//! is in `table_schema.rs`, beside the `Schema` of its parent.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
-use crate::schema::entity::entity_key;
-use crate::schema::Schema;
+use crate::schema::entity_keys::entity_key;
+use crate::schema::table_schema::{Count, Schema};
 use crate::value::Item;
 
 /// The attribute of a counted item that names the counts it is held in, each as
 /// [`Count::id`], sorted and joined by `;`.
 pub const COUNTED: &str = "__dynorm_counted__";
-
-/// One count: each item of the model adds one to `attribute` of the parent item whose key
-/// `references` hold the item's `fields`.
-#[derive(Clone, Copy, Debug)]
-pub struct Count {
-    /// The parent model.
-    pub parent: &'static Schema,
-    /// The parent's attribute that holds the count.
-    pub attribute: &'static str,
-    /// This model's attributes that name the parent.
-    pub fields: &'static [&'static str],
-    /// The parent's attributes they hold, in the same order.
-    pub references: &'static [&'static str],
-}
 
 impl Count {
     /// The count's name in the marker of the items it holds: `attribute(field,...)`.
@@ -80,4 +67,28 @@ pub fn marker<'a>(counts: impl IntoIterator<Item = &'a Count>) -> AttributeValue
     ids.sort_unstable();
     ids.dedup();
     AttributeValue::S(ids.join(";"))
+}
+
+impl Schema {
+    /// The attributes those other items depend on: the unique constraints' values and
+    /// scopes, the fields that name a counted parent, and the marker of the counts that
+    /// hold the item.
+    pub(crate) fn companion_sources(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.uniques
+            .iter()
+            .flat_map(|u| u.sources())
+            .chain(self.counts.iter().flat_map(|c| c.fields.iter().copied()))
+            .chain((!self.counts.is_empty()).then_some(COUNTED))
+    }
+
+    /// Whether an update that writes `touched` (an upsert: `upsert`) marks the item as held
+    /// by every count of the model: when it may name a counted parent anew.
+    pub(crate) fn update_marks_counted<'a>(
+        &self,
+        mut touched: impl Iterator<Item = &'a str>,
+        upsert: bool,
+    ) -> bool {
+        !self.counts.is_empty()
+            && (upsert || touched.any(|name| self.counts.iter().any(|c| c.fields.contains(&name))))
+    }
 }

@@ -2,6 +2,7 @@
 
 use crate::error::{CancellationReason, Error, Result};
 use crate::schema::key_signature::KeySignature;
+use crate::schema::stream_view::View;
 use crate::schema::Derived;
 use crate::schema::{table_definition, Schema};
 use crate::value::Item;
@@ -157,4 +158,13 @@ impl CancellationReason {
         }
         self.item.clone().map(M::from_item)
     }
+}
+
+/// A model whose table has a stream: `#[dynorm(stream = "new_and_old_images")]`
+/// implements it, with the view type as a type.
+pub trait Streamed: Model {
+    /// The stream's view type: [`KeysOnly`](crate::schema::KeysOnly),
+    /// [`NewImage`](crate::schema::NewImage), [`OldImage`](crate::schema::OldImage) or
+    /// [`NewAndOldImages`](crate::schema::NewAndOldImages).
+    type View: View;
 }

@@ -1,11 +1,11 @@
 //! A table's stream view type, as a value (`StreamView`, in the schema) and as a type
 //! (`KeysOnly`, `NewImage`, `OldImage`, `NewAndOldImages`), so that a change read from a
-//! stream that carries no image has no image field to read.
+//! stream that carries no image has no image field to read. A model's stream is
+//! `Streamed`, in `model.rs` with the other traits the derive implements.
 
 use std::fmt;
 
 use crate::error::Result;
-use crate::schema::Model;
 use crate::value::Item;
 
 /// What a table's stream records carry besides the key: DynamoDB's `StreamViewType`.
@@ -154,11 +154,3 @@ view!(
     /// `NEW_AND_OLD_IMAGES`: a change carries the item before and after it.
     NewAndOldImages, yes, yes
 );
-
-/// A model whose table has a stream: `#[dynorm(stream = "new_and_old_images")]`
-/// implements it, with the view type as a type.
-pub trait Streamed: Model {
-    /// The stream's view type: [`KeysOnly`], [`NewImage`], [`OldImage`] or
-    /// [`NewAndOldImages`].
-    type View: View;
-}

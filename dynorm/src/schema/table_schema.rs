@@ -1,24 +1,15 @@
 //! What a model says about its table: names, keys, indexes and attribute behaviours,
-//! built by the derive as constants.
+//! built by the derive as constants; with `Count`, which names its parent's schema, so
+//! that the two types, each holding the other, share a file.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::error::{Error, Result};
-use crate::schema::entity::Entity;
-use crate::schema::index::{IndexKind, IndexSchema, Projection};
 use crate::schema::shape::Shape;
-use crate::schema::unique;
-use crate::schema::{Combine, Count, Generated, StreamView, Unique};
-use crate::value::{limits, AttrError, Item, ScalarType};
-
-/// One key attribute: its name and type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyAttribute {
-    /// The attribute name.
-    pub name: &'static str,
-    /// S, N or B.
-    pub scalar: ScalarType,
-}
+use crate::schema::{
+    Combine, Entity, Generated, IndexKind, IndexSchema, KeyAttribute, Projection, StreamView,
+    Unique,
+};
+use crate::value::{limits, Item};
 
 /// What a model says about its table, built by the derive at compile time.
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +57,20 @@ pub struct Schema {
     pub max_item_bytes: Option<usize>,
 }
 
+/// One count: each item of the model adds one to `attribute` of the parent item whose key
+/// `references` hold the item's `fields`.
+#[derive(Clone, Copy, Debug)]
+pub struct Count {
+    /// The parent model.
+    pub parent: &'static Schema,
+    /// The parent's attribute that holds the count.
+    pub attribute: &'static str,
+    /// This model's attributes that name the parent.
+    pub fields: &'static [&'static str],
+    /// The parent's attributes they hold, in the same order.
+    pub references: &'static [&'static str],
+}
+
 #[cfg(test)]
 impl Schema {
     /// A schema for unit tests: model and table `name`, hash key `hash_key`, and nothing
@@ -109,28 +114,6 @@ impl Schema {
     /// values, or the counts it is kept in.
     pub const fn has_companions(&self) -> bool {
         !self.uniques.is_empty() || !self.counts.is_empty()
-    }
-
-    /// The attributes those other items depend on: the unique constraints' values and
-    /// scopes, the fields that name a counted parent, and the marker of the counts that
-    /// hold the item.
-    pub(crate) fn companion_sources(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.uniques
-            .iter()
-            .flat_map(|u| u.sources())
-            .chain(self.counts.iter().flat_map(|c| c.fields.iter().copied()))
-            .chain((!self.counts.is_empty()).then_some(crate::schema::count::COUNTED))
-    }
-
-    /// Whether an update that writes `touched` (an upsert: `upsert`) marks the item as held
-    /// by every count of the model: when it may name a counted parent anew.
-    pub(crate) fn update_marks_counted<'a>(
-        &self,
-        mut touched: impl Iterator<Item = &'a str>,
-        upsert: bool,
-    ) -> bool {
-        !self.counts.is_empty()
-            && (upsert || touched.any(|name| self.counts.iter().any(|c| c.fields.contains(&name))))
     }
 
     /// The table itself, seen as an index.
@@ -178,142 +161,6 @@ impl Schema {
     /// The key attributes: the hash key, then the range key.
     pub fn key_attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> {
         self.keys.iter()
-    }
-
-    /// Checks that a key item has exactly the key attributes, each of the right type and
-    /// not empty. Raw keys skip the typed key, so this is what catches their mistakes.
-    pub(crate) fn validate_key(&self, key: &Item, operation: &'static str) -> Result<()> {
-        for attribute in self.key_attributes() {
-            self.check_key_value(attribute, key.get(attribute.name), operation)?;
-        }
-        if let Some(extra) = key
-            .keys()
-            .find(|name| self.key_attributes().all(|a| a.name != name.as_str()))
-        {
-            return Err(Error::validation(format!(
-                "`{extra}` is not a key attribute of `{}`",
-                self.model
-            ))
-            .with_model(self.model)
-            .with_operation(operation)
-            .with_attribute(extra.as_str()));
-        }
-        Ok(())
-    }
-
-    /// Checks a whole item against DynamoDB's limits before it is written, on every path
-    /// that writes one: every number in range and precision, no set with an element twice,
-    /// every table key present, every table and index key of the right type and not
-    /// empty, and the item at most 400 KB. The error names the attribute (and the path
-    /// inside it).
-    pub fn check_item(&self, item: &Item, operation: &'static str) -> Result<()> {
-        let fail = |attribute: &str, error: AttrError| {
-            Error::validation(error.message().to_owned())
-                .with_model(self.model)
-                .with_operation(operation)
-                .with_attribute(error.render_path(attribute))
-        };
-        for (name, value) in item {
-            limits::check_value(value).map_err(|e| fail(name, e))?;
-        }
-        for attribute in self.key_attributes() {
-            self.check_key_value(attribute, item.get(attribute.name), operation)?;
-        }
-        for index in self.indexes {
-            for attribute in index.hash_key.iter().chain(index.range_key) {
-                if let Some(value) = item.get(attribute.name) {
-                    self.check_key_value(attribute, Some(value), operation)
-                        .map_err(|e| {
-                            e.with_context(&format!("it is a key of index `{}`", index.name))
-                        })?;
-                }
-            }
-        }
-        let size = limits::item_size(item);
-        if size > self.item_bound() {
-            return Err(self.too_large(item, size, "the item holds", operation));
-        }
-        Ok(())
-    }
-
-    /// The error of `item` (`what` holds it, with its verb), of `size` bytes, over
-    /// [`item_bound`](Self::item_bound): it names the attribute that holds more than half
-    /// of it, when one does.
-    pub(crate) fn too_large(
-        &self,
-        item: &Item,
-        size: usize,
-        what: &str,
-        operation: &'static str,
-    ) -> Error {
-        let limit = match self.max_item_bytes {
-            Some(bytes) => format!(
-                "`{}` declares `max_item_bytes = {bytes}`, so it writes no item larger",
-                self.model
-            ),
-            None => "DynamoDB's limit for an item is 400 KB".to_owned(),
-        };
-        let largest = item
-            .iter()
-            .map(|(name, value)| (name, limits::attribute_size(name, value)))
-            .max_by_key(|(_, bytes)| *bytes)
-            .filter(|(_, bytes)| 2 * bytes > size);
-        let (held, attribute) = match largest {
-            Some((name, bytes)) => (format!(", {bytes} of them in `{name}`"), Some(name)),
-            None => (String::new(), None),
-        };
-        let error = Error::validation(format!("{what} about {size} bytes{held}; {limit}"))
-            .with_model(self.model)
-            .with_operation(operation);
-        match attribute {
-            Some(name) => error.with_attribute(name.as_str()),
-            None => error,
-        }
-    }
-
-    /// Checks one key attribute's value: present, of the attribute's type, not empty, and,
-    /// for the table's hash key, not the key of a guard item (`schema/unique.rs`).
-    pub(crate) fn check_key_value(
-        &self,
-        attribute: &KeyAttribute,
-        value: Option<&AttributeValue>,
-        operation: &'static str,
-    ) -> Result<()> {
-        let fail = |message: String| {
-            Err(Error::validation(message)
-                .with_model(self.model)
-                .with_operation(operation)
-                .with_attribute(attribute.name))
-        };
-        let Some(value) = value else {
-            return fail(format!(
-                "the key of `{}` has no `{}`",
-                self.model, attribute.name
-            ));
-        };
-        let type_ok = matches!(
-            (attribute.scalar, value),
-            (ScalarType::S, AttributeValue::S(_))
-                | (ScalarType::N, AttributeValue::N(_))
-                | (ScalarType::B, AttributeValue::B(_))
-        );
-        if !type_ok {
-            return fail(format!(
-                "a key attribute must be {:?}, found {}",
-                attribute.scalar,
-                crate::value::describe(value)
-            ));
-        }
-        let empty = match value {
-            AttributeValue::S(s) => s.is_empty(),
-            AttributeValue::B(b) => b.as_ref().is_empty(),
-            _ => false,
-        };
-        if empty {
-            return fail("a key attribute cannot be empty".to_owned());
-        }
-        unique::refuse_guard_key(self, attribute.name, value)
-            .map_err(|e| e.with_operation(operation))
     }
 
     /// Whether an item has expired by its `#[ttl]` (DynamoDB deletes such items only

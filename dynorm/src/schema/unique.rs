@@ -1,5 +1,5 @@
-//! Unique attributes (`#[unique]`): what a model declares unique, and the guard item that
-//! holds each unique value. Pure: the layout of a guard and the values it is made of.
+//! Unique attributes (`#[unique]`): the guard item that holds each unique value of a
+//! constraint (`Unique`, in `unique_constraint.rs`). Pure: the layout of a guard.
 //!
 //! A guard lives in the model's table. Its key is text made of the model's stable name,
 //! the constraint and the values (scope first), so that two items holding the same values
@@ -30,6 +30,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
 use crate::schema::const_text::ConstText;
+use crate::schema::unique_constraint::Unique;
 use crate::schema::Schema;
 use crate::value::{Item, ScalarType};
 
@@ -49,48 +50,7 @@ pub const GUARD_RANGE: &str = "$unique";
 /// DynamoDB's limit on a partition key value, in bytes.
 const MAX_HASH_KEY_BYTES: usize = 2048;
 
-/// One unique constraint: these attributes' values, together, belong to at most one item
-/// (within each combination of the scope's values).
-#[derive(Clone, Copy, Debug)]
-pub struct Unique {
-    /// The model's stable name, which its guards' keys begin with: `#[dynorm(unique_name)]`
-    /// or the entity name.
-    pub owner: &'static str,
-    /// The constraint's name: its attributes joined by `+`.
-    pub name: &'static str,
-    /// The attributes whose values are unique together.
-    pub attributes: &'static [&'static str],
-    /// The attributes that scope it (unique per team: `team_id`).
-    pub scope: &'static [&'static str],
-}
-
 impl Unique {
-    /// Every attribute the guard's key is made of: the scope, then the values.
-    pub fn sources(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.scope.iter().chain(self.attributes).copied()
-    }
-
-    /// The stored values of the sources, in [`sources`](Self::sources) order; `None` when
-    /// one is absent or NULL, for which no guard is kept (as SQL's `UNIQUE` allows many
-    /// NULLs).
-    pub fn values<'a>(&self, item: &'a Item) -> Option<Vec<&'a AttributeValue>> {
-        self.sources()
-            .map(|name| {
-                item.get(name)
-                    .filter(|v| !matches!(v, AttributeValue::Null(_)))
-            })
-            .collect()
-    }
-
-    /// The values as the error of a conflict shows them: `email = "a@b.c"`.
-    pub fn describe(&self, values: &[&AttributeValue]) -> String {
-        self.sources()
-            .zip(values)
-            .map(|(name, value)| format!("{name} = {}", crate::value::show(value)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
     /// The guard's key for these values (in [`sources`](Self::sources) order).
     pub fn guard_key(&self, schema: &Schema, values: &[&AttributeValue]) -> Result<Item> {
         let mut text = String::with_capacity(64);

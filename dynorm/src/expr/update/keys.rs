@@ -14,8 +14,8 @@ use super::action::Action;
 use super::state::Update;
 use crate::error::{Error, Result};
 use crate::schema::combine::combined_text;
-use crate::schema::entity::electrodb_index_keys;
 use crate::schema::entity::KeyTemplate;
+use crate::schema::entity_keys::electrodb_index_keys;
 use crate::schema::{Combine, Convention, Entity, Schema};
 use crate::value::Item;
 

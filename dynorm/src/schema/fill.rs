@@ -1,0 +1,67 @@
+//! The attributes dynorm writes into a whole item itself: `#[dynorm(default)]`s when
+//! absent, `updated_at`, and every `#[combine]` built again from its sources.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::Result;
+use crate::schema::combine::combined_text;
+use crate::schema::generated::GeneratedValue;
+use crate::schema::Schema;
+use crate::value::Item;
+
+/// The stored text of `Uuid::nil()`.
+const NIL_UUID: &str = "00000000-0000-0000-0000-000000000000";
+
+/// Whether a generated value is a UUID, whose nil value is a placeholder.
+fn is_uuid(value: GeneratedValue) -> bool {
+    #[cfg(feature = "uuid")]
+    return value == GeneratedValue::UuidV7;
+    #[cfg(not(feature = "uuid"))]
+    {
+        let _ = value;
+        false
+    }
+}
+
+impl Schema {
+    /// Fills in the `#[dynorm(default)]` attributes that are absent or empty, for `create`.
+    pub(crate) fn apply_defaults(&self, item: &mut Item) {
+        for default in self.defaults {
+            let absent = match item.get(default.attribute) {
+                None | Some(AttributeValue::Null(_)) => true,
+                // A `Uuid` field left as `Uuid::nil()` is a placeholder, as "" is.
+                Some(AttributeValue::S(s)) => {
+                    s.is_empty() || (is_uuid(default.value) && s == NIL_UUID)
+                }
+                Some(_) => false,
+            };
+            if absent {
+                item.insert(default.attribute.to_owned(), default.value.generate());
+            }
+        }
+    }
+
+    /// Sets the `#[dynorm(updated_at)]` attribute to now, for every whole-item write.
+    pub(crate) fn touch_updated_at(&self, item: &mut Item) {
+        if let Some(updated) = self.updated_at {
+            item.insert(updated.attribute.to_owned(), updated.value.generate());
+        }
+    }
+
+    /// Builds every `#[combine]` attribute again from the item's sources, for a whole-item
+    /// write: after the attributes dynorm sets itself (`default`s, `updated_at`, the
+    /// `#[version]`), so that a combination of them holds the values stored.
+    pub(crate) fn write_combines(&self, item: &mut Item) -> Result<()> {
+        for combine in self.combines {
+            let text = combined_text(
+                self.model,
+                combine.attribute,
+                combine.separator,
+                item,
+                combine.sources,
+            )?;
+            item.insert(combine.attribute.to_owned(), AttributeValue::S(text));
+        }
+        Ok(())
+    }
+}
