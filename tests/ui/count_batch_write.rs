@@ -15,7 +15,7 @@ struct Member {
     team: String,
 }
 
-async fn remove(db: dynorm::Client, ids: Vec<String>) -> Result<usize, dynorm::Error> {
+async fn remove(db: dynorm::Client, ids: Vec<String>) -> Result<u32, dynorm::Error> {
     db.batch_write().delete_many::<Member, _>(ids).send().await
 }
 

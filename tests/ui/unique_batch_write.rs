@@ -9,7 +9,7 @@ struct User {
     email: String,
 }
 
-async fn import(db: dynorm::Client, users: Vec<User>) -> Result<usize, dynorm::Error> {
+async fn import(db: dynorm::Client, users: Vec<User>) -> Result<u32, dynorm::Error> {
     db.batch_write().put_many(&users).send().await
 }
 

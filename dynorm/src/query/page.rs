@@ -87,7 +87,7 @@ pub(crate) use page_of;
 macro_rules! predict_setters {
     ($schema:expr; $(#[$extra:meta])*) => {
         /// The read units one page would consume, predicted without sending it: from 0 (no
-        /// item matches) up to what its [`limit`](Self::limit) of the largest items (the
+        /// item matches) up to what its [`page_size`](Self::page_size) of the largest items (the
         /// model's `max_item_bytes`, or 400 KB) or 1 MB costs, whichever is less, read
         /// before any filter. Every page costs this much at most; nothing says how many
         /// pages there are. With a [`budget`](Self::budget), [`page`](Self::page) reads
