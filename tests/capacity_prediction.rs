@@ -732,7 +732,7 @@ async fn a_create_over_an_existing_item_is_charged_within_its_prediction() {
     let predicted = create.predict().expect("predicts");
     // A failed condition is charged for the item stored: 1,900 bytes, 2 units.
     let bytes = item_size(&stored.to_item().expect("converts"));
-    let failed = f64::from(u32::try_from(bytes.div_ceil(1024)).expect("small"));
+    let failed = f64::from(bytes.div_ceil(1024));
     assert_eq!(failed, 2.0);
     assert!(
         predicted.of(&db.tables().name::<Note>()).contains(failed),
