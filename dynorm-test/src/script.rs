@@ -133,30 +133,20 @@ impl Script {
     /// cannot change the count), and an attempt timeout of [`ATTEMPT_TIMEOUT`].
     pub fn client(&self, db: &Client, max_attempts: u32) -> Client {
         use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
-        let sdk = db.sdk().config();
-        let config = sdk
-            .to_builder()
-            .retry_config(
-                RetryConfig::standard()
-                    .with_max_attempts(max_attempts)
-                    .with_initial_backoff(Duration::from_millis(1))
-                    .with_max_backoff(Duration::from_millis(5)),
-            )
-            .retry_partition(
-                RetryPartition::custom("dynorm-testing-script")
-                    .token_bucket(TokenBucket::unlimited())
-                    .build(),
-            )
-            .timeout_config(
-                TimeoutConfig::builder()
-                    .operation_attempt_timeout(ATTEMPT_TIMEOUT)
-                    .build(),
-            )
-            .interceptor(Scripted::new(self, sdk.region().map(|r| r.as_ref())))
-            .build();
-        db.to_builder()
-            .sdk(aws_sdk_dynamodb::Client::from_conf(config))
-            .build()
+        self.faulted(db, |config| {
+            config
+                .retry_config(
+                    RetryConfig::standard()
+                        .with_max_attempts(max_attempts)
+                        .with_initial_backoff(Duration::from_millis(1))
+                        .with_max_backoff(Duration::from_millis(5)),
+                )
+                .retry_partition(
+                    RetryPartition::custom("dynorm-testing-script")
+                        .token_bucket(TokenBucket::unlimited())
+                        .build(),
+                )
+        })
     }
 
     /// A client on the same server and tables as `db` whose DynamoDB Streams client has
@@ -167,9 +157,19 @@ impl Script {
     /// It sends its requests with the SDK's retries off and makes every attempt itself,
     /// under the client's retry policy, so every attempt counted is one it made.
     pub fn streams_client(&self, db: &Client) -> Client {
+        self.faulted(db, |config| config)
+    }
+
+    /// A client on the same server and tables as `db`, whose SDK configuration is a copy
+    /// of `db`'s with `configure` applied, an attempt timeout of [`ATTEMPT_TIMEOUT`] and
+    /// these faults in its path.
+    fn faulted(
+        &self,
+        db: &Client,
+        configure: impl FnOnce(aws_sdk_dynamodb::config::Builder) -> aws_sdk_dynamodb::config::Builder,
+    ) -> Client {
         let sdk = db.sdk().config();
-        let config = sdk
-            .to_builder()
+        let config = configure(sdk.to_builder())
             .timeout_config(
                 TimeoutConfig::builder()
                     .operation_attempt_timeout(ATTEMPT_TIMEOUT)

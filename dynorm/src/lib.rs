@@ -70,7 +70,7 @@
 //! |---|---|---|
 //! | `send()` | writes: `()`; `get`: `Option<M>`; `get_many`: `Vec<M>`; batch and transaction reads: their results | every builder of a fixed set of requests |
 //! | `send_returning_new()` / `send_returning_old()` | the item after / before the write | `create`, `update`, `insert` / `put`, `update`, `delete` |
-//! | `all()`, `first()`, `page(cursor)`, `stream()`, `count()` | `Vec<T>`, `Option<T>`, [`Page`](query::Page), a `Stream`, `usize` | reads of pages: `query`, `query_by`, `scan`, `scan_by`, `collection` (`all`, `page`), `find` (`all`, `first`) |
+//! | `all()`, `first()`, `page(cursor)`, `stream()`, `count()` | `Vec<T>`, `Option<T>`, [`Page`](query::Page), a `Stream`, `u32` | reads of pages: `query`, `query_by`, `scan`, `scan_by`, `collection` (`all`, `page`), `find` (`all`, `first`) |
 //! | `preview()`, `plan()` | what would be sent, without sending | every builder; queries and finds |
 //! | `predict()` | the capacity units `send` would consume, by table and index, without sending: [`Predicted`](observe::Predicted) | every builder that sends (one page of a query or scan) |
 //! | `tally(&t)` | the builder; requests, counts and capacity go to [`Tally`](observe::Tally) | every builder |
