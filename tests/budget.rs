@@ -191,3 +191,17 @@ async fn a_plan_says_a_limit_with_a_filter_may_read_far_more_than_it_returns() {
     let plain = db.query_by::<Note>("b").page_size(10).plan().unwrap();
     assert!(plain.notes.is_empty(), "{plain}");
 }
+
+#[tokio::test]
+async fn a_page_size_of_0_is_refused_before_sending() {
+    let db = common::db_with::<Note>("budget_page_size_zero").await;
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    let query = counted.query_by::<Note>("b").page_size(0).all().await;
+    let scan = counted.scan::<Note>().page_size(0).all().await;
+    for error in [query.unwrap_err(), scan.unwrap_err()] {
+        assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
+        assert_eq!(error.model(), Some("Note"), "{error}");
+    }
+    assert_eq!(requests.total(), 0, "nothing is sent");
+}

@@ -362,3 +362,21 @@ async fn changes_to_one_key_come_in_order() {
     assert_eq!(last["even"], 18);
     assert_eq!(last["odd"], 19);
 }
+
+#[tokio::test]
+async fn a_page_size_of_0_or_over_1000_is_refused_before_sending() {
+    let db = common::db_with::<Account>("streams_page_size").await;
+    for page_size in [0, 1001] {
+        let requests = common::Requests::new();
+        let first = dynorm_streams::changes::<Account>(&requests.client(&db))
+            .page_size(page_size)
+            .stop_when_idle(IDLE)
+            .stream()
+            .next()
+            .await
+            .expect("the error comes first");
+        let error = first.unwrap_err();
+        assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
+        assert_eq!(requests.total(), 0, "nothing is sent for {page_size}");
+    }
+}
