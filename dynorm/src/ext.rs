@@ -243,12 +243,6 @@ pub mod client {
         client.extensions().get_or_default::<T>()
     }
 
-    /// The SDK client with its own retries off, for requests retried under the
-    /// [`RetryPolicy`].
-    pub fn sdk_once(client: &Client) -> &aws_sdk_dynamodb::Client {
-        client.sdk_once()
-    }
-
     /// The retry policy of the requests dynorm retries itself.
     pub fn retry_policy(client: &Client) -> RetryPolicy {
         client.retry_policy()
