@@ -11,8 +11,8 @@
 
 use aws_lambda_events::event::dynamodb::Event;
 use aws_lambda_events::event::streams::DynamoDbEventResponse;
-use dynorm_streams::{lambda, ChangeKind, ModelChange};
 use dynorm::Model;
+use dynorm_streams::{lambda, ChangeKind, ModelChange};
 use lambda_runtime::{service_fn, Error, LambdaEvent};
 
 #[derive(Model, Debug, Clone)]
