@@ -157,8 +157,8 @@ impl Fixture {
         let plan = self.find(&self.db, in_flight).plan().expect("a plan");
         Rounds {
             in_flight,
-            planned: plan.total_rounds(POSTS),
-            planned_requests: plan.total_requests(POSTS),
+            planned: plan.total_rounds(POSTS as u32) as usize,
+            planned_requests: plan.total_requests(POSTS as u32) as usize,
             dynorm,
             hand_written,
         }

@@ -12,7 +12,8 @@
 //! write's range is wider.
 
 use chrono::{DateTime, TimeZone, Utc};
-use dynorm::observe::{Predicted, ReturnConsumedCapacity, Tally};
+use dynorm::observe::{Predicted, Tally};
+use dynorm::Request;
 use dynorm::{Collection, Model};
 
 /// The seed's orders, with an INCLUDE global index, a local index and a sparse one.
@@ -170,7 +171,6 @@ macro_rules! row {
     ($rows:expr, $pattern:expr, $request:expr, $builder:expr, $predict:ident $(($bytes:expr))?) => {{
         let tally = Tally::default();
         let builder = $builder
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
             .tally(&tally);
         let predicted = builder.$predict($($bytes)?)?;
         builder.send().await?;
@@ -182,10 +182,8 @@ macro_rules! row {
 macro_rules! page_row {
     ($rows:expr, $pattern:expr, $request:expr, $builder:expr, $bytes:expr) => {{
         let tally = Tally::default();
-        let builder = $builder
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-            .tally(&tally);
-        let predicted = builder.predict_for($bytes)?;
+        let builder = $builder.max_item_bytes($bytes).tally(&tally);
+        let predicted = builder.predict()?;
         builder.page(None).await?;
         $rows.push(Row {
             pattern: $pattern,
@@ -220,7 +218,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         db.put(&order(n)).send().await?;
     }
     let first = order(0);
-    let size = dynorm::observe::item_size(&first.to_item()?);
     // A page is bounded by its largest item.
     let mut largest = 0;
     for n in 0..40 {
@@ -238,14 +235,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "orders: read an order",
         "GetItem, eventual",
         db.get::<Order>(first.key()),
-        predict_for(size)
+        predict
     );
     row!(
         rows,
         "orders: read an order",
         "GetItem, strong",
         db.get::<Order>(first.key()).consistent_read(true),
-        predict_for(size)
+        predict
     );
     row!(
         rows,
@@ -328,7 +325,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "teams: a member's role",
         "GetItem, eventual",
         db.get::<Membership>(member.key()),
-        predict_for(member_size)
+        predict
     );
     page_row!(
         rows,
@@ -417,9 +414,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .find::<Post>()
         .matching(Post::ID.eq("p1"))
         .with(Post::comments())
-        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
         .tally(&tally);
-    let predicted = find.plan()?.predict_for(1, post_size);
+    let predicted = find.plan()?.predict(1);
     let found = find.first().await?;
     assert_eq!(found.map(|(_, comments)| comments.len()), Some(20));
     rows.push(Row {

@@ -27,7 +27,7 @@ pub struct Order {
     pub placed_at: DateTime<Utc>,
 }
 
-fn show(n: usize, plan: Result<dynorm::query::Plan, dynorm::Error>) {
+fn show(n: usize, plan: Result<dynorm::expr::Plan, dynorm::Error>) {
     match plan {
         Ok(plan) => {
             println!("{n}: {}", plan.index_name());

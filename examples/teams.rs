@@ -5,6 +5,7 @@
 //! place, so you can look at its items.
 
 use chrono::{DateTime, Utc};
+use dynorm::Request;
 use dynorm::{Collection, Model};
 use serde::{Deserialize, Serialize};
 

@@ -5,8 +5,9 @@
 //! Run it with `cargo run --example tracing`. With `tracing-opentelemetry` in place of
 //! the fmt layer, the same spans become OpenTelemetry spans, with no code from dynorm.
 
-use dynorm::observe::{ReturnConsumedCapacity, Tally};
+use dynorm::observe::Tally;
 use dynorm::Model;
+use dynorm::Request;
 use futures::TryStreamExt;
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::fmt::format::FmtSpan;
@@ -44,7 +45,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ))
         .build();
     db.tables().create::<Order>().send().await?;
-    let capacity = ReturnConsumedCapacity::Total;
 
     println!("== One span per request: a put, then a get with its cost ==");
     let orders: Vec<Order> = (0..30)
@@ -57,11 +57,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     db.put(&orders[0]).send().await?;
     let cost = Tally::default();
-    db.get::<Order>(orders[0].key())
-        .return_consumed_capacity(capacity.clone())
-        .tally(&cost)
-        .send()
-        .await?;
+    db.get::<Order>(orders[0].key()).tally(&cost).send().await?;
     println!("the get cost {:?}", cost.consumed_capacity());
 
     println!("\n== A batch: one span per chunk attempt ==");
@@ -69,7 +65,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let written = db
         .batch_write()
         .put_many(&orders[1..])
-        .return_consumed_capacity(capacity.clone())
         .tally(&cost)
         .send()
         .await?;
@@ -85,7 +80,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .query_by::<Order>("c1")
         .filter(Order::TOTAL.ge(200.0))
         .page_size(10)
-        .return_consumed_capacity(capacity.clone())
         .tally(&tally)
         .stream()
         .try_collect()
@@ -107,7 +101,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let preview = db
         .query_by::<OrderByStatus>("open")
         .filter(Order::TOTAL.gt(100.0))
-        .preview(None)?;
+        .preview()?;
     println!(
         "Query on {:?} index {:?}: {:?} filter {:?}",
         preview.table_name(),

@@ -6,6 +6,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::collections::BTreeSet;
 
 use dynorm::observe::Tally;

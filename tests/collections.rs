@@ -3,7 +3,8 @@
 
 mod common;
 
-use dynorm::observe::{ReturnConsumedCapacity, Tally};
+use dynorm::observe::Tally;
+use dynorm::Request;
 use dynorm::{Collection, Model};
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -75,14 +76,12 @@ async fn board(label: &str) -> dynorm::Client {
 async fn a_collection_on_an_index_reads_one_partition_of_it() {
     let db = board("coll_gsi").await;
     let tally = Tally::default();
-    let read = db
-        .collection::<PersonWithCards>("ann")
-        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-        .tally(&tally);
+    let read = db.collection::<PersonWithCards>("ann").tally(&tally);
     assert_eq!(read.preview().unwrap().index_name(), Some("GSI1"));
     // A page's prediction, for any item size and for items of at most 1 KB, holds what it
     // consumed, on the index.
-    let predicted = [read.predict().unwrap(), read.predict_for(1024).unwrap()];
+    let small = db.collection::<PersonWithCards>("ann").max_item_bytes(1024);
+    let predicted = [read.predict().unwrap(), small.predict().unwrap()];
     let items = read.all().await.unwrap();
     assert_eq!(tally.requests(), 1);
     if let Some(consumed) = tally.consumed_capacity() {
@@ -123,7 +122,7 @@ async fn equalities_on_leading_template_fields_go_into_the_key_condition() {
         .query_by::<Card>("b1")
         .matching(Card::STATUS.eq("open"))
         .tally(&tally);
-    let input = open.preview(None).unwrap();
+    let input = open.preview().unwrap();
     let names = input.expression_attribute_names().unwrap();
     assert!(
         !names.values().any(|n| n == "status"),
@@ -149,7 +148,7 @@ async fn equalities_on_leading_template_fields_go_into_the_key_condition() {
         .matching(Card::STATUS.eq("done"))
         .matching(Card::CARD_ID.eq("c4"));
     let key_condition = one
-        .preview(None)
+        .preview()
         .unwrap()
         .key_condition_expression()
         .unwrap_or_default()

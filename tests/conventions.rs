@@ -8,6 +8,7 @@ mod common;
 #[path = "interop_models/mod.rs"]
 mod interop_models;
 
+use dynorm::Request;
 use std::collections::{BTreeSet, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;

@@ -5,6 +5,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -94,7 +95,7 @@ async fn keys_only_and_include_indexes_give_whole_items_in_index_order() {
     let input = db
         .query_by::<TicketByDesk>("north")
         .hydrate()
-        .preview(None)
+        .preview()
         .unwrap();
     let projection = input.projection_expression().unwrap();
     assert_eq!(
@@ -227,7 +228,7 @@ async fn keys_handed_back_unprocessed_are_retried_until_every_item_is_read() {
     let retries = chunks.len() - firsts.len();
     assert!(retries >= 10, "every chunk had keys handed back: {retries}");
     requests.assert_counts([("Query", 1), ("BatchGetItem", 10 + retries)]);
-    assert_eq!(tally.requests(), 1 + 10 + retries);
+    assert_eq!(tally.requests() as usize, 1 + 10 + retries);
 
     // The same with requests in flight together: every item, in order.
     let faults = Faults::new().unprocessed(1.0 / 3.0);

@@ -11,6 +11,7 @@
 #[path = "interop_models/mod.rs"]
 mod interop_models;
 
+use dynorm::Request;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
@@ -387,7 +388,7 @@ async fn electrodb_task_manager_in_both_directions() {
     let core = db
         .query_by::<TaskGSI3>("Ann")
         .matching(Task::PROJECT.eq("Core#API"));
-    let input = core.preview(None).unwrap();
+    let input = core.preview().unwrap();
     let key_condition = input.key_condition_expression().unwrap_or_default();
     assert!(key_condition.contains("begins_with"), "{key_condition}");
     let values = input.expression_attribute_values().unwrap();

@@ -5,6 +5,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;

@@ -5,6 +5,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 

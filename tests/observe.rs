@@ -3,6 +3,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
@@ -19,7 +20,7 @@ use aws_sdk_dynamodb::types::{
     AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure, Select,
 };
 use common::observe::{Spans, Wire};
-use dynorm::observe::{ReturnConsumedCapacity, Tally};
+use dynorm::observe::Tally;
 use dynorm::{Collection, Model};
 use futures::TryStreamExt;
 
@@ -256,21 +257,14 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let db = common::db_with::<Secret>("observe_capacity").await;
     let wire = Wire::default();
     let db = wire.client(&db);
-    let total = ReturnConsumedCapacity::Total;
     let table = db.tables().name::<Secret>();
 
     // Single-item operations, each with a tally of its own.
     let one = secret("c", 1, 1);
     let [put, get, update, delete] = [(); 4].map(|()| Tally::default());
-    db.put(&one)
-        .return_consumed_capacity(total.clone())
-        .tally(&put)
-        .send()
-        .await
-        .unwrap();
+    db.put(&one).tally(&put).send().await.unwrap();
     let found = db
         .get::<Secret>(key("c", 1))
-        .return_consumed_capacity(total.clone())
         .tally(&get)
         .send()
         .await
@@ -278,13 +272,11 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     assert_eq!(found.as_ref(), Some(&one));
     db.update::<Secret>(key("c", 1))
         .set(Secret::SIZE, 2u32)
-        .return_consumed_capacity(total.clone())
         .tally(&update)
         .send()
         .await
         .unwrap();
     db.delete::<Secret>(key("c", 1))
-        .return_consumed_capacity(total.clone())
         .tally(&delete)
         .send()
         .await
@@ -317,7 +309,6 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let written = db
         .batch_write()
         .put_many(&items)
-        .return_consumed_capacity(total.clone())
         .tally(&batch)
         .send()
         .await
@@ -332,7 +323,6 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let read = Tally::default();
     let found = db
         .get_many::<Secret, _>((0..30).map(|i| key("c", i)))
-        .return_consumed_capacity(total.clone())
         .tally(&read)
         .send()
         .await
@@ -348,7 +338,6 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     let page = db
         .query_by::<Secret>("owner-PII-c")
         .filter(Secret::SIZE.ge(20u32))
-        .return_consumed_capacity(total.clone())
         .tally(&paged)
         .page(None)
         .await
@@ -366,7 +355,6 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
         .query_by::<Secret>("owner-PII-c")
         .filter(Secret::SIZE.lt(5u32))
         .page_size(10)
-        .return_consumed_capacity(total.clone())
         .tally(&tally)
         .stream();
     let first = stream.try_next().await.unwrap();
@@ -391,13 +379,7 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
 
     // A scan count, tallied.
     let scanned = Tally::default();
-    let count = db
-        .scan::<Secret>()
-        .return_consumed_capacity(total.clone())
-        .tally(&scanned)
-        .count()
-        .await
-        .unwrap();
+    let count = db.scan::<Secret>().tally(&scanned).count().await.unwrap();
     assert_eq!((count, scanned.matched()), (30, 30));
     assert!(scanned.consumed_capacity().unwrap().units > 0.0);
 
@@ -407,7 +389,6 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     db.transact_write()
         .write(db.update::<Secret>(key("c", 1)).set(Secret::NOTE, "x"))
         .write(db.delete::<Secret>(key("c", 2)))
-        .return_consumed_capacity(total.clone())
         .tally(&written)
         .send()
         .await
@@ -420,7 +401,6 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     db.transact_get()
         .get::<Secret>(key("c", 1))
         .get::<Secret>(key("c", 3))
-        .return_consumed_capacity(total)
         .tally(&read)
         .send()
         .await
@@ -436,12 +416,7 @@ async fn the_span_records_the_capacity_as_the_conventions_say() {
     let (spans, _guard) = Spans::install();
     let one = secret("s", 1, 1);
     let tally = Tally::default();
-    db.put(&one)
-        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-        .tally(&tally)
-        .send()
-        .await
-        .unwrap();
+    db.put(&one).tally(&tally).send().await.unwrap();
     let span = spans.all().pop().unwrap();
     let json: serde_json::Value =
         serde_json::from_str(span.field("aws.dynamodb.consumed_capacity").unwrap()).unwrap();
@@ -494,17 +469,13 @@ fn key_item(owner: &str, id: usize) -> HashMap<String, AttributeValue> {
 #[test]
 fn previews_are_the_exact_sdk_inputs() {
     let db = offline();
-    let get = db
-        .get::<Secret>(key("p", 1))
-        .consistent_read(true)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total);
+    let get = db.get::<Secret>(key("p", 1)).consistent_read(true);
     assert_eq!(
         get.preview().unwrap(),
         GetItemInput::builder()
             .table_name("dev_Secret")
             .set_key(Some(key_item("p", 1)))
             .consistent_read(true)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .build()
             .unwrap()
     );
@@ -589,7 +560,7 @@ fn previews_are_the_exact_sdk_inputs() {
         .page_size(25)
         .descending();
     assert_eq!(
-        query.preview(None).unwrap(),
+        query.preview().unwrap(),
         QueryInput::builder()
             .table_name("dev_Secret")
             .key_condition_expression("#n0 = :v0 AND begins_with(#n1, :v1)")
@@ -616,7 +587,7 @@ fn previews_are_the_exact_sdk_inputs() {
         .filter(Secret::NOTE.exists())
         .segment(1, 4);
     assert_eq!(
-        scan.preview(None).unwrap(),
+        scan.preview().unwrap(),
         ScanInput::builder()
             .table_name("dev_Secret")
             .index_name("byColor")
@@ -628,7 +599,7 @@ fn previews_are_the_exact_sdk_inputs() {
             .build()
             .unwrap()
     );
-    assert_eq!(scan.preview(None).unwrap().select(), None::<&Select>);
+    assert_eq!(scan.preview().unwrap().select(), None::<&Select>);
 
     let transaction = db
         .transact_write()
@@ -680,7 +651,7 @@ fn previews_are_the_exact_sdk_inputs() {
     assert_eq!(sizes, [100, 50]);
 
     // Errors found before sending are found by the preview.
-    let error = db.query::<Secret>().preview(None).unwrap_err();
+    let error = db.query::<Secret>().preview().unwrap_err();
     assert_eq!(error.kind(), dynorm::ErrorKind::Validation);
     let error = db.transact_write().preview().unwrap_err();
     assert_eq!(error.kind(), dynorm::ErrorKind::Validation);
@@ -691,13 +662,9 @@ async fn what_is_sent_is_the_preview() {
     let db = common::db_with::<Secret>("observe_previews").await;
     let wire = Wire::default();
     let db = wire.client(&db);
-    let capacity = ReturnConsumedCapacity::Indexes;
 
     let one = secret("w", 1, 1);
-    let create = db
-        .create(&one)
-        .condition(Secret::NOTE.not_exists())
-        .return_consumed_capacity(capacity.clone());
+    let create = db.create(&one).condition(Secret::NOTE.not_exists());
     let preview = create.preview().unwrap();
     create.send().await.unwrap();
     assert_eq!(wire.inputs::<PutItemInput>(), [preview]);
@@ -732,25 +699,28 @@ async fn what_is_sent_is_the_preview() {
     let query = db
         .query_by::<Secret>("owner-PII-w")
         .filter(Secret::SIZE.ge(1u32))
-        .page_size(1)
-        .return_consumed_capacity(capacity.clone());
-    let preview = query.preview(None).unwrap();
+        .page_size(1);
+    let preview = query.preview().unwrap();
     let page = query.clone().page(None).await.unwrap();
     let cursor = page.cursor.expect("a full page has a cursor");
-    let next = query.preview(Some(&cursor)).unwrap();
     query.page(Some(&cursor)).await.unwrap();
-    assert_eq!(wire.inputs::<QueryInput>(), [preview, next]);
+    let sent = wire.inputs::<QueryInput>();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0], preview);
+    let mut next = sent[1].clone();
+    assert!(next.exclusive_start_key.take().is_some());
+    assert_eq!(
+        next, preview,
+        "a later page is the preview and its ExclusiveStartKey"
+    );
 
     let scan = db.scan::<Secret>().page_size(5);
-    let preview = scan.preview(None).unwrap();
+    let preview = scan.preview().unwrap();
     scan.page(None).await.unwrap();
     assert_eq!(wire.inputs::<ScanInput>(), [preview]);
 
     let more: Vec<Secret> = (2..4).map(|i| secret("w", i, 1)).collect();
-    let batch = db
-        .batch_write()
-        .put_many(&more)
-        .return_consumed_capacity(capacity.clone());
+    let batch = db.batch_write().put_many(&more);
     let preview = batch.preview().unwrap();
     batch.send().await.unwrap();
     assert_eq!(wire.inputs::<BatchWriteItemInput>(), preview);
@@ -766,8 +736,7 @@ async fn what_is_sent_is_the_preview() {
     let transaction = db
         .transact_write()
         .write(db.delete::<Secret>(key("w", 2)).require_exists(true))
-        .check::<Secret>(key("w", 3), Secret::SIZE.eq(1u32))
-        .return_consumed_capacity(capacity.clone());
+        .check::<Secret>(key("w", 3), Secret::SIZE.eq(1u32));
     let preview = transaction.preview().unwrap();
     transaction.send().await.unwrap();
     let mut sent = wire.inputs::<TransactWriteItemsInput>();
@@ -892,18 +861,17 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
 
     wire.clear();
     let (spans, _guard) = Spans::install();
-    let read = db
-        .collection::<DeskWithDrawers>("d-PII")
-        .return_consumed_capacity(ReturnConsumedCapacity::Total);
-    let preview = read.preview().unwrap();
     let tally = Tally::default();
-    let found = read.tally(&tally).all().await.unwrap();
+    let read = db.collection::<DeskWithDrawers>("d-PII").tally(&tally);
+    let preview = read.preview().unwrap();
+    let found = read.all().await.unwrap();
 
     // What was sent is the preview, and the figures are the server's.
     assert_eq!(wire.inputs::<QueryInput>(), std::slice::from_ref(&preview));
     assert_eq!(
         preview.return_consumed_capacity(),
-        Some(&ReturnConsumedCapacity::Total)
+        Some(&aws_sdk_dynamodb::types::ReturnConsumedCapacity::Indexes),
+        "a tally asks for the capacity by index"
     );
     assert_eq!((found.len(), tally.skipped()), (4, 1));
     assert!(matches!(&found[0], DeskWithDrawers::Desk(d) if *d == desk));

@@ -5,6 +5,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::time::Duration;
 
 use dynorm::client::RetryPolicy;

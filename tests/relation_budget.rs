@@ -10,7 +10,7 @@ mod blog;
 mod common;
 
 use blog::*;
-use dynorm::observe::{ReturnConsumedCapacity, Tally};
+use dynorm::observe::Tally;
 use uuid::Uuid;
 
 /// Posts of the author.
@@ -121,7 +121,6 @@ async fn budgeted_pages_never_pass_their_budget_and_resume_exactly() {
                 .concurrency(concurrency)
                 .budget(budget)
                 .max_item_bytes(MAX_ITEM_BYTES)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .tally(&tally)
                 .page(cursor.as_deref())
                 .await
@@ -223,21 +222,14 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
     let (db, author) = blog("relation_budget_predict").await;
     let plan = find(&db, &author).plan().unwrap();
     let tally = Tally::default();
-    let trees = find(&db, &author)
-        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-        .tally(&tally)
-        .all()
-        .await
-        .unwrap();
+    let trees = find(&db, &author).tally(&tally).all().await.unwrap();
     let comments: usize = trees.iter().map(|(_, (c, _))| c.len()).sum();
     // No relation of the load has more distinct parents than there are comments.
     let parents = POSTS.max(comments);
     let consumed = tally.consumed_capacity().expect("capacity was reported");
     assert!(consumed.units > 0.0);
-    for predicted in [
-        plan.predict(parents as u32),
-        plan.predict_for(parents as u32, MAX_ITEM_BYTES),
-    ] {
+    {
+        let predicted = plan.predict(parents as u32);
         assert!(
             predicted.contains(&consumed),
             "{predicted}\nconsumed {consumed:?}"
@@ -246,10 +238,10 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
         // Every request is in the tally: the roots' page (which holds the posts' author,
         // in the partition `USER#<id>`), a Query per post, and a BatchGetItem for the
         // comments' three authors.
-        assert_eq!(tally.requests(), 1 + POSTS + 1);
+        assert_eq!(tally.requests() as usize, 1 + POSTS + 1);
     }
     assert_eq!(
-        plan.total_requests(parents),
+        plan.total_requests(parents as u32),
         plan.predict(parents as u32).requests()
     );
 
@@ -261,13 +253,8 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
             .with(Post::comments().limit(1))
     };
     let tally = Tally::default();
-    let predicted = limited().plan().unwrap().predict_for(POSTS as u32, 64);
-    limited()
-        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-        .tally(&tally)
-        .all()
-        .await
-        .unwrap();
+    let predicted = limited().plan().unwrap().predict(POSTS as u32);
+    limited().tally(&tally).all().await.unwrap();
     let consumed = tally.consumed_capacity().expect("capacity was reported");
     assert!(predicted.contains(&consumed), "{predicted}\n{consumed:?}");
     let unlimited = db
@@ -276,6 +263,6 @@ async fn a_load_plan_predicts_what_the_load_consumes() {
         .with(Post::comments())
         .plan()
         .unwrap()
-        .predict_for(POSTS as u32, 64);
+        .predict(POSTS as u32);
     assert_eq!(predicted.read_units(), unlimited.read_units());
 }

@@ -78,13 +78,13 @@ async fn load_tree(
     }
     let plan = find.plan().unwrap();
     let in_one_round = concurrency.unwrap_or(100);
-    assert_eq!(plan.concurrency, in_one_round, "{plan}");
+    assert_eq!(plan.concurrency as usize, in_one_round, "{plan}");
     assert_eq!(plan.waves.len(), 2, "{plan}");
     assert_eq!(plan.rounds[0], [Rounds::One], "{plan}");
     assert_eq!(
         plan.rounds[1],
         [Rounds::PerParent {
-            concurrency: in_one_round
+            concurrency: in_one_round as u32
         }],
         "{plan}"
     );
@@ -92,7 +92,7 @@ async fn load_tree(
         plan.waves[1][0].contains(&format!("{in_one_round} in flight")),
         "{plan}"
     );
-    let planned = plan.total_rounds(posts);
+    let planned = plan.total_rounds(posts as u32) as usize;
     assert_eq!(planned, 1 + posts.div_ceil(in_one_round), "{plan}");
 
     requests.clear();
@@ -105,7 +105,11 @@ async fn load_tree(
         .all(|(p, comments)| comments.len() == 2 && comments.iter().all(|c| c.post_id == p.id)));
 
     // The plan's requests, in the plan's rounds, never more at once than it says.
-    assert_eq!(plan.total_requests(posts), 1 + posts, "{plan}");
+    assert_eq!(
+        plan.total_requests(posts as u32) as usize,
+        1 + posts,
+        "{plan}"
+    );
     requests.assert_counts([("Query", 1 + posts)]);
     assert_eq!(in_flight.started(), 1 + posts);
     assert_eq!(in_flight.rounds(), planned, "{plan}");
@@ -177,12 +181,10 @@ async fn batch_gets_of_a_one_relation_are_sent_with_the_concurrency_too() {
         let plan = find.plan().unwrap();
         assert_eq!(
             plan.rounds[1],
-            [Rounds::PerHundredParents {
-                concurrency: concurrency as usize
-            }],
+            [Rounds::PerHundredParents { concurrency }],
             "{plan}"
         );
-        assert_eq!(plan.total_rounds(130), planned, "{plan}");
+        assert_eq!(plan.total_rounds(130) as usize, planned, "{plan}");
         requests.clear();
         in_flight.reset();
         let found = find.all().await.unwrap();

@@ -7,6 +7,7 @@ mod common;
 use chrono::{DateTime, Utc};
 use dynorm::schema::SharedTable;
 use dynorm::types::AttributeValue;
+use dynorm::Request;
 use dynorm::{Collection, ErrorKind, Model};
 use serde::{Deserialize, Serialize};
 

@@ -58,6 +58,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::future::Future;
@@ -2769,7 +2770,6 @@ where
         let page = find()
             .budget(units)
             .max_item_bytes(4096)
-            .return_consumed_capacity(dynorm::observe::ReturnConsumedCapacity::Total)
             .tally(&tally)
             .page(cursor.as_deref())
             .await
@@ -3261,7 +3261,7 @@ async fn replay_stream(db: &Client, endings: &[BTreeMap<ReplayKey, String>]) -> 
             change.map_err(|e| format!("task change {seen}: {e}"))?;
             seen += 1;
         }
-        Ok::<_, String>((seen, tally.skipped()))
+        Ok::<_, String>((seen, tally.skipped() as usize))
     };
     let mut replayed: BTreeMap<ReplayKey, String> = BTreeMap::new();
     let mut changes = dynorm_streams::collection_changes::<OrgWithTasks>(db)

@@ -3,6 +3,7 @@
 
 mod common;
 
+use dynorm::Request;
 use std::sync::Arc;
 
 use common::guards::{check_guards, scan_all};

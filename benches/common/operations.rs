@@ -4,6 +4,7 @@
 //! sides send the same request and read back the same values.
 
 use dynorm::types::AttributeValue;
+use dynorm::Request;
 use std::hint::black_box;
 
 use super::{Order, OrderKey};

@@ -1,8 +1,7 @@
 //! The one door generated code uses: the derive's output names only `::dynorm::__private`
 //! paths. Not a public API: it may change in any release.
 
-pub use crate::error::{Error, Result};
-pub use crate::expr::{Attr, Optional, ReadOnly, Required, Writable};
+pub use crate::expr::{Optional, ReadOnly, Required, Writable};
 pub use crate::relation::checks::{check_reachable, field_pair};
 pub use crate::relation::{Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
@@ -25,12 +24,11 @@ pub use crate::schema::template_parse::{template_field, template_key_sources};
 pub use crate::schema::unique::check_guards;
 pub use crate::schema::unique_constraint::Unique;
 pub use crate::schema::Derived;
-pub use crate::schema::{
-    BatchWritable, Collection, FromItem, Index, Insertable, Keyed, Model, ModelKey, Streamed,
-};
+pub use crate::schema::{BatchWritable, FromItem, Index, Insertable, Keyed, ModelKey, Streamed};
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
 pub use crate::Item;
+pub use crate::{Attr, Collection, Error, Model, Result};
 
 pub use crate::value::feature_native::feature_native;
 

@@ -11,7 +11,7 @@
 pub mod error {
     pub use crate::error::service::{from_sdk, sdk_error};
     pub use crate::error::StreamRecordRef;
-    pub use crate::error::{Error, ErrorKind, Result};
+    pub use crate::{Error, ErrorKind, Result};
 
     /// A record of a shard of a change stream.
     pub fn stream_record(
@@ -95,6 +95,7 @@ pub mod schema {
     pub use crate::schema::table_drift::missing_table;
     pub use crate::schema::table_schema::Schema;
     pub use crate::schema::*;
+    pub use crate::{Collection, Model};
 
     /// `CreateTable` inputs.
     pub mod table_definition {
@@ -233,9 +234,10 @@ pub mod client {
 
     use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 
-    pub use crate::client::{Client, RetryPolicy};
+    pub use crate::client::RetryPolicy;
     use crate::error::Result;
     use crate::schema::{Schema, StreamView};
+    pub use crate::Client;
 
     /// The value of type `T` this client and its clones keep, made by `Default` when first
     /// asked for.

@@ -134,11 +134,16 @@ mod codegen;
 #[path = "ext.rs"]
 pub mod __ext;
 
-pub use client::Client;
+pub use client::entry_point::Client;
 pub use dynorm_derive::{Collection, Model, Value};
-pub use error::{Error, ErrorKind, Result};
-pub use expr::{Attr, Condition, Update};
-pub use schema::{Collection, Model};
+pub use error::error_type::{Error, Result};
+pub use error::kind::ErrorKind;
+pub use expr::attr::Attr;
+pub use expr::condition::Condition;
+pub use expr::update::Update;
+pub use observe::request::Request;
+pub use schema::collection::Collection;
+pub use schema::model::Model;
 pub use value::item::Item;
 
 // Lets the derive's `::dynorm` paths resolve in this crate's own unit tests.

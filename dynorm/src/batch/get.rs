@@ -20,9 +20,10 @@ use crate::item;
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Metadata, Predicted, Reporting};
+use crate::observe::{request, Metadata, Predicted, Reporting};
 use crate::schema::{key_signature, Model};
 use crate::value::Item;
+use crate::Request;
 
 const OPERATION: &str = "batch_get";
 
@@ -122,47 +123,6 @@ impl BatchGet {
         self
     }
 
-    report_setters!(report);
-
-    /// The `BatchGetItem` input of each chunk's first attempt, in order, exactly as
-    /// [`send`](Self::send) would send them, without sending anything.
-    pub fn preview(&self) -> Result<Vec<BatchGetItemInput>> {
-        if let Some(error) = self.errors.first() {
-            return Err(error.clone());
-        }
-        let names = &self.tables.names;
-        self.keys
-            .chunks(super::MAX_BATCH_KEYS)
-            .map(|chunk| {
-                let pending: Vec<(String, Item)> = chunk
-                    .iter()
-                    .map(|(table, key)| (names[*table].clone(), key.clone()))
-                    .collect();
-                chunk_input(
-                    &pending,
-                    self.read.consistent_read,
-                    self.report.capacity.clone(),
-                )
-                .build()
-                .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
-            })
-            .collect()
-    }
-
-    /// The read units the batch would consume, predicted without sending it: one request
-    /// per chunk of 100 keys, and for each key a range from nothing (no item has it) to
-    /// what the largest item (its model's `max_item_bytes`, or 400 KB) costs, since an item's size is known only once it
-    /// is read. Retries of unprocessed keys cost again and are not counted.
-    pub fn predict(&self) -> Result<Predicted> {
-        self.predicted(None)
-    }
-
-    /// As [`predict`](Self::predict), for keys that each have an item of `item_bytes`
-    /// bytes (as [`item_size`](crate::observe::item_size) counts them): exact.
-    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
-        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
-    }
-
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
         let mut predicted = Predicted::default();
         predicted.add_requests(self.preview()?.len());
@@ -211,7 +171,7 @@ impl BatchGet {
                     batch_tables,
                     chunk,
                     consistent_read,
-                    report.capacity.clone(),
+                    report.capacity(),
                 )
             })
             .buffer_unordered(
@@ -422,4 +382,41 @@ impl BatchGetResults {
 /// Decodes an item a batch read returned.
 fn decode<M: Model>(item: &Item) -> Result<M> {
     M::from_item(item.clone()).map_err(|e| e.with_operation(OPERATION))
+}
+
+request! {
+    impl[] BatchGet { report => Vec<BatchGetItemInput> }
+
+    /// The `BatchGetItem` input of each chunk's first attempt, in order, exactly as
+    /// [`send`](BatchGet::send) would send them, without sending anything.
+    fn preview(&self) -> Result<Vec<BatchGetItemInput>> {
+        if let Some(error) = self.errors.first() {
+            return Err(error.clone());
+        }
+        let names = &self.tables.names;
+        self.keys
+            .chunks(super::MAX_BATCH_KEYS)
+            .map(|chunk| {
+                let pending: Vec<(String, Item)> = chunk
+                    .iter()
+                    .map(|(table, key)| (names[*table].clone(), key.clone()))
+                    .collect();
+                chunk_input(
+                    &pending,
+                    self.read.consistent_read,
+                    self.report.capacity(),
+                )
+                .build()
+                .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+            })
+            .collect()
+    }
+
+    /// The read units the batch would consume, predicted without sending it: one request
+    /// per chunk of 100 keys, and for each key a range from nothing (no item has it) to
+    /// what the largest item (its model's `max_item_bytes`, or 400 KB) costs, since an item's size is known only once it
+    /// is read. Retries of unprocessed keys cost again and are not counted.
+    fn predict(&self) -> Result<Predicted> {
+        self.predicted(None)
+    }
 }

@@ -3,12 +3,13 @@
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemInput;
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use super::get::BatchGet;
 use super::options::BatchOptions;
+use crate::observe::request::sealed::Sealed;
 use crate::observe::{Predicted, Tally};
 use crate::schema::Model;
+use crate::Request;
 
 /// A pending read of many items of one model by key. Build it with [`Client::get_many`](crate::Client::get_many).
 #[must_use = "a request does nothing until it is sent"]
@@ -33,34 +34,6 @@ impl<M: Model> GetMany<M> {
         self.map(|batch| batch.options(options))
     }
 
-    /// Asks DynamoDB for the capacity the requests consume; it is added to the
-    /// [`tally`](Self::tally).
-    pub fn return_consumed_capacity(self, capacity: ReturnConsumedCapacity) -> Self {
-        self.map(|batch| batch.return_consumed_capacity(capacity))
-    }
-
-    /// Adds the requests sent and what they cost to `tally`.
-    pub fn tally(self, tally: &Tally) -> Self {
-        self.map(|batch| batch.tally(tally))
-    }
-
-    /// The `BatchGetItem` input of each chunk, without sending anything.
-    pub fn preview(&self) -> crate::Result<Vec<BatchGetItemInput>> {
-        self.batch.preview()
-    }
-
-    /// The read units the reads would consume, predicted without sending them, as
-    /// [`BatchGet::predict`] does.
-    pub fn predict(&self) -> crate::Result<Predicted> {
-        self.batch.predict()
-    }
-
-    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each, as
-    /// [`BatchGet::predict_for`] does.
-    pub fn predict_for(&self, item_bytes: u32) -> crate::Result<Predicted> {
-        self.batch.predict_for(item_bytes)
-    }
-
     /// Sends every read, and returns the items that exist; order is not kept.
     pub async fn send(self) -> crate::Result<Vec<M>> {
         self.batch.send().await?.items::<M>()
@@ -71,5 +44,25 @@ impl<M: Model> GetMany<M> {
             batch: f(self.batch),
             model: PhantomData,
         }
+    }
+}
+
+impl<M: Model> Sealed for GetMany<M> {}
+
+impl<M: Model> Request for GetMany<M> {
+    type Input = Vec<BatchGetItemInput>;
+
+    /// The `BatchGetItem` input of each chunk.
+    fn preview(&self) -> crate::Result<Vec<BatchGetItemInput>> {
+        self.batch.preview()
+    }
+
+    /// As [`BatchGet`]'s prediction.
+    fn predict(&self) -> crate::Result<Predicted> {
+        self.batch.predict()
+    }
+
+    fn tally(self, tally: &Tally) -> Self {
+        self.map(|batch| batch.tally(tally))
     }
 }

@@ -17,7 +17,7 @@ use crate::client::Client;
 use crate::error::Unprocessed;
 use crate::error::{Error, Result};
 use crate::item;
-use crate::observe::{report_setters, Metadata, Predicted, RateLimiter, Reporting};
+use crate::observe::{request, Metadata, Predicted, RateLimiter, Reporting};
 use crate::schema::key_signature::KeySignature;
 use crate::schema::{BatchWritable, Model};
 
@@ -172,53 +172,13 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
-    report_setters!(report);
-
     /// Sends every chunk, retries included, within `limiter`'s rate: each waits for the
-    /// units spent before it and spends what it consumed (asked for as `Total` unless
-    /// [`return_consumed_capacity`](Self::return_consumed_capacity) says otherwise);
+    /// units spent before it and spends what it consumed (asked for as `Total` unless a
+    /// [`tally`](crate::Request::tally) asks for it by index);
     /// writes handed back unprocessed lower the rate.
     pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
         self.report.limiter = Some(limiter.clone());
         self
-    }
-
-    /// The `BatchWriteItem` input of each chunk's first attempt, in order, exactly as
-    /// [`send`](Self::send) would send them, without sending anything. Every error `send`
-    /// would find before sending is found here, and so is an item that cannot be converted.
-    pub fn preview(&self) -> Result<Vec<BatchWriteItemInput>> {
-        if let Some(error) = self.errors.first() {
-            return Err(error.clone());
-        }
-        let tables = &self.tables.names;
-        let mut chunks = Chunks::new(self.writes.clone());
-        let inputs = (&mut chunks)
-            .map(|chunk| {
-                let requests = group(tables, chunk.into_iter().map(|m| (m.table, m.request)));
-                chunk_input(requests, self.report.capacity())
-                    .build()
-                    .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        match chunks.finish().failure {
-            Some((_, error)) => Err(error),
-            None => Ok(inputs),
-        }
-    }
-
-    /// The capacity the batch would consume, predicted without sending it: one request
-    /// per chunk, and each put and delete as a single one would cost (a range with its
-    /// reasons, since each replaces or deletes whatever item is stored). Retries of
-    /// unprocessed writes cost again and are not counted. Every error
-    /// [`preview`](Self::preview) finds is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        let mut predicted = Predicted::default();
-        predicted.add_requests(self.preview()?.len());
-        for write in &self.writes {
-            let table = &self.tables.names[write.table];
-            write.source.predict(table, &mut predicted)?;
-        }
-        Ok(predicted)
     }
 
     /// Sends every write, and returns how many were applied.
@@ -357,6 +317,48 @@ fn check_every_write(writes: &[Planned<'_>], tables: &[String]) -> Result<()> {
         .with_operation(OPERATION)
         .with_context(&summary)
         .with_unprocessed(left))
+}
+
+request! {
+    impl['a] BatchWrite<'a> { report => Vec<BatchWriteItemInput> }
+
+    /// The `BatchWriteItem` input of each chunk's first attempt, in order, exactly as
+    /// [`send`](BatchWrite::send) would send them, without sending anything. Every error `send`
+    /// would find before sending is found here, and so is an item that cannot be converted.
+    fn preview(&self) -> Result<Vec<BatchWriteItemInput>> {
+        if let Some(error) = self.errors.first() {
+            return Err(error.clone());
+        }
+        let tables = &self.tables.names;
+        let mut chunks = Chunks::new(self.writes.clone());
+        let inputs = (&mut chunks)
+            .map(|chunk| {
+                let requests = group(tables, chunk.into_iter().map(|m| (m.table, m.request)));
+                chunk_input(requests, self.report.capacity())
+                    .build()
+                    .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        match chunks.finish().failure {
+            Some((_, error)) => Err(error),
+            None => Ok(inputs),
+        }
+    }
+
+    /// The capacity the batch would consume, predicted without sending it: one request
+    /// per chunk, and each put and delete as a single one would cost (a range with its
+    /// reasons, since each replaces or deletes whatever item is stored). Retries of
+    /// unprocessed writes cost again and are not counted. Every error
+    /// [`preview`](BatchWrite::preview) finds is found here.
+    fn predict(&self) -> Result<Predicted> {
+        let mut predicted = Predicted::default();
+        predicted.add_requests(self.preview()?.len());
+        for write in &self.writes {
+            let table = &self.tables.names[write.table];
+            write.source.predict(table, &mut predicted)?;
+        }
+        Ok(predicted)
+    }
 }
 
 #[cfg(test)]

@@ -3,12 +3,13 @@
 
 mod admin;
 mod creating;
-mod entry_point;
+pub(crate) mod entry_point;
 mod extensions;
 mod lifecycle;
 mod tables;
 
 pub use crate::batch::retry::RetryPolicy;
 pub use creating::IndexCreation;
-pub use entry_point::{Client, ClientBuilder};
+pub(crate) use entry_point::Client;
+pub use entry_point::ClientBuilder;
 pub use tables::{CreateTable, TableRequest, Tables};

@@ -11,8 +11,8 @@
 //! decode an error's item as a model live with the model traits, in `schema`.
 
 mod cancellation;
-mod error_type;
-mod kind;
+pub(crate) mod error_type;
+pub(crate) mod kind;
 pub(crate) mod retry;
 pub(crate) mod service;
 mod stream_record;
@@ -20,8 +20,8 @@ mod throttling;
 mod unprocessed;
 
 pub use cancellation::CancellationReason;
-pub use error_type::{Error, Result};
-pub use kind::ErrorKind;
+pub(crate) use error_type::{Error, Result};
+pub(crate) use kind::ErrorKind;
 pub(crate) use service::{from_sdk, sdk_error};
 pub use stream_record::StreamRecordRef;
 pub use throttling::ThrottlingReason;

@@ -4,19 +4,22 @@
 //! Nothing here holds a client or sends a request. Operations hold these values and
 //! render them when they build their request.
 
-mod attr;
+pub(crate) mod attr;
 pub(crate) mod condition;
 pub(crate) mod filters;
 pub(crate) mod placeholders;
 pub(crate) mod plan;
-mod update;
+pub(crate) mod update;
 
+pub(crate) use attr::Attr;
 pub use attr::{
-    Attr, Encoder, Members, Operand, Optional, ReadOnly, Required, Size, Updatable, Writable,
+    Encoder, Members, Operand, Optional, ReadOnly, Required, Size, Updatable, Writable,
 };
-pub use condition::{AttributeType, Comparison, Condition};
+pub(crate) use condition::Condition;
+pub use condition::{AttributeType, Comparison};
 pub(crate) use condition::{Conjunction, Expr};
 pub(crate) use placeholders::Placeholders;
 pub use plan::Plan;
 pub(crate) use update::Stored;
-pub use update::{Numeric, SetLike, Update};
+pub(crate) use update::Update;
+pub use update::{Numeric, SetLike};

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction, Placeholders};
 use crate::item;
 use crate::item::write_request::{self, Checks, Delete, Guarded, WriteSpec};
-use crate::observe::{report_setters, Reporting};
+use crate::observe::{request, Predicted, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -120,20 +120,9 @@ impl<M: Model> DeleteItem<M> {
         })
     }
 
-    report_setters!(report);
-
-    /// The `DeleteItem` input [`send`](Self::send) would send, without sending it. Every
-    /// error `send` would find before sending is found here.
-    pub fn preview(&self) -> Result<DeleteItemInput> {
-        let spec = self.clone().spec()?;
-        item::single_write::preview_write!(
-            &spec,
-            DeleteItemInput::builder().set_key(Some(spec.kind.0.clone())),
-            ReturnValue::None
-        )
+    async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
+        item::guarded::send_spec(self.client.clone(), self.spec(), return_values).await
     }
-
-    item::predict_and_send::predict_and_send_with!();
 
     /// Sends the `DeleteItem` request.
     pub async fn send(self) -> Result<()> {
@@ -144,5 +133,26 @@ impl<M: Model> DeleteItem<M> {
     pub async fn send_returning_old(self) -> Result<Option<M>> {
         let old = self.send_with(ReturnValue::AllOld).await?;
         item::decode(old, OPERATION)
+    }
+}
+
+request! {
+    impl[M: Model] DeleteItem<M> { report => DeleteItemInput }
+
+    /// The `DeleteItem` input [`send`](DeleteItem::send) would send, without sending it. Every
+    /// error `send` would find before sending is found here.
+    fn preview(&self) -> Result<DeleteItemInput> {
+        let spec = self.clone().spec()?;
+        item::single_write::preview_write!(
+            &spec,
+            DeleteItemInput::builder().set_key(Some(spec.kind.0.clone())),
+            ReturnValue::None
+        )
+    }
+
+    /// Exact where the request decides it, a range with its reasons where the item
+    /// already stored does.
+    fn predict(&self) -> Result<Predicted> {
+        item::predict::single(&self.client, &self.clone().spec()?)
     }
 }

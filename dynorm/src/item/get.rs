@@ -12,7 +12,7 @@ use crate::item;
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Metadata, Predicted, Reporting};
+use crate::observe::{request, Metadata, Predicted, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -74,48 +74,13 @@ impl<M: Model> GetItem<M> {
         /// absent, since DynamoDB deletes expired items only eventually.
     );
 
-    report_setters!(report);
-
     /// The request, from its table name and key.
     fn input(&self, table: String, key: crate::value::Item) -> GetItemInputBuilder {
         GetItemInput::builder()
             .table_name(table)
             .set_key(Some(key))
             .consistent_read(self.read.consistent_read)
-            .set_return_consumed_capacity(self.report.capacity.clone())
-    }
-
-    /// The `GetItem` input [`send`](Self::send) would send, without sending it.
-    pub fn preview(&self) -> Result<GetItemInput> {
-        let key = self.key.clone()?;
-        self.input(self.client.table_name::<M>(), key)
-            .build()
-            .map_err(|e| item::built(e, M::SCHEMA.model, OPERATION))
-    }
-
-    /// The read units the request would consume, predicted without sending it: a range
-    /// from what an absent item costs to what the largest item (400 KB) costs, since an
-    /// item's size is known only once it is read. Every error `send` would find before
-    /// sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        self.predicted(None)
-    }
-
-    /// As [`predict`](Self::predict), for an item of `item_bytes` bytes (as
-    /// [`item_size`](crate::observe::item_size) counts them): exact.
-    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
-        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
-    }
-
-    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
-        self.key.as_ref().map_err(Clone::clone)?;
-        let mut predicted = Predicted::default();
-        predicted.add_requests(1);
-        let table = self.client.table_name::<M>();
-        let consistent = self.read.consistent_read;
-        let bound = M::SCHEMA.item_bound();
-        reads::by_key(&mut predicted, &table, ByKey::Get, consistent, size, bound);
-        Ok(predicted)
+            .set_return_consumed_capacity(self.report.capacity())
     }
 
     /// Sends the request. `Ok(None)` when there is no such item, or it has expired.
@@ -151,5 +116,31 @@ impl<M: Model> GetItem<M> {
             .item
             .filter(|item| self.read.include_expired || !M::SCHEMA.is_expired(item));
         item::decode(item, OPERATION)
+    }
+}
+
+request! {
+    impl[M: Model] GetItem<M> { report => GetItemInput }
+
+    /// The `GetItem` input [`send`](GetItem::send) would send.
+    fn preview(&self) -> Result<GetItemInput> {
+        let key = self.key.clone()?;
+        self.input(self.client.table_name::<M>(), key)
+            .build()
+            .map_err(|e| item::built(e, M::SCHEMA.model, OPERATION))
+    }
+
+    /// The read units the request would consume: a range from what an absent item costs
+    /// to what the largest item (the model's `max_item_bytes`, or 400 KB) costs, since an
+    /// item's size is known only once it is read.
+    fn predict(&self) -> Result<Predicted> {
+        self.key.as_ref().map_err(Clone::clone)?;
+        let mut predicted = Predicted::default();
+        predicted.add_requests(1);
+        let table = self.client.table_name::<M>();
+        let consistent = self.read.consistent_read;
+        let bound = M::SCHEMA.item_bound();
+        reads::by_key(&mut predicted, &table, ByKey::Get, consistent, None, bound);
+        Ok(predicted)
     }
 }

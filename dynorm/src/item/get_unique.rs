@@ -9,7 +9,8 @@ use crate::client::Client;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{Attr, Operand};
 use crate::item::raw_read::RawRead;
-use crate::observe::{report_setters, Reporting};
+use crate::observe::reads::{self, ByKey};
+use crate::observe::{request, Predicted, Reporting};
 use crate::schema::unique;
 use crate::schema::Unique;
 use crate::schema::{Model, ModelKey};
@@ -20,6 +21,10 @@ const OPERATION: &str = "get_unique";
 /// How many times the guard is read again when the item it names no longer holds the
 /// value (another writer moved it between the two reads).
 const MAX_ATTEMPTS: usize = 3;
+
+/// The longest partition key and sort key values DynamoDB stores, in bytes.
+const MAX_HASH_KEY_BYTES: usize = 2048;
+const MAX_RANGE_KEY_BYTES: usize = 1024;
 
 impl Client {
     /// The item that holds a `#[unique]` value: give a value for every attribute of one
@@ -72,8 +77,6 @@ impl<M: Model> GetUnique<M> {
         self.consistent_read = consistent;
         self
     }
-
-    report_setters!(report);
 
     /// The constraint the values name, and the values in its order.
     fn constraint(&self) -> Result<(&'static Unique, Vec<AttributeValue>)> {
@@ -176,21 +179,22 @@ impl<M: Model> GetUnique<M> {
         .with_operation(OPERATION))
     }
 
-    /// The `GetItem` input of the guard, which [`send`](Self::send) reads first (then the
-    /// item it names) and [`send_key`](Self::send_key) reads alone, without sending it.
-    /// Every error `send` would find before sending is found here.
-    pub fn preview(&self) -> Result<GetItemInput> {
+    /// The most bytes the guard holds: its key and marker, and the key of the item it
+    /// names, as long as DynamoDB allows a key to be.
+    fn guard_bound(&self) -> Result<usize> {
         let (constraint, values) = self.constraint()?;
         let refs: Vec<&AttributeValue> = values.iter().collect();
-        let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
-        let key = constraint.guard_key(&M::SCHEMA, &refs).map_err(fail)?;
-        GetItemInput::builder()
-            .table_name(self.client.table_name::<M>())
-            .set_key(Some(key))
-            .consistent_read(self.consistent_read)
-            .set_return_consumed_capacity(self.report.capacity.clone())
-            .build()
-            .map_err(|e| fail(Error::validation(e.to_string())))
+        let schema = &M::SCHEMA;
+        let mut owner = Item::new();
+        let longest = |bytes: usize| AttributeValue::S("k".repeat(bytes));
+        owner.insert(schema.hash_key.name.to_owned(), longest(MAX_HASH_KEY_BYTES));
+        if let Some(range) = schema.range_key {
+            owner.insert(range.name.to_owned(), longest(MAX_RANGE_KEY_BYTES));
+        }
+        let guard = constraint
+            .guard_item(schema, &refs, &owner)
+            .map_err(|e| e.with_model(schema.model).with_operation(OPERATION))?;
+        Ok(crate::value::limits::item_size(&guard))
     }
 
     /// Sends one read, of the guard: the key of the item that holds the values, or `None`.
@@ -201,5 +205,46 @@ impl<M: Model> GetUnique<M> {
             .await?
             .map(|key| M::Key::from_key_item(key).map_err(|e| e.with_operation(OPERATION)))
             .transpose()
+    }
+}
+
+request! {
+    impl[M: Model] GetUnique<M> { report => GetItemInput }
+
+    /// The `GetItem` input of the guard, which [`send`](GetUnique::send) reads first (then the
+    /// item it names) and [`send_key`](GetUnique::send_key) reads alone, without sending it.
+    fn preview(&self) -> Result<GetItemInput> {
+        let (constraint, values) = self.constraint()?;
+        let refs: Vec<&AttributeValue> = values.iter().collect();
+        let fail = |e: Error| e.with_model(M::SCHEMA.model).with_operation(OPERATION);
+        let key = constraint.guard_key(&M::SCHEMA, &refs).map_err(fail)?;
+        GetItemInput::builder()
+            .table_name(self.client.table_name::<M>())
+            .set_key(Some(key))
+            .consistent_read(self.consistent_read)
+            .set_return_consumed_capacity(self.report.capacity())
+            .build()
+            .map_err(|e| fail(Error::validation(e.to_string())))
+    }
+
+    /// The read units of the guard, then of the item it names (none when no item holds
+    /// the values); a value another writer moves between the two reads is read again, up
+    /// to three times in all.
+    fn predict(&self) -> Result<Predicted> {
+        let bound = self.guard_bound()?;
+        let table = self.client.table_name::<M>();
+        let consistent = self.consistent_read;
+        let mut guard = Predicted::default();
+        guard.add_requests(1);
+        reads::by_key(&mut guard, &table, ByKey::Get, consistent, None, bound);
+        let mut both = guard.clone();
+        both.add_requests(1);
+        let item = M::SCHEMA.item_bound();
+        reads::by_key(&mut both, &table, ByKey::Get, consistent, None, item);
+        let mut moved = Predicted::default();
+        for _ in 0..MAX_ATTEMPTS {
+            moved.merge(&both);
+        }
+        Ok(guard.or(&both).or(&moved))
     }
 }

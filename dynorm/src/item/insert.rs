@@ -14,7 +14,7 @@ use super::write_request::{Put, WriteKind, WriteSpec};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Conjunction};
-use crate::observe::{report_setters, Predicted, Reporting};
+use crate::observe::{request, Predicted, Reporting};
 use crate::schema::{Insertable, Model};
 use crate::value::Item;
 
@@ -70,25 +70,6 @@ impl<N: Insertable> InsertItem<N> {
     pub fn condition(mut self, condition: Condition<N::Model>) -> Self {
         self.condition.push(condition);
         self
-    }
-
-    report_setters!(report);
-
-    /// The capacity the insert would consume, predicted without sending it: a new item's
-    /// write units on the table and each index its attributes reach, or, when its key is
-    /// taken, what the failed condition costs (the item stored); its transaction's for a
-    /// model with unique attributes or counts. Every error `send` would find before
-    /// sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        crate::item::predict::single(&self.client, &self.row()?)
-    }
-
-    /// The `PutItem` input [`send`](Self::send) would send, without sending it (for a
-    /// model with unique attributes or counts, the item's own write: its guards and counts
-    /// join it in a transaction when it is sent). Every error `send` would find before
-    /// sending is found here.
-    pub fn preview(&self) -> Result<PutItemInput> {
-        super::put::preview_put(&self.row()?)
     }
 
     /// The write, from a borrowed builder.
@@ -160,38 +141,6 @@ impl<N: Insertable> InsertMany<N> {
     pub async fn send(self) -> Result<u32> {
         let inserted = self.send_returning_new().await?;
         Ok(u32::try_from(inserted.len()).unwrap_or(u32::MAX))
-    }
-
-    report_setters!(
-        report;
-        /// Asks DynamoDB for the capacity the transactions consume; it is added to the
-        /// [`tally`](Self::tally).
-        ;
-        /// Adds the requests sent and what they cost to `tally`.
-    );
-
-    /// The capacity the rows would consume, predicted without sending them: one
-    /// transaction per chunk of rows, each new item's write units (and its guard items'
-    /// and count updates') twice over, as DynamoDB charges a transaction. Every error
-    /// `send` would find before sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        let mut predicted = Predicted::default();
-        for (transaction, _) in self.transactions()? {
-            predicted.merge(&transaction.predict()?);
-        }
-        Ok(predicted)
-    }
-
-    /// The `TransactWriteItems` inputs [`send`](Self::send) would send, one per chunk of
-    /// rows, without sending them: each with its rows' own puts (for a model with unique
-    /// attributes or counts, their guards and counts join them when they are sent, and
-    /// the chunks are cut so that they fit). Every error `send` would find before sending
-    /// is found here.
-    pub fn preview(&self) -> Result<Vec<TransactWriteItemsInput>> {
-        self.transactions()?
-            .into_iter()
-            .map(|(transaction, _)| transaction.preview())
-            .collect()
     }
 
     /// Sends every row and returns the stored models, in the order given.
@@ -286,5 +235,54 @@ impl Chunk {
                 self.items += 1;
             }
         }
+    }
+}
+
+request! {
+    impl[N: Insertable] InsertItem<N> { report => PutItemInput }
+
+    /// The `PutItem` input [`send`](InsertItem::send) would send, without sending it (for a
+    /// model with unique attributes or counts, the item's own write: its guards and counts
+    /// join it in a transaction when it is sent). Every error `send` would find before
+    /// sending is found here.
+    fn preview(&self) -> Result<PutItemInput> {
+        super::put::preview_put(&self.row()?)
+    }
+
+    /// The capacity the insert would consume, predicted without sending it: a new item's
+    /// write units on the table and each index its attributes reach, or, when its key is
+    /// taken, what the failed condition costs (the item stored); its transaction's for a
+    /// model with unique attributes or counts. Every error `send` would find before
+    /// sending is found here.
+    fn predict(&self) -> Result<Predicted> {
+        crate::item::predict::single(&self.client, &self.row()?)
+    }
+}
+
+request! {
+    impl[N: Insertable] InsertMany<N> { report => Vec<TransactWriteItemsInput> }
+
+    /// The `TransactWriteItems` inputs [`send`](InsertMany::send) would send, one per chunk of
+    /// rows, without sending them: each with its rows' own puts (for a model with unique
+    /// attributes or counts, their guards and counts join them when they are sent, and
+    /// the chunks are cut so that they fit). Every error `send` would find before sending
+    /// is found here.
+    fn preview(&self) -> Result<Vec<TransactWriteItemsInput>> {
+        self.transactions()?
+            .into_iter()
+            .map(|(transaction, _)| transaction.preview())
+            .collect()
+    }
+
+    /// The capacity the rows would consume, predicted without sending them: one
+    /// transaction per chunk of rows, each new item's write units (and its guard items'
+    /// and count updates') twice over, as DynamoDB charges a transaction. Every error
+    /// `send` would find before sending is found here.
+    fn predict(&self) -> Result<Predicted> {
+        let mut predicted = Predicted::default();
+        for (transaction, _) in self.transactions()? {
+            predicted.merge(&transaction.predict()?);
+        }
+        Ok(predicted)
     }
 }

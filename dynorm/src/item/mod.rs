@@ -13,7 +13,6 @@ mod insert;
 mod key_item;
 mod parent_count;
 pub(crate) mod predict;
-mod predict_and_send;
 mod put;
 mod raw_read;
 pub(crate) mod read_composite;

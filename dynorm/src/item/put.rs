@@ -11,7 +11,7 @@ use crate::item::predict;
 use crate::item::single_write;
 use crate::item::whole_item::{prepare_item, WholeItemWrite};
 use crate::item::write_request::{self, Checks, Guarded, Put, WriteSpec};
-use crate::observe::{report_setters, Predicted, Reporting};
+use crate::observe::{request, Predicted, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -200,22 +200,6 @@ impl<'a, M: Model> CreateItem<'a, M> {
             .spec("create", WholeItemWrite::Create, key_must_be_new)
     }
 
-    report_setters!(write.report);
-
-    /// The `PutItem` input [`send`](Self::send) would send, without sending it. Every
-    /// error `send` would find before sending is found here.
-    pub fn preview(&self) -> Result<PutItemInput> {
-        preview_put(&self.clone().spec()?)
-    }
-
-    /// The capacity the request would consume, predicted from the request and the
-    /// model's schema without sending it: exact where the request decides it, a range
-    /// with its reasons where the item already stored does. Every error `send` would find
-    /// before sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        predict::single(&self.write.client, &self.clone().spec()?)
-    }
-
     /// Sends the request and returns the item as stored, with its generated defaults
     /// (`insert ... returning`).
     pub async fn send_returning_new(self) -> Result<M> {
@@ -271,22 +255,6 @@ impl<'a, M: Model> PutItem<'a, M> {
             .spec("put", WholeItemWrite::Replace, KeyMustBeNew::No)
     }
 
-    report_setters!(write.report);
-
-    /// The `PutItem` input [`send`](Self::send) would send, without sending it. Every
-    /// error `send` would find before sending is found here.
-    pub fn preview(&self) -> Result<PutItemInput> {
-        preview_put(&self.clone().spec()?)
-    }
-
-    /// The capacity the request would consume, predicted from the request and the
-    /// model's schema without sending it: exact where the request decides it, a range
-    /// with its reasons where the item already stored does. Every error `send` would find
-    /// before sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        predict::single(&self.write.client, &self.clone().spec()?)
-    }
-
     /// Sends the `PutItem` request.
     pub async fn send(self) -> Result<()> {
         self.send_with(ReturnValue::None).await.map(drop)
@@ -301,5 +269,35 @@ impl<'a, M: Model> PutItem<'a, M> {
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         let client = self.write.client.clone();
         send_put::<M>(&client, self.spec()?, return_values).await
+    }
+}
+
+request! {
+    impl['a, M: Model] CreateItem<'a, M> { write.report => PutItemInput }
+
+    /// The `PutItem` input [`send`](CreateItem::send) would send.
+    fn preview(&self) -> Result<PutItemInput> {
+        preview_put(&self.clone().spec()?)
+    }
+
+    /// Exact where the request decides it, a range with its reasons where the item
+    /// already stored does.
+    fn predict(&self) -> Result<Predicted> {
+        predict::single(&self.write.client, &self.clone().spec()?)
+    }
+}
+
+request! {
+    impl['a, M: Model] PutItem<'a, M> { write.report => PutItemInput }
+
+    /// The `PutItem` input [`send`](PutItem::send) would send.
+    fn preview(&self) -> Result<PutItemInput> {
+        preview_put(&self.clone().spec()?)
+    }
+
+    /// Exact where the request decides it, a range with its reasons where the item
+    /// already stored does.
+    fn predict(&self) -> Result<Predicted> {
+        predict::single(&self.write.client, &self.clone().spec()?)
     }
 }

@@ -46,7 +46,7 @@ impl RawRead<'_> {
             .table_name(self.table)
             .set_key(Some(key))
             .consistent_read(self.consistent)
-            .set_return_consumed_capacity(self.report.capacity.clone())
+            .set_return_consumed_capacity(self.report.capacity())
             .send_with(client.sdk())
             .instrument(span.clone())
             .await;

@@ -115,7 +115,7 @@ impl Transaction {
     /// The `TransactWriteItems` input, without sending it.
     pub(crate) fn preview(&self) -> Result<TransactWriteItemsInput> {
         let copy = self.clone();
-        let capacity = copy.report.capacity.clone();
+        let capacity = copy.report.capacity();
         let (_, specs, token) = copy.specs()?;
         let items = transact_items(&specs)?;
         input(items, token, capacity)
@@ -170,7 +170,7 @@ impl Transaction {
     /// Sends the transaction as it is, without adding guard items.
     pub(crate) async fn send_as_built(self) -> Result<()> {
         let report = self.report.clone();
-        let capacity = self.report.capacity.clone();
+        let capacity = self.report.capacity();
         let (client, specs, token) = self.specs()?;
         let items = transact_items(&specs)?;
         let span = request_span!(

@@ -8,7 +8,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::item;
 use crate::item::update_item::UpdateItem;
-use crate::observe::Predicted;
+use crate::observe::{request, Predicted};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -23,31 +23,6 @@ impl Client {
 }
 
 impl<M: Model> UpdateItem<M> {
-    /// The `UpdateItem` input [`send`](Self::send) would send, without sending it. Every
-    /// error `send` would find before sending is found here.
-    pub fn preview(&self) -> Result<UpdateItemInput> {
-        let spec = self.clone().spec()?;
-        item::single_write::preview_write!(
-            &spec,
-            UpdateItemInput::builder()
-                .set_key(Some(spec.kind.key.clone()))
-                .update_expression(&spec.kind.expression),
-            ReturnValue::None
-        )
-    }
-
-    /// The capacity the request would consume, predicted from the request and the model's
-    /// schema without sending it: exact where the request decides it, a range with its
-    /// reasons where the item already stored does. With
-    /// [`read_composite`](Self::read_composite), the `GetItem` it sends first is counted.
-    /// Every error `send` would find before sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
-        if !self.reads_first() {
-            return item::predict::single(self.client(), &self.clone().spec()?);
-        }
-        item::read_composite::predict(self)
-    }
-
     async fn send_with(self, return_values: ReturnValue) -> Result<Option<Item>> {
         if self.reads_first() {
             return item::read_composite::send(self, return_values).await;
@@ -90,5 +65,34 @@ impl<M: Model> UpdateItem<M> {
             .send_with(ReturnValue::UpdatedOld)
             .await?
             .unwrap_or_default())
+    }
+}
+
+request! {
+    impl[M: Model] UpdateItem<M> { report => UpdateItemInput }
+
+    /// The `UpdateItem` input [`send`](UpdateItem::send) would send, without sending it. Every
+    /// error `send` would find before sending is found here.
+    fn preview(&self) -> Result<UpdateItemInput> {
+        let spec = self.clone().spec()?;
+        item::single_write::preview_write!(
+            &spec,
+            UpdateItemInput::builder()
+                .set_key(Some(spec.kind.key.clone()))
+                .update_expression(&spec.kind.expression),
+            ReturnValue::None
+        )
+    }
+
+    /// The capacity the request would consume, predicted from the request and the model's
+    /// schema without sending it: exact where the request decides it, a range with its
+    /// reasons where the item already stored does. With
+    /// [`read_composite`](UpdateItem::read_composite), the `GetItem` it sends first is counted.
+    /// Every error `send` would find before sending is found here.
+    fn predict(&self) -> Result<Predicted> {
+        if !self.reads_first() {
+            return item::predict::single(self.client(), &self.clone().spec()?);
+        }
+        item::read_composite::predict(self)
     }
 }

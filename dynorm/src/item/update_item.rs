@@ -16,7 +16,7 @@ use crate::expr::{
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, Guarded, WriteSpec};
-use crate::observe::{report_setters, Reporting};
+use crate::observe::Reporting;
 use crate::schema::{Model, ModelKey};
 use crate::value::Item;
 
@@ -57,7 +57,7 @@ pub struct UpdateItem<M: Model> {
     /// The first value `composite` could not encode.
     composite_error: Option<Error>,
     read_composite: bool,
-    report: Reporting,
+    pub(super) report: Reporting,
     model: PhantomData<fn() -> M>,
 }
 
@@ -477,6 +477,4 @@ impl<M: Model> UpdateItem<M> {
         item::update_size::check(&spec)?;
         Ok(spec)
     }
-
-    report_setters!(report);
 }

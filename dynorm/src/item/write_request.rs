@@ -254,7 +254,7 @@ impl<K> WriteSpec<K> {
             condition: self.condition.clone(),
             names: placeholders.take_names(),
             values: placeholders.take_values(),
-            return_capacity: self.report.capacity.clone(),
+            return_capacity: self.report.capacity(),
         }
     }
 
@@ -266,7 +266,7 @@ impl<K> WriteSpec<K> {
             condition: self.condition.take(),
             names: self.placeholders.take_names(),
             values: self.placeholders.take_values(),
-            return_capacity: self.report.capacity.take(),
+            return_capacity: self.report.capacity(),
         }
     }
 

@@ -9,9 +9,8 @@ use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity};
 /// The capacity units one request or several consumed, as DynamoDB reported them in
 /// `ConsumedCapacity`, summed.
 ///
-/// DynamoDB reports capacity only when the request asked for it, with
-/// `.return_consumed_capacity(ReturnConsumedCapacity::Total)` (the totals) or
-/// `ReturnConsumedCapacity::Indexes` (also the table and each index apart).
+/// DynamoDB reports capacity only when the request asks for it: every request a
+/// [`Tally`] counts asks for `INDEXES` (the totals, and the table and each index apart).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Capacity {
@@ -23,14 +22,16 @@ pub struct Capacity {
     pub write_units: f64,
     /// `CapacityUnits` by table name.
     pub tables: BTreeMap<String, f64>,
-    /// With `Indexes`: the units of each table's base table and secondary indexes apart,
+    /// The units of each table's base table and secondary indexes apart,
     /// keyed `table` for the base table and `table/index` for an index.
     pub indexes: BTreeMap<String, f64>,
 }
 
 impl Capacity {
     /// The sum of what DynamoDB returned, or `None` when it returned nothing.
-    pub fn from_sdk<'a>(entries: impl IntoIterator<Item = &'a ConsumedCapacity>) -> Option<Self> {
+    pub(crate) fn from_sdk<'a>(
+        entries: impl IntoIterator<Item = &'a ConsumedCapacity>,
+    ) -> Option<Self> {
         let mut total = None::<Capacity>;
         for entry in entries {
             total.get_or_insert_with(Capacity::default).add(entry);
@@ -39,7 +40,7 @@ impl Capacity {
     }
 
     /// Adds one `ConsumedCapacity` DynamoDB returned.
-    pub fn add(&mut self, entry: &ConsumedCapacity) {
+    pub(crate) fn add(&mut self, entry: &ConsumedCapacity) {
         let units = entry.capacity_units().unwrap_or(0.0);
         self.units += units;
         self.read_units += entry.read_capacity_units().unwrap_or(0.0);
@@ -114,20 +115,17 @@ impl Metadata {
 /// Running totals of what a builder's requests cost and returned: hand it to any builder
 /// with `.tally(&tally)`, and read it at any time, during a stream or after it. It is the
 /// one place dynorm reports capacity and counts; a clone shares the same totals, so one
-/// tally can sum several operations.
+/// tally can sum several operations. Its counts stop at `u32::MAX`.
 ///
 /// ```no_run
 /// # use dynorm::Model;
 /// # #[derive(Model)] struct Order { #[hash_key] customer: String, #[range_key] id: String }
 /// # async fn demo(db: dynorm::Client) -> Result<(), dynorm::Error> {
-/// use dynorm::observe::{ReturnConsumedCapacity, Tally};
+/// use dynorm::observe::Tally;
+/// use dynorm::Request;
 /// use futures::TryStreamExt;
 /// let tally = Tally::default();
-/// let mut orders = db
-///     .query_by::<Order>("c1")
-///     .return_consumed_capacity(ReturnConsumedCapacity::Total)
-///     .tally(&tally)
-///     .stream();
+/// let mut orders = db.query_by::<Order>("c1").tally(&tally).stream();
 /// while let Some(_order) = orders.try_next().await? {
 ///     // tally.requests(), tally.scanned_count(), tally.consumed_capacity() so far
 /// }
@@ -147,6 +145,11 @@ struct Totals {
     skipped: usize,
     dead_lettered: usize,
     capacity: Option<Capacity>,
+}
+
+/// A count as the getters give it: `u32::MAX` once it passes that.
+fn saturating(count: usize) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 impl Tally {
@@ -208,35 +211,36 @@ impl Tally {
     /// The requests sent so far: one per page of a query or scan, one per chunk attempt of
     /// a batch, retries included, one per single-item operation or transaction, and one
     /// per attempt of a change consumer's DynamoDB Streams requests.
-    pub fn requests(&self) -> usize {
-        self.read(|t| t.requests)
+    pub fn requests(&self) -> u32 {
+        self.read(|t| saturating(t.requests))
     }
 
     /// `Count` summed over query and scan pages: the items that matched the filter.
-    pub fn matched(&self) -> usize {
-        self.read(|t| t.count)
+    pub fn matched(&self) -> u32 {
+        self.read(|t| saturating(t.count))
     }
 
     /// `ScannedCount` summed over query and scan pages: the items read before the filter.
     /// The difference with [`matched`](Self::matched) is what the filter threw away.
-    pub fn scanned_count(&self) -> usize {
-        self.read(|t| t.scanned_count)
+    pub fn scanned_count(&self) -> u32 {
+        self.read(|t| saturating(t.scanned_count))
     }
 
     /// Items read but skipped because they belong to an entity the read does not list
     /// (a collection's or a change consumer's other entities); they are never failed.
-    pub fn skipped(&self) -> usize {
-        self.read(|t| t.skipped)
+    pub fn skipped(&self) -> u32 {
+        self.read(|t| saturating(t.skipped))
     }
 
     /// Change records that did not decode and went to the consumer's dead-letter sink
     /// (`dynorm_streams::ChangesBuilder::dead_letters`).
-    pub fn dead_lettered(&self) -> usize {
-        self.read(|t| t.dead_lettered)
+    pub fn dead_lettered(&self) -> u32 {
+        self.read(|t| saturating(t.dead_lettered))
     }
 
-    /// The capacity consumed so far; `None` when DynamoDB reported none (capacity is
-    /// reported only when a builder asks for it with `.return_consumed_capacity(..)`).
+    /// The capacity consumed so far, in total and by table and index; `None` when DynamoDB
+    /// reported none (a request a tally counts asks for it: `ReturnConsumedCapacity` is
+    /// `INDEXES`).
     pub fn consumed_capacity(&self) -> Option<Capacity> {
         self.read(|t| t.capacity.clone())
     }
@@ -246,8 +250,6 @@ impl Tally {
 /// piece every builder holds for capacity and counts.
 #[derive(Clone, Debug, Default)]
 pub struct Reporting {
-    /// The `ReturnConsumedCapacity` of every request.
-    pub capacity: Option<ReturnConsumedCapacity>,
     /// The tally that sums the requests.
     pub tally: Option<Tally>,
     /// The rate limiter the requests wait for and spend from, where a builder takes one.
@@ -255,12 +257,14 @@ pub struct Reporting {
 }
 
 impl Reporting {
-    /// What every request asks DynamoDB to report: the builder's choice, or the total
-    /// when a rate limiter needs the units.
+    /// What every request asks DynamoDB to report: by table and index when a tally
+    /// counts it, the total when only a rate limiter needs the units, and nothing
+    /// otherwise.
     pub(crate) fn capacity(&self) -> Option<ReturnConsumedCapacity> {
-        match (&self.capacity, &self.limiter) {
+        match (&self.tally, &self.limiter) {
+            (Some(_), _) => Some(ReturnConsumedCapacity::Indexes),
             (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
-            (capacity, _) => capacity.clone(),
+            (None, None) => None,
         }
     }
 
@@ -272,31 +276,11 @@ impl Reporting {
     }
 }
 
-/// The `return_consumed_capacity` and `tally` setters of a builder, written once: the
-/// argument is the path of the builder's [`Reporting`] field (`report`, or
-/// `write.report`), optionally followed by the two setters' docs where a builder words
-/// them its own way (`report; #[doc = ".."] ; #[doc = ".."]`).
+/// The `tally` setter of a builder, written once: the argument is the path of the
+/// builder's [`Reporting`] field (`report`, or `write.report`).
 macro_rules! report_setters {
     ($($field:ident).+) => {
-        $crate::observe::report_setters!(
-            $($field).+;
-            /// Asks DynamoDB for the capacity the requests consume; it is added to the
-            /// [`tally`](Self::tally).
-            ;
-            /// Adds the requests sent and what they cost to `tally`.
-        );
-    };
-    ($($field:ident).+; $(#[$capacity:meta])* ; $(#[$tally:meta])*) => {
-        $(#[$capacity])*
-        pub fn return_consumed_capacity(
-            mut self,
-            capacity: $crate::observe::ReturnConsumedCapacity,
-        ) -> Self {
-            self.$($field).+.capacity = Some(capacity);
-            self
-        }
-
-        $(#[$tally])*
+        /// Adds the requests sent and what they cost (by table and index) to `tally`.
         pub fn tally(mut self, tally: &$crate::observe::Tally) -> Self {
             self.$($field).+.tally = Some(tally.clone());
             self

@@ -11,20 +11,21 @@
 pub(crate) mod capacity;
 pub(crate) mod limiter;
 mod predict;
+pub(crate) mod request;
 pub(crate) mod span;
 
-pub use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 pub(crate) use capacity::{report_setters, Metadata, Reporting};
 pub use capacity::{Capacity, Tally};
 pub(crate) use limiter::units;
 pub use limiter::RateLimiter;
 pub(crate) use predict::{reads, writes};
 pub use predict::{Predicted, Units};
+pub(crate) use request::request;
 
 /// An item's size as DynamoDB counts it for capacity and for its 400 KB limit: each
 /// attribute's name and value (strings and binary by their bytes, numbers about one byte
 /// per two significant digits plus one, lists and maps three bytes plus one per element).
-/// In bytes, as `max_item_bytes` and `predict_for` take them.
+/// In bytes, as `max_item_bytes` takes them.
 pub fn item_size(item: &crate::value::Item) -> u32 {
     u32::try_from(crate::value::limits::item_size(item)).unwrap_or(u32::MAX)
 }

@@ -14,7 +14,7 @@ use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Predicted, Reporting};
+use crate::observe::{request, Predicted, Reporting};
 use crate::schema::{collection, unique};
 use crate::schema::{entity_name, Collection, Index, IndexSchema, Model, Schema};
 use crate::value::Item;
@@ -126,49 +126,6 @@ impl<C: Collection> CollectionQuery<C> {
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
-    }
-
-    report_setters!(
-        report;
-        /// Asks DynamoDB for the capacity each page consumes; the sum is in
-        /// [`tally`](Self::tally).
-        ;
-        /// Adds every page's counts and capacity to `tally` as the pages arrive.
-    );
-
-    /// The `Query` input of the first page, exactly as [`all`](Self::all) would send it,
-    /// without sending it. Later pages add only `ExclusiveStartKey`.
-    pub fn preview(&self) -> Result<QueryInput> {
-        let model = <C::Anchor as Model>::SCHEMA.model;
-        self.prepare()?
-            .input(None)
-            .build()
-            .map_err(|e| crate::item::built(e, model, OPERATION))
-    }
-
-    /// The read units one page would consume, predicted without sending it: from 0 (the
-    /// partition is empty) up to what 1 MB of its largest items (400 KB) costs, read
-    /// before items of other entities are skipped. Every page costs this much at most.
-    pub fn predict(&self) -> Result<Predicted> {
-        self.predicted(None)
-    }
-
-    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
-    /// [`item_size`](crate::observe::item_size) counts them).
-    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
-        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
-    }
-
-    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
-        let input = self.preview()?;
-        // A partition may hold items of any model: as large as DynamoDB allows.
-        let bound = crate::value::limits::MAX_ITEM_BYTES;
-        Ok(page::predict(
-            page::page_of!(&input),
-            size,
-            bound,
-            self.budget,
-        ))
     }
 
     /// The key condition on the partition, rendered once.
@@ -328,5 +285,35 @@ impl<C: Collection> CollectionQuery<C> {
             tally.add_skipped(skipped);
         }
         Ok(out)
+    }
+}
+
+request! {
+    impl[C: Collection] CollectionQuery<C> { report => QueryInput }
+
+    /// The `Query` input of the first page, exactly as [`all`](CollectionQuery::all) would
+    /// send it. Later pages add only `ExclusiveStartKey`.
+    fn preview(&self) -> Result<QueryInput> {
+        let model = <C::Anchor as Model>::SCHEMA.model;
+        self.prepare()?
+            .input(None)
+            .build()
+            .map_err(|e| crate::item::built(e, model, OPERATION))
+    }
+
+    /// The read units one page would consume: from 0 (the partition is empty) up to what
+    /// 1 MB of its largest items costs (a partition may hold items of any model: up to the
+    /// collection's [`max_item_bytes`](CollectionQuery::max_item_bytes), 400 KB by
+    /// default), read before items of other entities are skipped. Every page costs this
+    /// much at most.
+    fn predict(&self) -> Result<Predicted> {
+        let input = self.preview()?;
+        let bound = usize::try_from(self.max_item_bytes).unwrap_or(usize::MAX);
+        Ok(page::predict(
+            page::page_of!(&input),
+            None,
+            bound,
+            self.budget,
+        ))
     }
 }

@@ -13,9 +13,10 @@ use crate::batch::{BatchOptions, MAX_BATCH_KEYS};
 use crate::error::Result;
 use crate::expr::Plan;
 use crate::item::read_options::ReadOptions;
-use crate::observe::{reads, report_setters, Predicted, Reporting};
+use crate::observe::{reads, request, Predicted, Reporting};
 use crate::schema::{FromItem, Model};
 use crate::value::Item;
+use crate::Request;
 
 impl<M: Model, R: FromItem> Query<M, R> {
     /// Returns whole `M` items, whatever the index projects. Through an index that does
@@ -81,58 +82,10 @@ impl<M: Model> Hydrated<M> {
         self
     }
 
-    report_setters!(
-        query.report;
-        /// Asks DynamoDB for the capacity each request consumes, the index's pages and the
-        /// `BatchGetItem` requests; a [`Tally`](crate::observe::Tally) sums it.
-        ;
-        /// Adds every request's counts and capacity to `tally`: each index page, and each
-        /// `BatchGetItem` attempt.
-    );
-
     /// The plan: the index and why, and whether the items are then read by key
     /// ([`Plan::hydrated`]). Nothing is sent.
     pub fn plan(&self) -> Result<Plan> {
         self.query.plan()
-    }
-
-    /// The `Query` input of the index page after `cursor`, without sending it. When the
-    /// plan is [hydrated](Plan::hydrated), the page's keys are then read with one
-    /// `BatchGetItem` per 100 keys, which depend on what the page returns.
-    pub fn preview(&self, cursor: Option<&str>) -> Result<QueryInput> {
-        self.query.preview(cursor)
-    }
-
-    /// The capacity one page would consume, predicted without sending it: the index page
-    /// (as [`Query::predict`] bounds it), then, when the plan is
-    /// [hydrated](Plan::hydrated), each key it finds read whole with `BatchGetItem`: from
-    /// nothing up to the largest item's (400 KB) units per key, for at most the query's
-    /// `limit` of keys. Without a `limit`, a page's keys are bounded only by its 1 MB.
-    /// Its [`requests`](Predicted::requests) are the most the page can send: the index
-    /// page and one `BatchGetItem` per 100 keys it may find (none when it finds none).
-    pub fn predict(&self) -> Result<Predicted> {
-        self.predicted(None)
-    }
-
-    /// As [`predict`](Self::predict), for whole items of `item_bytes` bytes each (as
-    /// [`item_size`](crate::observe::item_size) counts them); their index entries are no
-    /// larger.
-    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
-        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
-    }
-
-    fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
-        let input = self.preview(None)?;
-        let table = input.table_name().unwrap_or_default();
-        let bound = M::SCHEMA.item_bound();
-        let mut predicted = page::predict(page::page_of!(&input), size, bound, None);
-        if self.plan()?.hydrated {
-            let keys = input.limit().and_then(|l| usize::try_from(l).ok());
-            let consistent = self.query.read.consistent_read;
-            let most = reads::keys_found(&mut predicted, table, keys, consistent, size, bound);
-            predicted.add_requests(most.div_ceil(MAX_BATCH_KEYS));
-        }
-        Ok(predicted)
     }
 
     /// Every matching item, whole, in index order: every index page, then one
@@ -235,9 +188,6 @@ impl<M: Model> Reader<M> {
             .options(self.options)
             .consistent_read(self.read.consistent_read)
             .include_expired(self.read.include_expired);
-        if let Some(capacity) = &self.report.capacity {
-            batch = batch.return_consumed_capacity(capacity.clone());
-        }
         if let Some(tally) = &self.report.tally {
             batch = batch.tally(tally);
         }
@@ -255,5 +205,37 @@ impl<M: Model> Reader<M> {
                     self.prepared.plan.index.label()
                 ))
             })
+    }
+}
+
+request! {
+    impl[M: Model] Hydrated<M> { query.report => QueryInput }
+
+    /// The `Query` input of the first index page. When the plan is
+    /// [hydrated](Plan::hydrated), the page's keys are then read with one `BatchGetItem`
+    /// per 100 keys, which depend on what the page returns.
+    fn preview(&self) -> Result<QueryInput> {
+        self.query.preview_page(None)
+    }
+
+    /// The capacity one page would consume: the index page (as [`Query`]'s prediction
+    /// bounds it), then, when the plan is [hydrated](Plan::hydrated), each key it finds
+    /// read whole with `BatchGetItem`: from nothing up to the largest item's (400 KB)
+    /// units per key, for at most the query's `page_size` of keys. Without a `page_size`,
+    /// a page's keys are bounded only by its 1 MB. Its
+    /// [`requests`](Predicted::requests) are the most the page can send: the index page
+    /// and one `BatchGetItem` per 100 keys it may find (none when it finds none).
+    fn predict(&self) -> Result<Predicted> {
+        let input = self.preview()?;
+        let table = input.table_name().unwrap_or_default();
+        let bound = M::SCHEMA.item_bound();
+        let mut predicted = page::predict(page::page_of!(&input), None, bound, None);
+        if self.plan()?.hydrated {
+            let keys = input.limit().and_then(|l| usize::try_from(l).ok());
+            let consistent = self.query.read.consistent_read;
+            let most = reads::keys_found(&mut predicted, table, keys, consistent, None, bound);
+            predicted.add_requests(most.div_ceil(MAX_BATCH_KEYS));
+        }
+        Ok(predicted)
     }
 }

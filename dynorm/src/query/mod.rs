@@ -11,7 +11,6 @@ mod partition;
 mod scan;
 mod typed;
 
-pub use crate::expr::Plan;
 pub use collection::CollectionQuery;
 pub(crate) use cursor_key::CursorKey;
 pub use hydrate::Hydrated;

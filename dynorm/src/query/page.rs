@@ -81,44 +81,6 @@ macro_rules! page_of {
 
 pub(crate) use page_of;
 
-/// The `predict` and `predict_for` methods of a query or scan, written once over its
-/// `preview(None)`; the arguments are the model's schema and the docs `predict` adds for
-/// that builder.
-macro_rules! predict_setters {
-    ($schema:expr; $(#[$extra:meta])*) => {
-        /// The read units one page would consume, predicted without sending it: from 0 (no
-        /// item matches) up to what its [`page_size`](Self::page_size) of the largest items (the
-        /// model's `max_item_bytes`, or 400 KB) or 1 MB costs, whichever is less, read
-        /// before any filter. Every page costs this much at most; nothing says how many
-        /// pages there are. With a [`budget`](Self::budget), [`page`](Self::page) reads
-        /// pages while they fit, so from 0 up to the budget.
-        $(#[$extra])*
-        pub fn predict(&self) -> Result<$crate::observe::Predicted> {
-            self.predicted(None)
-        }
-
-        /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
-        /// [`item_size`](crate::observe::item_size) counts them, or their index entries
-        /// for a read through an index): the bound of a page of `limit` such items.
-        pub fn predict_for(&self, item_bytes: u32) -> Result<$crate::observe::Predicted> {
-            self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
-        }
-
-        fn predicted(&self, size: Option<usize>) -> Result<$crate::observe::Predicted> {
-            let input = self.preview(None)?;
-            let schema: &$crate::schema::Schema = $schema;
-            Ok($crate::query::page::predict(
-                $crate::query::page::page_of!(&input),
-                size,
-                schema.item_bound(),
-                self.budget,
-            ))
-        }
-    };
-}
-
-pub(crate) use predict_setters;
-
 /// The future of one page, sent: what `fetch` of a prepared query or scan gives.
 pub(crate) trait Fetching: Future<Output = Result<Fetched>> + Send + 'static {}
 

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
-use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
+use crate::observe::{request, Predicted, RateLimiter, Reporting, Tally};
 use crate::query::budget::{budget_setters, read_within, refused_whole, Budget};
 use crate::query::cursor::Binding;
 use crate::query::page::{self, ItemStream, Page};
@@ -119,29 +119,20 @@ impl<I: Index> Scan<I> {
         /// default a filter hides them.
     );
 
-    report_setters!(
-        report;
-        /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
-        /// [`Tally`] sums it.
-        ;
-        /// Adds every page's counts and capacity to `tally` as the pages arrive, from every
-        /// segment of a parallel scan too.
-    );
-
     budget_setters!();
 
     /// Sends every page, of every segment of a parallel scan, within `limiter`'s rate:
     /// each waits for the units spent before it and spends what it consumed (asked for
-    /// as `Total` unless [`return_consumed_capacity`](Self::return_consumed_capacity)
-    /// says otherwise).
+    /// as `Total` unless a [`tally`](crate::Request::tally)
+    /// asks for it by index).
     pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
         self.report.limiter = Some(limiter.clone());
         self
     }
 
     /// The `Scan` input of the page after `cursor` (or of the first page), exactly as
-    /// [`page`](Self::page) would send it, without sending it.
-    pub fn preview(&self, cursor: Option<&str>) -> Result<ScanInput> {
+    /// [`page`](Self::page) would send it.
+    pub(crate) fn preview_page(&self, cursor: Option<&str>) -> Result<ScanInput> {
         let schema = &<I::Model as Model>::SCHEMA;
         let prepared = self.clone().prepare()?;
         let start = self.binding().start(cursor)?;
@@ -150,11 +141,6 @@ impl<I: Index> Scan<I> {
             .build()
             .map_err(|e| crate::item::built(e, schema.model, OPERATION))
     }
-
-    page::predict_setters!(
-        &<I::Model as Model>::SCHEMA;
-        /// A parallel scan reads a page per segment.
-    );
 
     /// What this scan's cursors are bound to: its table, index, model and segment.
     fn binding(&self) -> Binding {
@@ -395,5 +381,29 @@ impl Prepared {
         );
         let request = self.input(start, select);
         page::send_page!(request, span, self, OPERATION)
+    }
+}
+
+request! {
+    impl[I: Index] Scan<I> { report => ScanInput }
+
+    /// The `Scan` input of the first page, exactly as [`page`](Scan::page) would send it
+    /// (later pages add only `ExclusiveStartKey`). Placeholders are numbered in the order
+    /// the conditions were given, so the input is stable.
+    fn preview(&self) -> Result<ScanInput> {
+        self.preview_page(None)
+    }
+
+    /// The read units one page would consume: from 0 (no item matches) up to what its
+    /// [`page_size`](Scan::page_size) of the largest items (the model's `max_item_bytes`,
+    /// or the read's [`max_item_bytes`](Scan::max_item_bytes) when smaller) or 1 MB costs,
+    /// whichever is less, read before any filter. Every page costs this much at most;
+    /// nothing says how many pages there are. With a [`budget`](Scan::budget),
+    /// [`page`](Scan::page) reads pages while they fit, so from 0 up to the budget. A parallel scan reads a page per segment.
+    fn predict(&self) -> Result<Predicted> {
+        let input = self.preview_page(None)?;
+        let schema: &Schema = &<I::Model as Model>::SCHEMA;
+        let bound = schema.item_bound().min(usize::try_from(self.max_item_bytes).unwrap_or(usize::MAX));
+        Ok(page::predict(page::page_of!(&input), None, bound, self.budget))
     }
 }

@@ -19,7 +19,7 @@ use crate::expr::Plan;
 use crate::expr::{filters, Condition, Conjunction};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
-use crate::observe::{report_setters, RateLimiter, Reporting, Tally};
+use crate::observe::{request, Predicted, RateLimiter, Reporting, Tally};
 use crate::schema::{FromItem, Index, IndexKind, IndexSchema, Model, Schema};
 use crate::value::Item;
 
@@ -203,30 +203,20 @@ impl<M: Model, R: FromItem> Query<M, R> {
         /// default a filter hides them.
     );
 
-    report_setters!(
-        report;
-        /// Asks DynamoDB for the capacity each page consumes: a [`Page`] carries it, and a
-        /// [`Tally`] sums it.
-        ;
-        /// Adds every page's counts and capacity to `tally` as the pages arrive, whatever
-        /// reads them: [`stream`](Self::stream), [`all`](Self::all), [`page`](Self::page) or
-        /// [`count`](Self::count).
-    );
-
     budget::budget_setters!();
 
     /// Sends every page within `limiter`'s rate: each waits for the units spent before
-    /// it and spends what it consumed (asked for as `Total` unless
-    /// [`return_consumed_capacity`](Self::return_consumed_capacity) says otherwise).
+    /// it and spends what it consumed (asked for as `Total` unless a
+    /// [`tally`](crate::Request::tally) asks for it by index).
     pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
         self.report.limiter = Some(limiter.clone());
         self
     }
 
     /// The `Query` input of the page after `cursor` (or of the first page), exactly as
-    /// [`page`](Self::page) would send it, without sending it. Placeholders are numbered in
+    /// [`page`](Self::page) would send it. Placeholders are numbered in
     /// the order the conditions were given, so the input is stable.
-    pub fn preview(&self, cursor: Option<&str>) -> Result<QueryInput> {
+    pub(crate) fn preview_page(&self, cursor: Option<&str>) -> Result<QueryInput> {
         let prepared = self.clone().prepare()?;
         let start = prepared.binding().start(cursor)?;
         prepared
@@ -234,11 +224,6 @@ impl<M: Model, R: FromItem> Query<M, R> {
             .build()
             .map_err(|e| crate::item::built(e, M::SCHEMA.model, OPERATION))
     }
-
-    page::predict_setters!(
-        &M::SCHEMA;
-        /// A hydrated query then reads the whole items by key, which is not counted here.
-    );
 
     /// Reads only the named attributes, as raw items.
     pub fn project<I>(self, attributes: I) -> Query<M, Item>
@@ -652,5 +637,29 @@ impl Prepared {
         );
         let request = self.input_with(start, select, values, limit);
         page::send_page!(request, span, self, OPERATION)
+    }
+}
+
+request! {
+    impl[M: Model, R: FromItem] Query<M, R> { report => QueryInput }
+
+    /// The `Query` input of the first page, exactly as [`page`](Query::page) would send it
+    /// (later pages add only `ExclusiveStartKey`). Placeholders are numbered in the order
+    /// the conditions were given, so the input is stable.
+    fn preview(&self) -> Result<QueryInput> {
+        self.preview_page(None)
+    }
+
+    /// The read units one page would consume: from 0 (no item matches) up to what its
+    /// [`page_size`](Query::page_size) of the largest items (the model's `max_item_bytes`,
+    /// or the read's [`max_item_bytes`](Query::max_item_bytes) when smaller) or 1 MB costs,
+    /// whichever is less, read before any filter. Every page costs this much at most;
+    /// nothing says how many pages there are. With a [`budget`](Query::budget),
+    /// [`page`](Query::page) reads pages while they fit, so from 0 up to the budget. A hydrated query then reads the whole items by key, which is not counted here.
+    fn predict(&self) -> Result<Predicted> {
+        let input = self.preview_page(None)?;
+        let schema: &Schema = &M::SCHEMA;
+        let bound = schema.item_bound().min(usize::try_from(self.max_item_bytes).unwrap_or(usize::MAX));
+        Ok(page::predict(page::page_of!(&input), None, bound, self.budget))
     }
 }

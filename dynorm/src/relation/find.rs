@@ -9,18 +9,19 @@ use futures_util::stream::TryStreamExt;
 use super::load::sealed::{LoadInput, Sending};
 use super::load::Load;
 use super::plan::{LoadPlan, Waves};
-use super::related::{budgeted_capacity, reporting};
+use super::related::reporting;
 use super::rounds::{Rounds, DEFAULT_CONCURRENCY};
 use super::{access, shared};
 use crate::batch::checked_concurrency;
 use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr};
-use crate::observe::{report_setters, Reporting, ReturnConsumedCapacity, Tally};
+use crate::observe::{report_setters, Reporting, Tally};
 use crate::query::budget::{Budget, Meter, MAX_ITEM_BYTES};
 use crate::query::{Page, Query};
 use crate::schema::{IndexKind, IndexSchema, Model};
 use crate::value::Item;
+use crate::Request;
 
 const OPERATION: &str = "find";
 
@@ -380,7 +381,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
             }
             Root::Plain => Query::<M, M>::auto(&self.client).matching_all(self.conditions.clone()),
         };
-        reporting(query, self.report.capacity(), self.report.tally.as_ref())
+        reporting(query, self.report.tally.as_ref())
     }
 
     /// Makes [`page`](Self::page) load as many roots, each with its whole tree, as fit in
@@ -412,14 +413,7 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         self
     }
 
-    report_setters!(
-        report;
-        /// Asks DynamoDB for the capacity each request of the load consumes (the roots'
-        /// pages and every relation's requests); a [`Tally`](crate::observe::Tally) sums
-        /// it.
-        ;
-        /// Adds every request's counts and capacity to `tally`, as the requests answer.
-    );
+    report_setters!(report);
 
     /// Roots after `cursor` (from a previous page) or from the beginning, each with its
     /// whole tree. With a [`budget`](Self::budget), as many as fit in it; without one, one
@@ -511,10 +505,6 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
         let page = query
             .clone()
             .page_size(u32::try_from(limit).unwrap_or(1))
-            .return_consumed_capacity(
-                budgeted_capacity(self.report.capacity(), true)
-                    .unwrap_or(ReturnConsumedCapacity::Total),
-            )
             .tally(&own)
             .page(cursor)
             .await;

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::num::NonZeroUsize;
 
-use super::rounds::Rounds;
+use super::rounds::{widen, Rounds};
 use crate::client::Client;
 use crate::observe::reads;
 use crate::observe::Predicted;
@@ -28,7 +28,7 @@ pub struct LoadPlan {
     pub rounds: Vec<Vec<Rounds>>,
     /// The requests of one relation in flight at once: the find's
     /// [`concurrency`](super::Find::concurrency).
-    pub concurrency: usize,
+    pub concurrency: u32,
     /// What each request reads, in the places of [`rounds`](Self::rounds).
     reads: Vec<Vec<Reads>>,
 }
@@ -57,7 +57,11 @@ impl LoadPlan {
     /// The rounds wave `wave` takes (0 is the roots' wave, one round) when each of its
     /// relations has `parents` distinct parents: the most any of its requests takes, since
     /// the relations of one wave run side by side. 0 for a wave the plan does not have.
-    pub fn wave_rounds(&self, wave: usize, parents: usize) -> usize {
+    pub fn wave_rounds(&self, wave: u32, parents: u32) -> u32 {
+        narrow(self.rounds_of(widen(wave), widen(parents)))
+    }
+
+    fn rounds_of(&self, wave: usize, parents: usize) -> usize {
         let parents = if wave == 0 { 1 } else { parents };
         self.rounds.get(wave).map_or(0, |requests| {
             requests
@@ -73,10 +77,12 @@ impl LoadPlan {
     /// parents is known only once the wave before has been read, so this is a bound:
     /// exact when every relation has `parents`, and more than the load takes when a
     /// branch of the tree is shallower than another and runs beside its deeper waves.
-    pub fn total_rounds(&self, parents: usize) -> usize {
-        (0..self.rounds.len())
-            .map(|wave| self.wave_rounds(wave, parents))
-            .sum()
+    pub fn total_rounds(&self, parents: u32) -> u32 {
+        narrow(
+            (0..self.rounds.len())
+                .map(|wave| self.rounds_of(wave, widen(parents)))
+                .sum(),
+        )
     }
 }
 
@@ -85,15 +91,18 @@ impl LoadPlan {
     /// parents: the sum of every request's (the roots' Query counts one, and each page
     /// beyond a query's first one more), a bound in the sense of
     /// [`total_rounds`](Self::total_rounds).
-    pub fn total_requests(&self, parents: usize) -> usize {
-        self.rounds
+    pub fn total_requests(&self, parents: u32) -> u32 {
+        let parents = widen(parents);
+        let requests = self
+            .rounds
             .iter()
             .enumerate()
             .flat_map(|(wave, requests)| {
                 let parents = if wave == 0 { 1 } else { parents };
                 requests.iter().map(move |r| r.requests_for(parents))
             })
-            .sum()
+            .sum();
+        narrow(requests)
     }
 }
 
@@ -106,12 +115,6 @@ impl LoadPlan {
     /// [`total_rounds`](Self::total_rounds), for first pages.
     pub fn predict(&self, parents: u32) -> Predicted {
         self.predicted(widen(parents), None)
-    }
-
-    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
-    /// [`item_size`](crate::observe::item_size) counts them).
-    pub fn predict_for(&self, parents: u32, item_bytes: u32) -> Predicted {
-        self.predicted(widen(parents), Some(widen(item_bytes)))
     }
 
     fn predicted(&self, parents: usize, size: Option<usize>) -> Predicted {
@@ -218,7 +221,7 @@ impl Waves {
     /// The rounds of one request per distinct parent, with this plan's concurrency.
     pub(crate) fn per_parent(&self) -> Rounds {
         Rounds::PerParent {
-            concurrency: self.concurrency.get(),
+            concurrency: narrow(self.concurrency.get()),
         }
     }
 
@@ -235,7 +238,7 @@ impl Waves {
         let mut plan = LoadPlan {
             waves: Vec::new(),
             rounds: Vec::new(),
-            concurrency: self.concurrency.get(),
+            concurrency: narrow(self.concurrency.get()),
             reads: Vec::new(),
         };
         for wave in self.lines.into_iter().filter(|wave| !wave.is_empty()) {
@@ -254,8 +257,9 @@ impl Waves {
 }
 
 /// A count as the index it is used as.
-fn widen(count: u32) -> usize {
-    usize::try_from(count).unwrap_or(usize::MAX)
+/// A count the code keeps as a `usize`, as the API gives it: `u32::MAX` past that.
+fn narrow(count: usize) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -301,7 +305,7 @@ mod tests {
         assert_eq!(plan.total_rounds(0), 1);
         // The roots' page, 20 comment pages and 20 author keys of items of 1 KB, eventually
         // consistent: each page up to 1 MB and one more item, each key up to half a unit.
-        let predicted = plan.predict_for(20, 1024);
+        let predicted = plan.predicted(20, Some(1024));
         assert_eq!(predicted.requests(), 1 + 20 + 1);
         assert_eq!(predicted.of("T").max(), 21.0 * 128.5);
         assert_eq!(predicted.of("U"), Units::between(0.0, 10.0));

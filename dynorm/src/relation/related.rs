@@ -14,10 +14,11 @@ use super::{Load, RelationSchema};
 use crate::batch::{BatchGet, BatchGetResults, BatchOptions};
 use crate::error::{Error, Result};
 use crate::expr::{Comparison, Conjunction, Expr};
-use crate::observe::{ReturnConsumedCapacity, Tally};
+use crate::observe::Tally;
 use crate::query::Query;
 use crate::schema::{Index, IndexSchema, Model, Schema};
 use crate::value::Item;
+use crate::Request;
 
 /// Why a budgeted load refuses a relation read by Scan.
 const BUDGETED_SCAN: &str = "a relation read by Scan (allow_scan) reads the whole table, which \
@@ -279,7 +280,7 @@ impl Declared<'_> {
             Access::Key => (
                 format!("one BatchGetItem per 100 distinct keys, {in_flight} in flight"),
                 Rounds::PerHundredParents {
-                    concurrency: in_flight.get(),
+                    concurrency: u32::try_from(in_flight.get()).unwrap_or(u32::MAX),
                 },
                 waves.keys(&C::SCHEMA),
             ),
@@ -360,9 +361,6 @@ async fn send_batch(
     keys: usize,
 ) -> Result<BatchGetResults> {
     let report = sending.report;
-    if let Some(capacity) = asked(sending) {
-        batch = batch.return_consumed_capacity(capacity);
-    }
     let Some(meter) = sending.meter else {
         if let Some(tally) = &report.tally {
             batch = batch.tally(tally);
@@ -377,35 +375,9 @@ async fn send_batch(
     sent
 }
 
-/// The capacity a relation's requests ask DynamoDB to report: what the load asks for, and
-/// at least the total when a budget counts it.
-fn asked(sending: Sending<'_>) -> Option<ReturnConsumedCapacity> {
-    budgeted_capacity(sending.report.capacity(), sending.meter.is_some())
-}
-
-/// The capacity a load's requests ask for: `asked`, and with a budget, at least the total
-/// (`NONE` would make every reservation count as spent).
-pub(super) fn budgeted_capacity(
-    asked: Option<ReturnConsumedCapacity>,
-    budgeted: bool,
-) -> Option<ReturnConsumedCapacity> {
-    match asked {
-        Some(ReturnConsumedCapacity::Indexes) => Some(ReturnConsumedCapacity::Indexes),
-        _ if budgeted => Some(ReturnConsumedCapacity::Total),
-        other => other,
-    }
-}
-
-/// A load's Query (the roots', or a relation's), asking DynamoDB for `capacity` and
-/// adding to `tally`.
-pub(super) fn reporting<C: Model>(
-    mut query: Query<C, C>,
-    capacity: Option<ReturnConsumedCapacity>,
-    tally: Option<&Tally>,
-) -> Query<C, C> {
-    if let Some(capacity) = capacity {
-        query = query.return_consumed_capacity(capacity);
-    }
+/// A load's Query (the roots', or a relation's), adding to `tally` (which asks DynamoDB for
+/// the capacity each request consumes).
+pub(super) fn reporting<C: Model>(mut query: Query<C, C>, tally: Option<&Tally>) -> Query<C, C> {
     if let Some(tally) = tally {
         query = query.tally(tally);
     }
@@ -462,8 +434,7 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
             if options.descending {
                 query = query.descending();
             }
-            let repeated = reporting(query, asked(sending), sending.report.tally.as_ref())
-                .repeated(&stand_ins)?;
+            let repeated = reporting(query, sending.report.tally.as_ref()).repeated(&stand_ins)?;
             // The requests of a round share what is left of a budget.
             let share = values.len().min(concurrency.get()) * sending.siblings;
             let meter = sending.meter.map(|meter| (meter, share));
@@ -484,9 +455,6 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
             }
             // One scan for every parent, matched by value here.
             let mut scan = db.scan::<C>().filter_all(options.filter.clone());
-            if let Some(capacity) = sending.report.capacity() {
-                scan = scan.return_consumed_capacity(capacity);
-            }
             if let Some(tally) = &sending.report.tally {
                 scan = scan.tally(tally);
             }

@@ -85,7 +85,7 @@ pub enum Rounds {
     /// `ceil(parents / concurrency)` rounds.
     PerParent {
         /// The requests in flight at once.
-        concurrency: usize,
+        concurrency: u32,
     },
     /// One `BatchGetItem` per 100 distinct parents, `concurrency` at a time:
     /// `ceil(ceil(parents / 100) / concurrency)` rounds. The batch reader starts a request
@@ -93,26 +93,26 @@ pub enum Rounds {
     /// `100 * concurrency` parents) this is the fewest the load can take.
     PerHundredParents {
         /// The requests in flight at once.
-        concurrency: usize,
+        concurrency: u32,
     },
 }
 
 impl Rounds {
     /// The rounds this request takes for `parents` distinct parents. A relation of no
     /// parents sends nothing: 0 rounds.
-    pub fn for_parents(self, parents: usize) -> usize {
+    pub(crate) fn for_parents(self, parents: usize) -> usize {
         match self {
             Rounds::One => usize::from(parents > 0),
-            Rounds::PerParent { concurrency } => parents.div_ceil(concurrency.max(1)),
+            Rounds::PerParent { concurrency } => parents.div_ceil(widen(concurrency).max(1)),
             Rounds::PerHundredParents { concurrency } => parents
                 .div_ceil(MAX_BATCH_KEYS)
-                .div_ceil(concurrency.max(1)),
+                .div_ceil(widen(concurrency).max(1)),
         }
     }
 
     /// The requests this takes for `parents` distinct parents (each of a query's pages
     /// beyond its first is one more).
-    pub fn requests_for(self, parents: usize) -> usize {
+    pub(crate) fn requests_for(self, parents: usize) -> usize {
         match self {
             Rounds::One => usize::from(parents > 0),
             Rounds::PerParent { .. } => parents,
@@ -129,12 +129,17 @@ impl fmt::Display for Rounds {
         };
         match *self {
             Rounds::One => write!(f, "one round"),
-            Rounds::PerParent { concurrency } => per(f, concurrency),
+            Rounds::PerParent { concurrency } => per(f, widen(concurrency)),
             Rounds::PerHundredParents { concurrency } => {
-                per(f, concurrency.saturating_mul(MAX_BATCH_KEYS))
+                per(f, widen(concurrency).saturating_mul(MAX_BATCH_KEYS))
             }
         }
     }
+}
+
+/// A count the API gives as a `u32`, as the code counts it.
+pub(crate) fn widen(count: u32) -> usize {
+    usize::try_from(count).unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]
@@ -149,7 +154,7 @@ mod tests {
         assert_eq!(eight.for_parents(8), 1);
         assert_eq!(eight.for_parents(20), 3);
         let default = Rounds::PerParent {
-            concurrency: DEFAULT_CONCURRENCY.get(),
+            concurrency: u32::try_from(DEFAULT_CONCURRENCY.get()).unwrap(),
         };
         assert_eq!(
             default.for_parents(100),

@@ -21,7 +21,7 @@ pub(crate) mod index_schema;
 mod insert;
 pub(crate) mod key_attribute;
 pub(crate) mod key_signature;
-mod model;
+pub(crate) mod model;
 pub(crate) mod shape;
 pub(crate) mod shared_table;
 pub(crate) mod stream_view;
@@ -33,12 +33,13 @@ pub(crate) mod unique;
 pub(crate) mod unique_constraint;
 
 pub(crate) use collection::entity_name;
-pub use collection::Collection;
+pub(crate) use collection::Collection;
 #[doc(hidden)]
 pub use derived::Derived;
 pub use index::{FromItem, Index};
 pub use insert::Insertable;
-pub use model::{BatchWritable, Keyed, Model, ModelKey, Streamed};
+pub(crate) use model::Model;
+pub use model::{BatchWritable, Keyed, ModelKey, Streamed};
 pub use shared_table::SharedTable;
 pub use stream_view::{KeysOnly, NewAndOldImages, NewImage, NoImage, OldImage, StreamView, View};
 pub use table_drift::{Difference, DifferenceKind};

@@ -12,7 +12,7 @@ use crate::item;
 use crate::item::transact::{canceled, single_table, with_table, MAX_TRANSACTION_ITEMS};
 use crate::observe::reads::{self, ByKey};
 use crate::observe::span::{self, request_span};
-use crate::observe::{report_setters, Metadata, Predicted, Reporting};
+use crate::observe::{request, Metadata, Predicted, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -71,8 +71,6 @@ impl TransactGet {
         self
     }
 
-    report_setters!(report);
-
     /// The models and items of the reads, once checked.
     fn checked(
         gets: Vec<Result<(&'static str, TransactGetItem)>>,
@@ -89,29 +87,6 @@ impl TransactGet {
             .collect::<Result<Vec<_>>>()?
             .into_iter()
             .unzip())
-    }
-
-    /// The `TransactGetItems` input [`send`](Self::send) would send, without sending it.
-    pub fn preview(&self) -> Result<TransactGetItemsInput> {
-        let (_, items) = Self::checked(self.gets.clone())?;
-        TransactGetItemsInput::builder()
-            .set_transact_items(Some(items))
-            .set_return_consumed_capacity(self.report.capacity.clone())
-            .build()
-            .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
-    }
-
-    /// The read units the transaction would consume, predicted without sending it: each
-    /// item read strongly and counted twice, as DynamoDB charges a transaction, in a range
-    /// up to the largest item (its model's `max_item_bytes`, or 400 KB), since an item's size is known only once it is read.
-    pub fn predict(&self) -> Result<Predicted> {
-        self.predicted(None)
-    }
-
-    /// As [`predict`](Self::predict), for items of `item_bytes` bytes each (as
-    /// [`item_size`](crate::observe::item_size) counts them): exact.
-    pub fn predict_for(&self, item_bytes: u32) -> Result<Predicted> {
-        self.predicted(Some(usize::try_from(item_bytes).unwrap_or(usize::MAX)))
     }
 
     fn predicted(&self, size: Option<usize>) -> Result<Predicted> {
@@ -142,7 +117,7 @@ impl TransactGet {
         );
         let result = TransactGetItemsInput::builder()
             .set_transact_items(Some(items))
-            .set_return_consumed_capacity(self.report.capacity.clone())
+            .set_return_consumed_capacity(self.report.capacity())
             .send_with(self.client.sdk())
             .instrument(span.clone())
             .await;
@@ -241,5 +216,26 @@ impl TransactGetResults {
     /// Whether there were no reads.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+}
+
+request! {
+    impl[] TransactGet { report => TransactGetItemsInput }
+
+    /// The `TransactGetItems` input [`send`](TransactGet::send) would send, without sending it.
+    fn preview(&self) -> Result<TransactGetItemsInput> {
+        let (_, items) = Self::checked(self.gets.clone())?;
+        TransactGetItemsInput::builder()
+            .set_transact_items(Some(items))
+            .set_return_consumed_capacity(self.report.capacity())
+            .build()
+            .map_err(|e| Error::validation(e.to_string()).with_operation(OPERATION))
+    }
+
+    /// The read units the transaction would consume, predicted without sending it: each
+    /// item read strongly and counted twice, as DynamoDB charges a transaction, in a range
+    /// up to the largest item (its model's `max_item_bytes`, or 400 KB), since an item's size is known only once it is read.
+    fn predict(&self) -> Result<Predicted> {
+        self.predicted(None)
     }
 }

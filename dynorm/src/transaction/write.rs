@@ -12,7 +12,7 @@ use crate::item;
 use crate::item::guarded;
 use crate::item::transact::Transaction;
 use crate::item::write_request::{self, Checks, ConditionCheck, WriteSpec};
-use crate::observe::{report_setters, Predicted, Reporting};
+use crate::observe::{request, Predicted, Reporting};
 use crate::schema::Model;
 use crate::value::Item;
 
@@ -124,13 +124,21 @@ impl TransactWrite {
         self
     }
 
-    report_setters!(inner.report);
+    /// Sends the transaction. When DynamoDB cancels it, the error is
+    /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind::TransactionCanceled) with one [`CancellationReason`](crate::error::CancellationReason) per operation.
+    pub async fn send(self) -> Result<()> {
+        guarded::send_transaction(self.inner).await
+    }
+}
 
-    /// The `TransactWriteItems` input [`send`](Self::send) would send, without sending
+request! {
+    impl[] TransactWrite { inner.report => TransactWriteItemsInput }
+
+    /// The `TransactWriteItems` input [`send`](TransactWrite::send) would send, without sending
     /// it. Every error `send` would find before sending is found here. Without an
-    /// [`idempotency_token`](Self::idempotency_token), the SDK makes one as it sends, so
+    /// [`idempotency_token`](TransactWrite::idempotency_token), the SDK makes one as it sends, so
     /// only that field of the request differs from the preview.
-    pub fn preview(&self) -> Result<TransactWriteItemsInput> {
+    fn preview(&self) -> Result<TransactWriteItemsInput> {
         self.inner.preview()
     }
 
@@ -138,13 +146,7 @@ impl TransactWrite {
     /// operation's write units, twice over, as DynamoDB charges a transaction; ranges with
     /// their reasons where the items already stored decide. Every error `send` would find
     /// before sending is found here.
-    pub fn predict(&self) -> Result<Predicted> {
+    fn predict(&self) -> Result<Predicted> {
         self.inner.predict()
-    }
-
-    /// Sends the transaction. When DynamoDB cancels it, the error is
-    /// [`ErrorKind::TransactionCanceled`](crate::ErrorKind::TransactionCanceled) with one [`CancellationReason`](crate::error::CancellationReason) per operation.
-    pub async fn send(self) -> Result<()> {
-        guarded::send_transaction(self.inner).await
     }
 }

@@ -114,8 +114,8 @@ pub(crate) enum Access {
 impl Predicted {
     /// The requests the builder would send (one page, for a query or scan), at most: a
     /// write that may be sent again as a transaction counts both.
-    pub fn requests(&self) -> usize {
-        self.requests
+    pub fn requests(&self) -> u32 {
+        u32::try_from(self.requests).unwrap_or(u32::MAX)
     }
 
     /// The read units, summed over tables and indexes.

@@ -9,7 +9,7 @@
 use super::units::{item_read_units, max_item_read_units, read_units, PAGE_BYTES};
 use super::{index_key, Access, Predicted, Units};
 const UNKNOWN_SIZE: &str = "an item's size is known only once it is read (up to the model's \
-     `max_item_bytes`, or 400 KB): give it with `predict_for(bytes)`";
+     `max_item_bytes`, or 400 KB)";
 const BUDGET: &str = "a budgeted page reads DynamoDB pages while the most the next one can \
      cost fits in what is left of its budget, so it consumes at most the budget (an item \
      larger than the read's `max_item_bytes` could pass it)";
