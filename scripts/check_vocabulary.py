@@ -29,9 +29,11 @@ TABLE = ROOT / "guide" / "13-vocabulary.md"
 API = ROOT / "public-api" / "dynorm.txt"
 
 # (verb, builder): differences known and not resolved yet.
-EXCEPTIONS = {
-    ("preview", "find"),
-}
+EXCEPTIONS = set()
+
+# The trait whose methods (`preview`, `predict`, `tally`) count as a builder's own, and how a
+# row names every builder that implements it.
+REQUEST = "dynorm::Request"
 
 
 # A builder sends: its type has one of these verbs.
@@ -64,28 +66,48 @@ def bare(segment):
     return segment.split("<", 1)[0]
 
 
-def inherent(impl_line):
-    """Whether an `impl` line opens an inherent impl (`impl<M> Type<M>`), not a trait's
-    (`impl<M> Trait for Type<M>`)."""
+def own(impl_line):
+    """Whether an `impl` line opens an impl whose methods are a builder's vocabulary: an
+    inherent impl (`impl<M> Type<M>`), or the `Request` trait's (`impl<M> dynorm::Request
+    for Type<M>`), not another trait's."""
     head = split_top(impl_line, " where ")[0]
-    return len(split_top(head, " for ")) == 1
+    parts = split_top(head, " for ")
+    if len(parts) == 1:
+        return True
+    trait = parts[0].split(" ")[-1]
+    return bare(trait) == REQUEST
 
 
+def request_types(api_lines):
+    """The type paths that implement `dynorm::Request`."""
+    out = set()
+    for line in api_lines:
+        if line.startswith("impl"):
+            parts = split_top(split_top(line, " where ")[0], " for ")
+            if len(parts) == 2 and bare(parts[0].split(" ")[-1]) == REQUEST:
+                out.add("::".join(bare(s) for s in split_top(parts[1].strip(), "::")))
+    return out
+
+
+ASSOCIATED = re.compile(r"^pub type dynorm::.+?::\w+ = ")
 FN = re.compile(r"^pub (?:const )?(?:async )?(?:unsafe )?(?:extern \S+ )?fn (.*)$")
 
 
 def inherent_methods(api_lines):
-    """(type path, method name, line) of each method of an inherent impl."""
+    """(type path, method name, line) of each method of an inherent impl or of the
+    `Request` trait's impl."""
     out = []
     in_inherent = False
     for line in api_lines:
         if line.startswith("impl"):
-            in_inherent = inherent(line)
+            in_inherent = own(line)
             continue
         match = FN.match(line)
         if not match:
-            # Anything else (a type, a module, a field, a variant) ends the impl's members.
-            in_inherent = False
+            # An associated type (`Request::Input`) is a member too; anything else (a type,
+            # a module, a field, a variant) ends the impl's members.
+            if not ASSOCIATED.match(line):
+                in_inherent = False
             continue
         if not in_inherent:
             continue
@@ -117,8 +139,10 @@ def methods(api_lines):
     return out
 
 
-def rows(text):
-    """Each row of the table: its verbs and the builders it names (None: every builder)."""
+def rows(text, requests):
+    """Each row of the table: its verbs and the builders it names (None: every builder).
+    A row that names `dynorm::Request` names every builder that implements it (`requests`),
+    and the builders it names besides."""
     out = []
     for line in text.splitlines():
         if not line.startswith("| `"):
@@ -128,6 +152,10 @@ def rows(text):
             continue
         verbs = [re.match(r"(\w+)", v).group(1) for v in re.findall(r"`([^`]+)`", cells[0])]
         named = cells[3]
+        if REQUEST in named:
+            names = set(re.findall(r"`(\w+)`", named)) | requests
+            out.append((verbs, names))
+            continue
         if "every builder" in named:
             out.append((verbs, None))
             continue
@@ -142,7 +170,8 @@ def main():
     api_lines = API.read_text().splitlines()
     of_type = methods(api_lines)
     made = builders(api_lines, of_type)
-    table = rows(TABLE.read_text())
+    implementing = request_types(api_lines)
+    table = rows(TABLE.read_text(), {n for n, t in made.items() if t in implementing})
     if not table:
         print(f"no vocabulary table found in {TABLE.relative_to(ROOT)}")
         return 1

@@ -349,7 +349,7 @@ request! {
     /// per chunk, and each put and delete as a single one would cost (a range with its
     /// reasons, since each replaces or deletes whatever item is stored). Retries of
     /// unprocessed writes cost again and are not counted. Every error
-    /// [`preview`](BatchWrite::preview) finds is found here.
+    /// [`preview`](crate::Request::preview) finds is found here.
     fn predict(&self) -> Result<Predicted> {
         let mut predicted = Predicted::default();
         predicted.add_requests(self.preview()?.len());

@@ -273,7 +273,7 @@ impl<M: Model> UpdateItem<M> {
 
     /// With `true`, the sources of the keys the update rebuilds that it neither writes nor
     /// names with [`composite`](Self::composite) are read from the stored item first: one
-    /// strongly consistent `GetItem` (which [`predict`](Self::predict) counts), then the
+    /// strongly consistent `GetItem` (which [`predict`](crate::Request::predict) counts), then the
     /// `UpdateItem`, on condition that the item still holds what was read. When another
     /// writer changed them in between, they are read again, at most
     /// 3 times in all. When the read finds no item, an update that is not an

@@ -62,7 +62,7 @@ impl Capacity {
     }
 
     /// Adds another sum to this one.
-    pub fn merge(&mut self, other: &Capacity) {
+    pub(crate) fn merge(&mut self, other: &Capacity) {
         self.units += other.units;
         self.read_units += other.read_units;
         self.write_units += other.write_units;

@@ -167,7 +167,7 @@ impl<C: Collection> CollectionQuery<C> {
 
     /// Reads the whole partition, page after page, and returns the items of the
     /// collection's entities in range key order. Items of other entities are skipped and
-    /// counted in the [`tally`](Self::tally), never failed.
+    /// counted in the [`tally`](crate::Request::tally), never failed.
     pub async fn all(self) -> Result<Vec<C>> {
         if self.budget.is_some() {
             return Err(super::budget::refused_whole()

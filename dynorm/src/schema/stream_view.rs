@@ -44,7 +44,7 @@ impl StreamView {
     }
 
     /// The SDK's value.
-    pub fn to_sdk(self) -> aws_sdk_dynamodb::types::StreamViewType {
+    pub(crate) fn to_sdk(self) -> aws_sdk_dynamodb::types::StreamViewType {
         aws_sdk_dynamodb::types::StreamViewType::from(self.as_str())
     }
 

@@ -159,9 +159,8 @@ impl Predicted {
             && self.units.values().all(Units::is_exact)
     }
 
-    /// Whether what DynamoDB reported (asked for with
-    /// [`ReturnConsumedCapacity::Indexes`](crate::observe::ReturnConsumedCapacity)) lies
-    /// within the prediction: the total, and each table and index apart.
+    /// Whether what DynamoDB reported (as a [`Tally`](crate::observe::Tally) asks for it,
+    /// `INDEXES`) lies within the prediction: the total, and each table and index apart.
     pub fn contains(&self, consumed: &Capacity) -> bool {
         let each = self.units.keys().chain(consumed.indexes.keys()).all(|key| {
             let reported = consumed.indexes.get(key).copied().unwrap_or_default();
