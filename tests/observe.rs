@@ -291,7 +291,7 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
     }
     assert_eq!(sum, wire.capacity_units());
 
-    // Without asking, there is none; one tally shared by two operations sums them.
+    // One tally shared by two operations sums them.
     let shared = Tally::default();
     for _ in 0..2 {
         db.get::<Secret>(key("c", 1))
@@ -300,7 +300,11 @@ async fn capacity_is_what_the_server_returned_summed_over_requests() {
             .await
             .unwrap();
     }
-    assert_eq!((shared.requests(), shared.consumed_capacity()), (2, None));
+    let summed = shared
+        .consumed_capacity()
+        .expect("a tally asks for capacity");
+    assert_eq!(shared.requests(), 2);
+    assert_eq!(summed.units, 2.0 * get.consumed_capacity().unwrap().units);
 
     // A batch write of 30 items: two chunks, their capacity summed.
     wire.clear();
@@ -903,12 +907,12 @@ async fn a_collection_reports_its_counts_capacity_span_and_preview() {
         );
     }
 
-    // Without asking, no capacity; the preview is stable and needs no server.
+    // Without a tally, no capacity is asked for; the preview is stable and needs no server.
     let plain = db.collection::<DeskWithDrawers>("d-PII");
     assert_eq!(plain.preview().unwrap(), plain.preview().unwrap());
+    assert_eq!(plain.preview().unwrap().return_consumed_capacity(), None);
     let tally = Tally::default();
     let found = plain.tally(&tally).all().await.unwrap();
-    assert_eq!(tally.consumed_capacity(), None);
     assert_eq!((found.len(), tally.matched()), (4, 5));
 }
 
