@@ -720,8 +720,8 @@ async fn a_budgeted_page_is_predicted_within_its_budget() {
     let t = tally();
     let query = db
         .query_by::<Note>("o")
-        .budget(2.0)
         .max_item_bytes(2000)
+        .budget(2.0)
         .tally(&t);
     let predicted = query.predict().expect("predicts");
     assert_eq!(

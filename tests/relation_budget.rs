@@ -119,9 +119,9 @@ async fn budgeted_pages_never_pass_their_budget_and_resume_exactly() {
             let tally = Tally::default();
             let page = find(&db, &author)
                 .concurrency(concurrency)
-                .budget(budget)
                 .max_item_bytes(MAX_ITEM_BYTES)
                 .tally(&tally)
+                .budget(budget)
                 .page(cursor.as_deref())
                 .await
                 .unwrap_or_else(|e| panic!("budget {budget}, page {pages}: {e}"));
@@ -146,24 +146,23 @@ async fn budgeted_pages_never_pass_their_budget_and_resume_exactly() {
 }
 
 #[tokio::test]
-async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refuse_one() {
+async fn a_budget_too_small_for_the_first_tree_or_set_wrong_is_an_error() {
+    // `all` and `first` on a budgeted find do not compile (tests/ui/budget_whole_reads.rs).
     let (db, author) = blog("relation_budget_refusals").await;
     // Post 4 has four comments; a unit pays for two items of 1 KB.
     let error = find(&db, &author)
-        .budget(1.0)
         .max_item_bytes(MAX_ITEM_BYTES)
+        .budget(1.0)
         .page(None)
         .await
         .unwrap_err();
     assert!(error.kind() == dynorm::ErrorKind::Validation, "{error}");
     assert!(error.to_string().contains("first root"), "{error}");
     for error in [
-        find(&db, &author).budget(50.0).all().await.unwrap_err(),
-        find(&db, &author).budget(50.0).first().await.unwrap_err(),
         find(&db, &author).budget(0.0).page(None).await.unwrap_err(),
         find(&db, &author)
-            .budget(5.0)
             .max_item_bytes(0)
+            .budget(5.0)
             .page(None)
             .await
             .unwrap_err(),
@@ -176,8 +175,8 @@ async fn a_budget_too_small_for_the_first_tree_is_an_error_and_whole_reads_refus
         .find::<Post>()
         .matching(Post::AUTHOR_ID.eq(author.id))
         .with(Post::comments().limit(0))
-        .budget(3.0)
         .max_item_bytes(MAX_ITEM_BYTES)
+        .budget(3.0)
         .page(None)
         .await
         .unwrap_err();
@@ -207,8 +206,8 @@ async fn a_budgeted_plan_reads_each_relation_on_its_own() {
     assert_eq!(budgeted.waves.len(), 2, "{budgeted}");
     // Budgeted, the posts come with their own Query, and every post with the user.
     let page = user_tree()
-        .budget(10.0)
         .max_item_bytes(MAX_ITEM_BYTES)
+        .budget(10.0)
         .page(None)
         .await
         .unwrap();

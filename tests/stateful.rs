@@ -2768,9 +2768,9 @@ where
     for _ in 0..1000 {
         let tally = dynorm::observe::Tally::default();
         let page = find()
-            .budget(units)
             .max_item_bytes(4096)
             .tally(&tally)
+            .budget(units)
             .page(cursor.as_deref())
             .await
             .map_err(failed("budgeted find"))?;

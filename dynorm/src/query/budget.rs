@@ -234,11 +234,11 @@ macro_rules! budget_setters {
         /// capacity units, sending each only when the most it can cost fits in what is
         /// left (its `Limit` cut to fit), so the read never passes the budget. The page's
         /// cursor resumes exactly after the last item read. Bound the cost of a page with
-        /// [`max_item_bytes`](Self::max_item_bytes). A budget stops a read midway, so
-        /// `all`, `stream` and `count` refuse it: only `page` resumes.
-        pub fn budget(mut self, units: f64) -> Self {
+        /// [`max_item_bytes`](Self::max_item_bytes). A budget stops a read midway, so the
+        /// read it makes has only `page`: set the rest first.
+        pub fn budget(mut self, units: f64) -> $crate::query::Budgeted<Self> {
             self.budget = Some(units);
-            self
+            $crate::query::Budgeted { read: self }
         }
 
         /// The largest item the read can meet, in bytes as DynamoDB sizes them (names and
@@ -253,14 +253,6 @@ macro_rules! budget_setters {
 }
 
 pub(crate) use budget_setters;
-
-/// The error of `all`, `stream` or `count` on a read with a budget.
-pub(crate) fn refused_whole() -> Error {
-    Error::validation(
-        "a budget stops a read midway, and only `page(cursor)` can resume it: read a budgeted \
-         query or scan with `page`",
-    )
-}
 
 #[cfg(test)]
 mod tests {

@@ -169,11 +169,6 @@ impl<C: Collection> CollectionQuery<C> {
     /// collection's entities in range key order. Items of other entities are skipped and
     /// counted in the [`tally`](crate::Request::tally), never failed.
     pub async fn all(self) -> Result<Vec<C>> {
-        if self.budget.is_some() {
-            return Err(super::budget::refused_whole()
-                .with_model(<C::Anchor as Model>::SCHEMA.model)
-                .with_operation(OPERATION));
-        }
         let prepared = self.prepare()?;
         let mut start: Option<Item> = None;
         let mut items = Vec::new();
@@ -287,6 +282,11 @@ impl<C: Collection> CollectionQuery<C> {
         Ok(out)
     }
 }
+
+super::paged!(
+    impl[C: Collection] CollectionQuery<C> => C
+    where <C::Partition as Index>::HashKey: Send + Sync
+);
 
 request! {
     impl[C: Collection] CollectionQuery<C> { report => QueryInput }

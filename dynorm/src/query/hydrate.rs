@@ -149,7 +149,7 @@ impl<M: Model> Hydrated<M> {
     fn reader(self) -> Result<Reader<M>> {
         let (read, report) = (self.query.read, self.query.report.clone());
         Ok(Reader {
-            prepared: self.query.prepare()?.whole()?,
+            prepared: self.query.prepare()?,
             options: self.options,
             read,
             report,

@@ -2,6 +2,7 @@
 //! from the conditions), scans, pages with cursors, and collections.
 
 pub(crate) mod budget;
+pub(crate) mod budgeted;
 mod collection;
 mod cursor;
 mod cursor_key;
@@ -11,6 +12,8 @@ mod partition;
 mod scan;
 mod typed;
 
+pub(crate) use budgeted::paged;
+pub use budgeted::Budgeted;
 pub use collection::CollectionQuery;
 pub(crate) use cursor_key::CursorKey;
 pub use hydrate::Hydrated;

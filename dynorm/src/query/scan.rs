@@ -15,7 +15,7 @@ use crate::expr::{filters, Condition, Conjunction, Expr, Placeholders};
 use crate::item::read_options::{read_setters, ReadOptions};
 use crate::observe::span::request_span;
 use crate::observe::{request, Predicted, RateLimiter, Reporting, Tally};
-use crate::query::budget::{budget_setters, read_within, refused_whole, Budget};
+use crate::query::budget::{budget_setters, read_within, Budget};
 use crate::query::cursor::Binding;
 use crate::query::page::{self, ItemStream, Page};
 use crate::schema::{Index, IndexKind, Model, Schema};
@@ -247,7 +247,7 @@ impl<I: Index> Scan<I> {
     /// Every matching item, as a stream, page after page. [`parallel`](Self::parallel)
     /// reads several segments at once.
     pub fn stream(self) -> ItemStream<I::Item> {
-        let prepared = self.prepare().and_then(Prepared::whole);
+        let prepared = self.prepare();
         stream::once(async move { prepared })
             .map_ok(|prepared| {
                 page::stream_items::<I::Item, _, _>(
@@ -266,7 +266,7 @@ impl<I: Index> Scan<I> {
     /// before it has read its last page, in segment order.
     pub fn parallel(self, total: u32) -> ItemStream<I::Item> {
         let at_once = self.concurrency.get();
-        let prepared = match self.segment(0, total).prepare().and_then(Prepared::whole) {
+        let prepared = match self.segment(0, total).prepare() {
             Ok(prepared) => prepared,
             Err(e) => return stream::once(async move { Err(e) }).boxed(),
         };
@@ -310,7 +310,7 @@ impl<I: Index> Scan<I> {
 
     /// The number of matching items, across pages.
     pub async fn count(self) -> Result<u32> {
-        let prepared = self.prepare()?.whole()?;
+        let prepared = self.prepare()?;
         page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
     }
 }
@@ -335,17 +335,6 @@ struct Prepared {
 }
 
 impl Prepared {
-    /// This scan, for `all`, `stream`, `parallel` or `count`, which a budget cannot stop
-    /// midway.
-    fn whole(self) -> Result<Self> {
-        match self.budget {
-            Some(_) => Err(refused_whole()
-                .with_model(self.schema.model)
-                .with_operation(OPERATION)),
-            None => Ok(self),
-        }
-    }
-
     /// The request of the page after `start`.
     fn input(&self, start: Option<Item>, select: Option<Select>) -> ScanInputBuilder {
         ScanInput::builder()
@@ -383,6 +372,8 @@ impl Prepared {
         page::send_page!(request, span, self, OPERATION)
     }
 }
+
+super::paged!(impl[I: Index] Scan<I> => I::Item);
 
 request! {
     impl[I: Index] Scan<I> { report => ScanInput }

@@ -393,7 +393,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// Every matching item, across pages, as a stream. One page is held at a time.
     pub fn stream(self) -> ItemStream<R> {
-        let prepared = self.prepare().and_then(Prepared::whole);
+        let prepared = self.prepare();
         futures_util::stream::once(async move { prepared })
             .map_ok(|prepared| {
                 page::stream_items::<R, _, _>(move |start| prepared.fetch(start, None), OPERATION)
@@ -404,7 +404,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// Every matching item, collected.
     pub async fn all(self) -> Result<Vec<R>> {
-        let prepared = self.prepare()?.whole()?;
+        let prepared = self.prepare()?;
         page::collect_all(|start| prepared.fetch(start, None), OPERATION).await
     }
 
@@ -459,7 +459,7 @@ impl<M: Model, R: FromItem> Query<M, R> {
 
     /// The number of matching items (after the filter), across pages.
     pub async fn count(self) -> Result<u32> {
-        let prepared = self.prepare()?.whole()?;
+        let prepared = self.prepare()?;
         page::count_all(|start| prepared.fetch(start, Some(Select::Count))).await
     }
 }
@@ -474,6 +474,16 @@ pub(crate) struct Repeated<R> {
 }
 
 impl<R: FromItem> Repeated<R> {
+    /// Asks DynamoDB for the capacity each request consumes (`TOTAL`, unless a tally asks
+    /// for more), which a meter settles its reservations with: without it, every page
+    /// would count as its worst case.
+    pub(crate) fn metered(mut self) -> Self {
+        self.prepared
+            .return_capacity
+            .get_or_insert(ReturnConsumedCapacity::Total);
+        self
+    }
+
     /// Every item the query matches with `values` in place of the stand-ins, or the first
     /// `limit`, page after page, without the machinery of a stream. With a `meter`, each
     /// page reserves its worst case first (its `Limit` cut to fit a `share`-th of what is
@@ -550,16 +560,6 @@ pub(super) struct Prepared {
 }
 
 impl Prepared {
-    /// This read, for `all`, `stream` or `count`, which a budget cannot stop midway.
-    pub(super) fn whole(self) -> Result<Self> {
-        match self.budget {
-            Some(_) => Err(budget::refused_whole()
-                .with_model(self.schema.model)
-                .with_operation(OPERATION)),
-            None => Ok(self),
-        }
-    }
-
     /// What this query's cursors are bound to: its table, index, model and partition.
     pub(super) fn binding(&self) -> cursor::Binding {
         cursor::Binding::new(&self.client, self.schema, self.plan.index, OPERATION).partition(
@@ -639,6 +639,8 @@ impl Prepared {
         page::send_page!(request, span, self, OPERATION)
     }
 }
+
+super::paged!(impl[M: Model, R: FromItem] Query<M, R> => R);
 
 request! {
     impl[M: Model, R: FromItem] Query<M, R> { report => QueryInput }

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::expr::{Comparison, Condition, Conjunction, Expr};
 use crate::observe::{report_setters, Reporting, Tally};
 use crate::query::budget::{Budget, Meter, MAX_ITEM_BYTES};
-use crate::query::{Page, Query};
+use crate::query::{paged, Budgeted, Page, Query};
 use crate::schema::{IndexKind, IndexSchema, Model};
 use crate::value::Item;
 use crate::Request;
@@ -303,12 +303,6 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
     /// mistake [`plan`](Self::plan) finds is an error before anything is sent.
     pub async fn all(self) -> Result<Vec<L::Joined>> {
         self.plan()?;
-        if self.budget.is_some() {
-            return Err(Self::fail(Error::validation(
-                "a budget stops a find midway, and only `page(cursor)` can resume it: read a \
-                 budgeted find with `page`",
-            )));
-        }
         let concurrency = self.checked_concurrency()?;
         let sending = Sending {
             db: &self.client,
@@ -398,11 +392,11 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
     /// its whole tree, so no root is lost or repeated, though the units spent on the
     /// unfinished trees are spent again. A budget too small for the first root's tree is
     /// an error. With a budget, every relation is read with its own requests (none comes
-    /// with its parents' partition), a relation read by Scan is refused, and `all` and
-    /// `first` refuse to send.
-    pub fn budget(mut self, units: f64) -> Self {
+    /// with its parents' partition) and a relation read by Scan is refused. A budget stops a
+    /// find midway, so the read it makes has only `page` (and `plan`): set the rest first.
+    pub fn budget(mut self, units: f64) -> Budgeted<Self> {
         self.budget = Some(units);
-        self
+        Budgeted { read: self }
     }
 
     /// The largest item the find can meet, roots and related items, in bytes as DynamoDB
@@ -528,6 +522,16 @@ impl<M: Model + Clone, L: Load<M>> Find<M, L> {
              bound the items with `max_item_bytes`",
             error.message()
         ))))
+    }
+}
+
+paged!(impl[M: Model + Clone, L: Load<M>] Find<M, L> => L::Joined);
+
+impl<M: Model + Clone, L: Load<M>> Budgeted<Find<M, L>> {
+    /// The waves and requests of a [`page`](Self::page) within the budget, and the rounds
+    /// each takes, without sending anything: every relation with its own requests.
+    pub fn plan(&self) -> Result<LoadPlan> {
+        self.read.plan()
     }
 }
 

@@ -434,7 +434,11 @@ async fn many_groups<C: Model + Index<Model = C, Item = C>>(
             if options.descending {
                 query = query.descending();
             }
-            let repeated = reporting(query, sending.report.tally.as_ref()).repeated(&stand_ins)?;
+            let mut repeated =
+                reporting(query, sending.report.tally.as_ref()).repeated(&stand_ins)?;
+            if sending.meter.is_some() {
+                repeated = repeated.metered();
+            }
             // The requests of a round share what is left of a budget.
             let share = values.len().min(concurrency.get()) * sending.siblings;
             let meter = sending.meter.map(|meter| (meter, share));

@@ -80,7 +80,7 @@ impl AttrError {
     }
 
     /// The attribute path rendered after `attribute`, such as `tags[2]` or `address.city`.
-    pub fn render_path(&self, attribute: &str) -> String {
+    pub(crate) fn render_path(&self, attribute: &str) -> String {
         let mut out = attribute.to_owned();
         for segment in &self.path {
             match segment {
