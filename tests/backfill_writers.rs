@@ -315,3 +315,45 @@ async fn capacity_is_asked_for_only_with_a_rate_limiter() {
     assert!(scans.iter().all(|b| b["ReturnConsumedCapacity"] == "TOTAL"));
     assert!(asks(&limited) >= scans.len() + ITEMS);
 }
+
+#[tokio::test]
+async fn a_tally_counts_every_request_the_backfill_sends() {
+    let db = common::db_with::<Page>("backfill_tally").await;
+    write_v1(&db).await;
+    let progress = format!("{}_progress", db.tables().name::<Page>());
+    let requests = common::Requests::new();
+    let tally = dynorm::observe::Tally::default();
+    let report = dynorm_migrate::backfill::<Page>(&requests.client(&db), "tallied", &progress)
+        .tally(&tally)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(report.rewritten, ITEMS as u64);
+    // Every request on an item, of the model's table or the progress table, is counted
+    // and asks for its capacity by table and index; describing and creating tables are
+    // not requests on items.
+    let administration = requests.sent("DescribeTable") + requests.sent("CreateTable");
+    assert_eq!(tally.requests() as usize, requests.total() - administration);
+    for (operation, bodies) in
+        ["Scan", "UpdateItem", "GetItem", "Query", "PutItem"].map(|op| (op, requests.bodies(op)))
+    {
+        for body in bodies {
+            assert_eq!(
+                body["ReturnConsumedCapacity"], "INDEXES",
+                "{operation}: {body}"
+            );
+        }
+    }
+    let capacity = tally
+        .consumed_capacity()
+        .expect("a tally asks for capacity");
+    let model_table = db.tables().name::<Page>();
+    assert!(
+        capacity.tables.get(&model_table).is_some_and(|u| *u > 0.0),
+        "{capacity:?}"
+    );
+    assert!(
+        capacity.tables.get(&progress).is_some_and(|u| *u > 0.0),
+        "{capacity:?}"
+    );
+}

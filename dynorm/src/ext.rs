@@ -206,6 +206,19 @@ pub mod observe {
         }
     }
 
+    /// What a satellite that sends its own requests adds to a [`Tally`].
+    pub trait TallyRequests {
+        /// Adds one request that DynamoDB answered with `capacity` (empty when it was
+        /// not asked for).
+        fn add_request(&self, capacity: &[aws_sdk_dynamodb::types::ConsumedCapacity]);
+    }
+
+    impl TallyRequests for Tally {
+        fn add_request(&self, capacity: &[aws_sdk_dynamodb::types::ConsumedCapacity]) {
+            self.add(&crate::observe::capacity::Metadata::single(capacity));
+        }
+    }
+
     /// Request spans.
     pub mod span {
         pub use crate::observe::span::record_error;

@@ -25,11 +25,12 @@ use dynorm::__ext::expr::{Comparison, Expr, Placeholders};
 use dynorm::__ext::item::guarded;
 use dynorm::__ext::item::write_request::{Checks, Guarded, Update, WriteSpec};
 use dynorm::__ext::observe::span::request_span;
-use dynorm::__ext::observe::Reporting;
 use dynorm::__ext::schema::count::{self, Count, COUNTED};
 use dynorm::__ext::schema::unique::{self, Unique};
 use dynorm::__ext::schema::Schema;
 use dynorm::__ext::value::Item;
+
+use super::spend::Spend;
 
 /// How many times one item's guard is claimed again when its item or guard changed
 /// between the read and the claim.
@@ -69,6 +70,7 @@ pub(super) async fn adopt(
     table: &str,
     stored: &Item,
     dry_run: bool,
+    spend: &Spend,
 ) -> Result<Adopted> {
     let mut adopted = Adopted::default();
     for constraint in schema.uniques {
@@ -79,6 +81,7 @@ pub(super) async fn adopt(
             stored,
             constraint,
             dry_run,
+            spend,
             &mut adopted,
         )
         .await?;
@@ -86,12 +89,13 @@ pub(super) async fn adopt(
             return Ok(adopted);
         }
     }
-    count(client, schema, table, stored, dry_run, &mut adopted).await?;
+    count(client, schema, table, stored, dry_run, spend, &mut adopted).await?;
     Ok(adopted)
 }
 
 /// The guard of `constraint` for what `stored` holds: claimed when missing, recorded as a
 /// duplicate when another item's.
+#[allow(clippy::too_many_arguments)]
 async fn claim(
     client: &Client,
     schema: &'static Schema,
@@ -99,6 +103,7 @@ async fn claim(
     stored: &Item,
     constraint: &'static Unique,
     dry_run: bool,
+    spend: &Spend,
     adopted: &mut Adopted,
 ) -> Result<()> {
     let Some(values) = constraint.values(stored) else {
@@ -107,7 +112,7 @@ async fn claim(
     let guard_key = constraint.guard_key(schema, &values)?;
     let own = schema.key_of(stored);
     for _ in 0..MAX_CLAIMS {
-        let guard = read(client, schema, table, &guard_key).await?;
+        let guard = read(client, schema, table, &guard_key, spend).await?;
         match guard.as_ref().and_then(|g| unique::guard_owner(schema, g)) {
             Some(owner) if owner == own => return Ok(()),
             Some(owner) => {
@@ -127,7 +132,7 @@ async fn claim(
         }
         let item = constraint.guard_item(schema, &values, &own)?;
         match claim_free(
-            client, schema, table, constraint, &values, &own, item, guard,
+            client, schema, table, constraint, &values, &own, item, guard, spend,
         )
         .await?
         {
@@ -137,7 +142,7 @@ async fn claim(
             }
             Claim::Refused => {
                 // The item or the guard changed: is the item still what was read?
-                let again = read(client, schema, table, &own).await?;
+                let again = read(client, schema, table, &own, spend).await?;
                 if again.as_ref() != Some(stored) {
                     adopted.changed = true;
                     return Ok(());
@@ -175,6 +180,7 @@ async fn claim_free(
     owner: &Item,
     guard_item: Item,
     seen: Option<Item>,
+    spend: &Spend,
 ) -> Result<Claim> {
     let mut check = Placeholders::default();
     let holds: Vec<Expr> = std::iter::once(Expr::Exists(schema.hash_key.name))
@@ -217,16 +223,21 @@ async fn claim_free(
         .set_expression_attribute_values(put.take_values())
         .build()
         .map_err(built)?;
+    spend.pace().await;
     let result = client
         .sdk()
         .transact_write_items()
         .transact_items(TransactWriteItem::builder().condition_check(check).build())
         .transact_items(TransactWriteItem::builder().put(put).build())
+        .set_return_consumed_capacity(spend.asked())
         .send()
         .instrument(request_span!("TransactWriteItems", schema.model, table))
         .await;
     match result {
-        Ok(_) => Ok(Claim::Done),
+        Ok(output) => {
+            spend.spent(output.consumed_capacity.as_deref().unwrap_or_default());
+            Ok(Claim::Done)
+        }
         Err(e) => {
             let error = sdk_error(e, schema.model, OPERATION, table);
             if error.kind() == dynorm::ErrorKind::TransactionCanceled && !error.is_retryable() {
@@ -246,6 +257,7 @@ async fn count(
     table: &str,
     stored: &Item,
     dry_run: bool,
+    spend: &Spend,
     adopted: &mut Adopted,
 ) -> Result<()> {
     let mut named = Vec::with_capacity(schema.counts.len());
@@ -267,7 +279,7 @@ async fn count(
         let marker = count::marker(held.iter().chain(&missing).copied());
         match guarded::send(
             client,
-            mark(schema, table, stored, marker),
+            mark(schema, table, stored, marker, spend),
             ReturnValue::None,
         )
         .await
@@ -296,7 +308,13 @@ async fn count(
 
 /// The update that marks `stored` as held by the counts of `marker`, as a counted write
 /// whose companions are the counts it starts in.
-fn mark(schema: &'static Schema, table: &str, stored: &Item, marker: AttributeValue) -> WriteSpec {
+fn mark(
+    schema: &'static Schema,
+    table: &str,
+    stored: &Item,
+    marker: AttributeValue,
+    spend: &Spend,
+) -> WriteSpec {
     let key = schema.key_of(stored);
     let mut placeholders = Placeholders::default();
     let name = placeholders.name(COUNTED);
@@ -317,7 +335,7 @@ fn mark(schema: &'static Schema, table: &str, stored: &Item, marker: AttributeVa
             present: true,
             ..Checks::default()
         },
-        report: Reporting::default(),
+        report: spend.reporting(),
         guarded: Some(Guarded::Update {
             base: key,
             touches: vec![(COUNTED, Some(marker))],
@@ -331,17 +349,21 @@ pub(super) async fn read(
     schema: &'static Schema,
     table: &str,
     key: &Item,
+    spend: &Spend,
 ) -> Result<Option<Item>> {
+    spend.pace().await;
     let output = client
         .sdk()
         .get_item()
         .table_name(table)
         .set_key(Some(key.clone()))
         .consistent_read(true)
+        .set_return_consumed_capacity(spend.asked())
         .send()
         .instrument(request_span!("GetItem", schema.model, table))
         .await
         .map_err(|e| sdk_error(e, schema.model, OPERATION, table))?;
+    spend.spent(output.consumed_capacity.as_slice());
     Ok(output.item)
 }
 
@@ -356,6 +378,7 @@ pub(super) async fn moved_guards(
     table: &str,
     old: &Item,
     new: &Item,
+    spend: &Spend,
 ) -> Result<Vec<TransactWriteItem>> {
     use aws_sdk_dynamodb::types::Delete;
     let from = schema.key_of(old);
@@ -371,7 +394,7 @@ pub(super) async fn moved_guards(
             continue;
         };
         let key = constraint.guard_key(schema, &values)?;
-        let guard = read(client, schema, table, &key).await?;
+        let guard = read(client, schema, table, &key, spend).await?;
         if guard.as_ref().and_then(|g| unique::guard_owner(schema, g)) != Some(from.clone()) {
             continue;
         }

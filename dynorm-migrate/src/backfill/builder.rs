@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use dynorm::__ext::client::Client;
 use dynorm::__ext::error::{Error, Result};
-use dynorm::__ext::observe::RateLimiter;
+use dynorm::__ext::observe::{RateLimiter, Tally};
 use dynorm::__ext::schema::Model;
 
 use super::report::Progress;
@@ -47,6 +47,7 @@ pub fn backfill<M: Model>(
         expand: false,
         set_aside_undecodable: false,
         limiter: None,
+        tally: None,
         on_progress: None,
         model: PhantomData,
     }
@@ -69,6 +70,7 @@ pub struct Backfill<M: Model> {
     pub(super) expand: bool,
     pub(super) set_aside_undecodable: bool,
     pub(super) limiter: Option<RateLimiter>,
+    pub(super) tally: Option<Tally>,
     pub(super) on_progress: Option<ProgressFn>,
     pub(super) model: PhantomData<fn() -> M>,
 }
@@ -143,6 +145,15 @@ impl<M: Model> Backfill<M> {
     /// `.rate_limiter(&RateLimiter::new(200.0)?)`.
     pub fn rate_limiter(mut self, limiter: &RateLimiter) -> Self {
         self.limiter = Some(limiter.clone());
+        self
+    }
+
+    /// Adds every request this worker sends, and what it consumed (in total and by table
+    /// and index), to `tally`: its scan's pages, its rewrites, the guards and counts it
+    /// adopts, and its reads and writes of the progress table. Each then asks DynamoDB
+    /// for its consumed capacity (`INDEXES`).
+    pub fn tally(mut self, tally: &Tally) -> Self {
+        self.tally = Some(tally.clone());
         self
     }
 

@@ -26,6 +26,8 @@ use dynorm::__ext::schema::unique::{self, Unique};
 use dynorm::__ext::schema::Schema;
 use dynorm::__ext::value::Item;
 
+use super::spend::Spend;
+
 const PREFIX: &str = "duplicate#";
 
 impl Progress<'_> {
@@ -87,6 +89,7 @@ impl Progress<'_> {
             .delete_item()
             .table_name(self.table)
             .set_key(Some(self.key(range)))
+            .set_return_consumed_capacity(self.spend.asked())
             .send()
             .instrument(request_span!(
                 "DeleteItem",
@@ -94,8 +97,8 @@ impl Progress<'_> {
                 self.table
             ))
             .await
-            .map(drop)
-            .map_err(|e| self.fail(dynorm::__ext::error::from_sdk(e)))
+            .map(|output| self.spend.counted(output.consumed_capacity.as_slice()))
+            .map_err(|e| self.fail(self.failed(dynorm::__ext::error::from_sdk(e))))
     }
 
     /// Looks at every recorded value again (see the module's comment); the values still
@@ -117,7 +120,7 @@ impl Progress<'_> {
             };
             let mut holding: Vec<(Item, Item)> = Vec::new();
             for (holder, range) in record.duplicate.holders.iter().zip(&record.ranges) {
-                let now = read(client, schema, table, holder).await?;
+                let now = read(client, schema, table, holder, self.spend).await?;
                 let still = now.filter(|item| {
                     constraint
                         .values(item)
@@ -147,6 +150,7 @@ impl Progress<'_> {
                     constraint,
                     &record.guard,
                     (holder, item),
+                    self.spend,
                 )
                 .await?;
             }
@@ -174,8 +178,9 @@ async fn claim_for(
     constraint: &Unique,
     key: &Item,
     (holder, item): (&Item, &Item),
+    spend: &Spend,
 ) -> Result<()> {
-    let guard = read(client, schema, table, key).await?;
+    let guard = read(client, schema, table, key, spend).await?;
     let owner = guard.as_ref().and_then(|g| unique::guard_owner(schema, g));
     if owner.as_ref() == Some(holder) {
         return Ok(());
@@ -197,11 +202,15 @@ async fn claim_for(
         .set_condition_expression(condition)
         .set_expression_attribute_names(placeholders.take_names())
         .set_expression_attribute_values(placeholders.take_values())
+        .set_return_consumed_capacity(spend.asked())
         .send()
         .instrument(request_span!("PutItem", schema.model, table))
         .await;
     match result {
-        Ok(_) => Ok(()),
+        Ok(output) => {
+            spend.spent(output.consumed_capacity.as_slice());
+            Ok(())
+        }
         Err(e) => {
             let error = dynorm::__ext::error::sdk_error(e, schema.model, "backfill", table);
             // Another writer claimed or moved it meanwhile: its writes keep it right.

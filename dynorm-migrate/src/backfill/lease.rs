@@ -21,6 +21,8 @@ use dynorm::__ext::error::{from_sdk, Error, Result};
 use dynorm::__ext::observe::span::request_span;
 use dynorm::__ext::value::Item;
 
+use super::spend::Spend;
+
 /// The progress table's hash key: the run.
 pub(crate) const RUN: &str = "run";
 /// The progress table's range key: a segment as zero-padded text, `#run`, or a set-aside
@@ -71,6 +73,8 @@ pub(crate) struct Progress<'a> {
     pub table: &'a str,
     pub run: &'a str,
     pub worker: &'a str,
+    /// Where its requests are counted: a tally's, never paced.
+    pub spend: &'a Spend,
 }
 
 pub(crate) fn s(text: &str) -> AttributeValue {
@@ -97,11 +101,12 @@ impl Progress<'_> {
             .put_item()
             .table_name(self.table)
             .set_item(Some(item))
+            .set_return_consumed_capacity(self.spend.asked())
             .send()
             .instrument(request_span!("PutItem", tracing::field::Empty, self.table))
             .await
-            .map(drop)
-            .map_err(|e| self.fail(from_sdk(e)))
+            .map(|output| self.spend.counted(output.consumed_capacity.as_slice()))
+            .map_err(|e| self.fail(self.failed(from_sdk(e))))
     }
 
     pub(crate) fn key(&self, range: &str) -> Item {
@@ -121,6 +126,12 @@ impl Progress<'_> {
             .at_table(self.table.to_owned())
     }
 
+    /// A request that failed (DynamoDB reports no capacity then): counted all the same.
+    pub(crate) fn failed(&self, error: Error) -> Error {
+        self.spend.counted(&[]);
+        error
+    }
+
     /// Puts `item` unless an item with its key exists; `false` when one does.
     async fn put_new(&self, item: Item) -> Result<bool> {
         let result = self
@@ -131,13 +142,17 @@ impl Progress<'_> {
             .set_item(Some(item))
             .condition_expression("attribute_not_exists(#r)")
             .expression_attribute_names("#r", RUN)
+            .set_return_consumed_capacity(self.spend.asked())
             .send()
             .instrument(request_span!("PutItem", tracing::field::Empty, self.table))
             .await;
         match result {
-            Ok(_) => Ok(true),
+            Ok(output) => {
+                self.spend.counted(output.consumed_capacity.as_slice());
+                Ok(true)
+            }
             Err(e) => {
-                let error = from_sdk(e);
+                let error = self.failed(from_sdk(e));
                 if error.kind() == dynorm::ErrorKind::ConditionFailed {
                     Ok(false)
                 } else {
@@ -179,10 +194,12 @@ impl Progress<'_> {
             .table_name(self.table)
             .set_key(Some(self.key(HEADER)))
             .consistent_read(true)
+            .set_return_consumed_capacity(self.spend.asked())
             .send()
             .instrument(request_span!("GetItem", tracing::field::Empty, self.table))
             .await
-            .map_err(|e| self.fail(from_sdk(e)))?;
+            .map_err(|e| self.fail(self.failed(from_sdk(e))))?;
+        self.spend.counted(read.consumed_capacity.as_slice());
         Ok(read
             .item
             .map(|item| number(&item, "total"))
@@ -207,10 +224,12 @@ impl Progress<'_> {
                 .expression_attribute_values(":high", s(high))
                 .consistent_read(true)
                 .set_exclusive_start_key(start)
+                .set_return_consumed_capacity(self.spend.asked())
                 .send()
                 .instrument(request_span!("Query", tracing::field::Empty, self.table))
                 .await
-                .map_err(|e| self.fail(from_sdk(e)))?;
+                .map_err(|e| self.fail(self.failed(from_sdk(e))))?;
+            self.spend.counted(page.consumed_capacity.as_slice());
             out.extend(page.items.unwrap_or_default());
             start = page.last_evaluated_key;
             if start.is_none() {
@@ -329,6 +348,7 @@ impl Progress<'_> {
             .set_expression_attribute_names(Some(names))
             .set_expression_attribute_values(Some(values))
             .return_values(ReturnValue::AllNew)
+            .set_return_consumed_capacity(self.spend.asked())
             .send()
             .instrument(request_span!(
                 "UpdateItem",
@@ -337,9 +357,12 @@ impl Progress<'_> {
             ))
             .await;
         match result {
-            Ok(output) => Ok(Some(output.attributes.unwrap_or_default())),
+            Ok(output) => {
+                self.spend.counted(output.consumed_capacity.as_slice());
+                Ok(Some(output.attributes.unwrap_or_default()))
+            }
             Err(e) => {
-                let error = from_sdk(e);
+                let error = self.failed(from_sdk(e));
                 if error.kind() == dynorm::ErrorKind::ConditionFailed {
                     Ok(None)
                 } else {

@@ -19,6 +19,7 @@ mod lease;
 mod report;
 mod rewrite;
 mod run;
+mod spend;
 mod status;
 mod takeover;
 mod worker;

@@ -4,7 +4,7 @@
 use dynorm::__ext::error::Context as _;
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use tracing::Instrument as _;
 
@@ -14,6 +14,8 @@ use dynorm::__ext::observe::span::request_span;
 use dynorm::__ext::schema::entity::{self, MissingTableKey};
 use dynorm::__ext::schema::{Model, Schema};
 use dynorm::__ext::value::Item;
+
+use super::spend::Spend;
 
 /// What a stored item needs.
 pub(crate) enum Needed {
@@ -177,8 +179,8 @@ impl Unchanged {
 
 /// How a rewrite ended.
 pub(crate) enum Written {
-    /// Written, with the capacity it consumed (0 when it was not asked for).
-    Done(f64),
+    /// Written.
+    Done,
     /// The item changed since it was read: read it again.
     Changed,
 }
@@ -233,14 +235,14 @@ pub(crate) async fn write(
     old: &Item,
     new: Item,
     moved: bool,
-    capacity: bool,
+    spend: &Spend,
 ) -> Result<Written> {
     let mut unchanged = Unchanged::of(schema, old);
     let failed = |error: &Error| {
         error.kind() == dynorm::ErrorKind::ConditionFailed
             || error.kind() == dynorm::ErrorKind::TransactionCanceled
     };
-    let asked = capacity.then_some(ReturnConsumedCapacity::Total);
+    let asked = spend.asked();
     if !moved {
         let expression = changes(old, &new, &mut unchanged);
         let result = client
@@ -257,9 +259,10 @@ pub(crate) async fn write(
             .instrument(request_span!("UpdateItem", schema.model, table))
             .await;
         return match result {
-            Ok(output) => Ok(Written::Done(dynorm::__ext::observe::units(
-                output.consumed_capacity.as_slice(),
-            ))),
+            Ok(output) => {
+                spend.spent(output.consumed_capacity.as_slice());
+                Ok(Written::Done)
+            }
             Err(e) => {
                 let error = dynorm::__ext::error::sdk_error(e, schema.model, "backfill", table);
                 if failed(&error) {
@@ -285,7 +288,7 @@ pub(crate) async fn write(
         .build()
         .map_err(built)?;
     // The item's guards move with it (`adopt.rs`).
-    let mut items = super::adopt::moved_guards(client, schema, table, old, &new).await?;
+    let mut items = super::adopt::moved_guards(client, schema, table, old, &new, spend).await?;
     let put = Put::builder()
         .table_name(table)
         .set_item(Some(new))
@@ -304,9 +307,10 @@ pub(crate) async fn write(
         .instrument(request_span!("TransactWriteItems", schema.model, table))
         .await;
     match result {
-        Ok(output) => Ok(Written::Done(dynorm::__ext::observe::units(
-            output.consumed_capacity.as_deref().unwrap_or_default(),
-        ))),
+        Ok(output) => {
+            spend.spent(output.consumed_capacity.as_deref().unwrap_or_default());
+            Ok(Written::Done)
+        }
         Err(e) => {
             let error = dynorm::__ext::error::sdk_error(e, schema.model, "backfill", table);
             if failed(&error) && !error.is_retryable() {

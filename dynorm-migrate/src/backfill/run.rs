@@ -37,6 +37,7 @@ impl<M: Model> Backfill<M> {
             table: &self.table,
             run: &self.run,
             worker: &self.worker,
+            spend: &worker.spend.clone(),
         };
         lease::ensure_table(&self.client, &self.table).await?;
         let total = leases.start(self.segments).await?;

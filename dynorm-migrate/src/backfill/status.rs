@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::backfill::lease::Progress as Leases;
+use crate::backfill::spend::Spend;
 use dynorm::__ext::client::Client;
 use dynorm::__ext::error::Result;
 use dynorm::__ext::value::Item;
@@ -110,6 +111,7 @@ pub async fn backfill_status(
         table: progress_table,
         run,
         worker: "",
+        spend: &Spend::default(),
     };
     let segments = match leases.segments().await {
         Ok(segments) => segments,

@@ -6,7 +6,6 @@ use dynorm::__ext::error::Context as _;
 use std::convert::Infallible;
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use futures_util::future::{select, Either};
 use tracing::Instrument as _;
 
@@ -15,13 +14,13 @@ use super::builder::Backfill;
 use super::lease::{Progress as Leases, SegmentState};
 use super::report::{BackfillReport, Progress};
 use super::rewrite::{self, needed, stored_shape, Needed, Written};
+use super::spend::Spend;
 use super::status::show_key;
 use super::takeover::Held;
 use dynorm::__ext::error::{sdk_error, Error, ErrorKind, Result};
 use dynorm::__ext::expr::{filters, Placeholders};
 use dynorm::__ext::observe::span::request_span;
-use dynorm::__ext::observe::Limiting as _;
-use dynorm::__ext::observe::RateLimiter;
+use dynorm::__ext::observe::Reporting;
 use dynorm::__ext::schema::unique;
 use dynorm::__ext::schema::Model;
 use dynorm::__ext::value::Item;
@@ -45,7 +44,7 @@ pub(super) struct Worker<'a, M: Model> {
     pub(super) table: String,
     pub(super) report: BackfillReport,
     started: Instant,
-    limiter: Option<RateLimiter>,
+    pub(super) spend: Spend,
     estimate: Option<u64>,
 }
 
@@ -56,15 +55,12 @@ impl<'a, M: Model> Worker<'a, M> {
             backfill,
             report: BackfillReport::default(),
             started: Instant::now(),
-            limiter: backfill.limiter.clone(),
+            spend: Spend(Reporting {
+                limiter: backfill.limiter.clone(),
+                tally: backfill.tally.clone(),
+            }),
             estimate: None,
         }
-    }
-
-    /// Whether requests ask DynamoDB for the capacity they consumed: only a rate limiter
-    /// needs it.
-    fn capacity(&self) -> bool {
-        self.limiter.is_some()
     }
 
     /// Reads a segment this worker has just taken (by a request sent at `sent`), while
@@ -125,7 +121,7 @@ impl<'a, M: Model> Worker<'a, M> {
             let mut placeholders = Placeholders::default();
             let filter = filters::entity(&M::SCHEMA)
                 .and_then(|expr| placeholders.render_all(std::slice::from_ref(&expr)));
-            self.pace().await;
+            self.spend.pace().await;
             let page = client
                 .sdk()
                 .scan()
@@ -138,16 +134,12 @@ impl<'a, M: Model> Worker<'a, M> {
                 .set_expression_attribute_names(placeholders.take_names())
                 .set_expression_attribute_values(placeholders.take_values())
                 .set_exclusive_start_key(state.cursor.take())
-                .set_return_consumed_capacity(
-                    self.capacity().then_some(ReturnConsumedCapacity::Total),
-                )
+                .set_return_consumed_capacity(self.spend.asked())
                 .send()
                 .instrument(request_span!("Scan", M::SCHEMA.model, self.table.as_str()))
                 .await
                 .map_err(|e| sdk_error(e, M::SCHEMA.model, "backfill", &self.table))?;
-            self.spent(dynorm::__ext::observe::units(
-                page.consumed_capacity.as_slice(),
-            ));
+            self.spend.spent(page.consumed_capacity.as_slice());
             for item in page.items.unwrap_or_default() {
                 if lease.is_some_and(|(_, held)| lost(held)) {
                     return Ok(());
@@ -191,20 +183,6 @@ impl<'a, M: Model> Worker<'a, M> {
         }
     }
 
-    /// Waits for the rate limiter, if there is one, before a request.
-    async fn pace(&self) {
-        if let Some(limiter) = &self.limiter {
-            limiter.wait_turn().await;
-        }
-    }
-
-    /// Spends what a request consumed from the rate limiter, if there is one.
-    fn spent(&self, units: f64) {
-        if let Some(limiter) = &self.limiter {
-            limiter.spend_units(units);
-        }
-    }
-
     /// Rewrites one item if it needs it.
     async fn item(
         &mut self,
@@ -233,8 +211,7 @@ impl<'a, M: Model> Worker<'a, M> {
                 return Ok(Outcome::Rewritten(old));
             }
             let client = &self.backfill.client;
-            self.pace().await;
-            let capacity = self.capacity();
+            self.spend.pace().await;
             match rewrite::write(
                 client,
                 &M::SCHEMA,
@@ -242,12 +219,11 @@ impl<'a, M: Model> Worker<'a, M> {
                 &old,
                 new.clone(),
                 moved,
-                capacity,
+                &self.spend,
             )
             .await?
             {
-                Written::Done(units) => {
-                    self.spent(units);
+                Written::Done => {
                     self.report.rewritten += 1;
                     self.report.moved += u64::from(moved);
                     return Ok(Outcome::Rewritten(new));
@@ -276,9 +252,15 @@ impl<'a, M: Model> Worker<'a, M> {
     async fn adopt(&mut self, leases: Option<&Leases<'_>>, mut now: Item) -> Result<()> {
         let client = &self.backfill.client;
         for _ in 0..MAX_ATTEMPTS {
-            self.pace().await;
-            let adopted =
-                adopt::adopt(client, &M::SCHEMA, &self.table, &now, self.backfill.dry_run).await?;
+            let adopted = adopt::adopt(
+                client,
+                &M::SCHEMA,
+                &self.table,
+                &now,
+                self.backfill.dry_run,
+                &self.spend,
+            )
+            .await?;
             self.report.claimed += adopted.claimed;
             self.report.counted += adopted.counted;
             self.report.orphaned += adopted.orphaned;
@@ -323,7 +305,14 @@ impl<'a, M: Model> Worker<'a, M> {
     /// The item as stored now, read again after another writer changed it.
     async fn read_again(&self, old: &Item) -> Result<Option<Item>> {
         let key = M::SCHEMA.key_of(old);
-        adopt::read(&self.backfill.client, &M::SCHEMA, &self.table, &key).await
+        adopt::read(
+            &self.backfill.client,
+            &M::SCHEMA,
+            &self.table,
+            &key,
+            &self.spend,
+        )
+        .await
     }
 
     /// The error of an item the backfill cannot plan (it does not decode, or cannot be

@@ -260,7 +260,7 @@ impl Reporting {
     /// What every request asks DynamoDB to report: by table and index when a tally
     /// counts it, the total when only a rate limiter needs the units, and nothing
     /// otherwise.
-    pub(crate) fn capacity(&self) -> Option<ReturnConsumedCapacity> {
+    pub fn capacity(&self) -> Option<ReturnConsumedCapacity> {
         match (&self.tally, &self.limiter) {
             (Some(_), _) => Some(ReturnConsumedCapacity::Indexes),
             (None, Some(_)) => Some(ReturnConsumedCapacity::Total),
