@@ -98,7 +98,7 @@ impl Progress<'_> {
             ))
             .await
             .map(|output| self.spend.counted(output.consumed_capacity.as_slice()))
-            .map_err(|e| self.fail(self.failed(dynorm::__ext::error::from_sdk(e))))
+            .map_err(|e| self.fail(dynorm::__ext::error::from_sdk(e)))
     }
 
     /// Looks at every recorded value again (see the module's comment); the values still

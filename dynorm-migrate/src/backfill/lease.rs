@@ -106,7 +106,7 @@ impl Progress<'_> {
             .instrument(request_span!("PutItem", tracing::field::Empty, self.table))
             .await
             .map(|output| self.spend.counted(output.consumed_capacity.as_slice()))
-            .map_err(|e| self.fail(self.failed(from_sdk(e))))
+            .map_err(|e| self.fail(from_sdk(e)))
     }
 
     pub(crate) fn key(&self, range: &str) -> Item {
@@ -124,12 +124,6 @@ impl Progress<'_> {
         e.into()
             .at_operation("backfill")
             .at_table(self.table.to_owned())
-    }
-
-    /// A request that failed (DynamoDB reports no capacity then): counted all the same.
-    pub(crate) fn failed(&self, error: Error) -> Error {
-        self.spend.counted(&[]);
-        error
     }
 
     /// Puts `item` unless an item with its key exists; `false` when one does.
@@ -152,7 +146,7 @@ impl Progress<'_> {
                 Ok(true)
             }
             Err(e) => {
-                let error = self.failed(from_sdk(e));
+                let error = from_sdk(e);
                 if error.kind() == dynorm::ErrorKind::ConditionFailed {
                     Ok(false)
                 } else {
@@ -198,7 +192,7 @@ impl Progress<'_> {
             .send()
             .instrument(request_span!("GetItem", tracing::field::Empty, self.table))
             .await
-            .map_err(|e| self.fail(self.failed(from_sdk(e))))?;
+            .map_err(|e| self.fail(from_sdk(e)))?;
         self.spend.counted(read.consumed_capacity.as_slice());
         Ok(read
             .item
@@ -228,7 +222,7 @@ impl Progress<'_> {
                 .send()
                 .instrument(request_span!("Query", tracing::field::Empty, self.table))
                 .await
-                .map_err(|e| self.fail(self.failed(from_sdk(e))))?;
+                .map_err(|e| self.fail(from_sdk(e)))?;
             self.spend.counted(page.consumed_capacity.as_slice());
             out.extend(page.items.unwrap_or_default());
             start = page.last_evaluated_key;
@@ -362,7 +356,7 @@ impl Progress<'_> {
                 Ok(Some(output.attributes.unwrap_or_default()))
             }
             Err(e) => {
-                let error = self.failed(from_sdk(e));
+                let error = from_sdk(e);
                 if error.kind() == dynorm::ErrorKind::ConditionFailed {
                     Ok(None)
                 } else {
