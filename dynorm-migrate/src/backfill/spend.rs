@@ -39,7 +39,8 @@ impl Spend {
         }
     }
 
-    /// The same, for a write the core sends (a counted write's transaction).
+    /// The same, for a write the core sends (a counted write's transaction): its tally
+    /// counts it; the core's writes do not wait for a rate limiter or spend from it.
     pub(super) fn reporting(&self) -> Reporting {
         self.0.clone()
     }
