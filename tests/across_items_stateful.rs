@@ -22,7 +22,8 @@
 //!    gives its holder, and a scan gives the oracle's items;
 //! 5. no guard is reachable through the model's own API: a `get`, `get_raw` or query by
 //!    the key of each guard (and of each hostile id) is refused before sending;
-//! 6. after a backfill that ran to its end, every item is of shape 2.
+//! 6. after a backfill that ran to its end, every item is of shape 2, and its tally holds
+//!    exactly the capacity the server reported for every request it sent.
 //!
 //! Among the ids are hostile ones, which equal a guard's key: of an email a member may
 //! hold, and of an email nobody holds. Every step that names one is refused with a
@@ -905,12 +906,16 @@ fn next_run() -> String {
 }
 
 /// Sends the backfill to shape 2 of run `run`, one item a page, and drops it (as a kill
-/// would stop it) after `kill_after` pages. Whether it ran to its end.
+/// would stop it) after `kill_after` pages. Whether it ran to its end. A run that ends
+/// has tallied the capacity of every request it sent, as the server reported it.
 async fn backfill(db: &Client, run: &str, kill_after: Option<u8>) -> Result<bool, String> {
+    let wire = common::observe::Wire::default();
+    let tally = dynorm::observe::Tally::default();
     let pages = Arc::new(AtomicU32::new(0));
     let kill = Arc::new(tokio::sync::Notify::new());
     let (seen, killer) = (pages.clone(), kill.clone());
-    let send = dynorm_migrate::backfill::<Member>(db, run, "MemberBackfills")
+    let send = dynorm_migrate::backfill::<Member>(&wire.client(db), run, "MemberBackfills")
+        .tally(&tally)
         .segments(2)
         .page_size(1)
         // The same worker each time, so that a run killed before takes its segments back.
@@ -927,6 +932,13 @@ async fn backfill(db: &Client, run: &str, kill_after: Option<u8>) -> Result<bool
             let report = report.map_err(|e| format!("the backfill failed: {e}"))?;
             if !report.duplicates.is_empty() || report.orphaned > 0 {
                 return Err(format!("the backfill found what dynorm's writes never leave: {report:?}"));
+            }
+            let tallied = tally.consumed_capacity().map_or(0.0, |c| c.units);
+            if (tallied - wire.capacity_units()).abs() > 1e-6 {
+                return Err(format!(
+                    "the backfill's tally holds {tallied} units, the server reported {}",
+                    wire.capacity_units()
+                ));
             }
             Ok(true)
         }

@@ -72,94 +72,23 @@ pub(super) async fn adopt(
     dry_run: bool,
     spend: &Spend,
 ) -> Result<Adopted> {
+    let at = Adoption {
+        client,
+        schema,
+        table,
+        stored,
+        dry_run,
+        spend,
+    };
     let mut adopted = Adopted::default();
     for constraint in schema.uniques {
-        claim(
-            client,
-            schema,
-            table,
-            stored,
-            constraint,
-            dry_run,
-            spend,
-            &mut adopted,
-        )
-        .await?;
+        at.claim(constraint, &mut adopted).await?;
         if adopted.changed {
             return Ok(adopted);
         }
     }
-    count(client, schema, table, stored, dry_run, spend, &mut adopted).await?;
+    at.count(&mut adopted).await?;
     Ok(adopted)
-}
-
-/// The guard of `constraint` for what `stored` holds: claimed when missing, recorded as a
-/// duplicate when another item's.
-#[allow(clippy::too_many_arguments)]
-async fn claim(
-    client: &Client,
-    schema: &'static Schema,
-    table: &str,
-    stored: &Item,
-    constraint: &'static Unique,
-    dry_run: bool,
-    spend: &Spend,
-    adopted: &mut Adopted,
-) -> Result<()> {
-    let Some(values) = constraint.values(stored) else {
-        return Ok(());
-    };
-    let guard_key = constraint.guard_key(schema, &values)?;
-    let own = schema.key_of(stored);
-    for _ in 0..MAX_CLAIMS {
-        let guard = read(client, schema, table, &guard_key, spend).await?;
-        match guard.as_ref().and_then(|g| unique::guard_owner(schema, g)) {
-            Some(owner) if owner == own => return Ok(()),
-            Some(owner) => {
-                adopted.duplicates.push(Found {
-                    constraint,
-                    guard: guard_key,
-                    values: constraint.describe(&values),
-                    holders: [owner, own],
-                });
-                return Ok(());
-            }
-            None if dry_run => {
-                adopted.claimed += 1;
-                return Ok(());
-            }
-            None => {}
-        }
-        let item = constraint.guard_item(schema, &values, &own)?;
-        match claim_free(
-            client, schema, table, constraint, &values, &own, item, guard, spend,
-        )
-        .await?
-        {
-            Claim::Done => {
-                adopted.claimed += 1;
-                return Ok(());
-            }
-            Claim::Refused => {
-                // The item or the guard changed: is the item still what was read?
-                let again = read(client, schema, table, &own, spend).await?;
-                if again.as_ref() != Some(stored) {
-                    adopted.changed = true;
-                    return Ok(());
-                }
-            }
-        }
-    }
-    Err(Error::new(
-        ErrorKind::TransactionConflict,
-        format!(
-            "the guard of {} changed {MAX_CLAIMS} times while the backfill claimed it",
-            constraint.describe(&values)
-        ),
-    )
-    .at_model(schema.model)
-    .at_operation(OPERATION)
-    .at_item(Some(own)))
 }
 
 enum Claim {
@@ -167,21 +96,150 @@ enum Claim {
     Refused,
 }
 
-/// Writes `guard_item` for the item `owner`, in one transaction with a check that the
-/// item still holds `values`, on condition that the guard is as read: absent, or (`seen`)
-/// a guard that names no owner.
-#[allow(clippy::too_many_arguments)]
-async fn claim_free(
-    client: &Client,
+/// One item being brought up to date: where it lives, as it was read, and how requests
+/// are paced and counted.
+struct Adoption<'a> {
+    client: &'a Client,
     schema: &'static Schema,
-    table: &str,
+    table: &'a str,
+    stored: &'a Item,
+    dry_run: bool,
+    spend: &'a Spend,
+}
+
+impl Adoption<'_> {
+    /// The guard of `constraint` for what the item holds: claimed when missing, recorded
+    /// as a duplicate when another item's.
+    async fn claim(&self, constraint: &'static Unique, adopted: &mut Adopted) -> Result<()> {
+        let (client, schema, table, spend) = (self.client, self.schema, self.table, self.spend);
+        let Some(values) = constraint.values(self.stored) else {
+            return Ok(());
+        };
+        let guard_key = constraint.guard_key(schema, &values)?;
+        let own = schema.key_of(self.stored);
+        for _ in 0..MAX_CLAIMS {
+            let guard = read(client, schema, table, &guard_key, spend).await?;
+            match guard.as_ref().and_then(|g| unique::guard_owner(schema, g)) {
+                Some(owner) if owner == own => return Ok(()),
+                Some(owner) => {
+                    adopted.duplicates.push(Found {
+                        constraint,
+                        guard: guard_key,
+                        values: constraint.describe(&values),
+                        holders: [owner, own],
+                    });
+                    return Ok(());
+                }
+                None if self.dry_run => {
+                    adopted.claimed += 1;
+                    return Ok(());
+                }
+                None => {}
+            }
+            let item = constraint.guard_item(schema, &values, &own)?;
+            match claim_free(self, constraint, &values, &own, item, guard).await? {
+                Claim::Done => {
+                    adopted.claimed += 1;
+                    return Ok(());
+                }
+                Claim::Refused => {
+                    // The item or the guard changed: is the item still what was read?
+                    let again = read(client, schema, table, &own, spend).await?;
+                    if again.as_ref() != Some(self.stored) {
+                        adopted.changed = true;
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Err(Error::new(
+            ErrorKind::TransactionConflict,
+            format!(
+                "the guard of {} changed {MAX_CLAIMS} times while the backfill claimed it",
+                constraint.describe(&values)
+            ),
+        )
+        .at_model(schema.model)
+        .at_operation(OPERATION)
+        .at_item(Some(own)))
+    }
+
+    /// Adds the item to every count it names a parent of and is not counted in yet,
+    /// marking it, through the transaction of every counted write.
+    async fn count(&self, adopted: &mut Adopted) -> Result<()> {
+        let mut named = Vec::with_capacity(self.schema.counts.len());
+        for c in self.schema.counts {
+            if c.parent_key(self.stored)?.is_some() {
+                named.push(c);
+            }
+        }
+        let mut missing: Vec<&Count> = named
+            .iter()
+            .copied()
+            .filter(|c| !c.holds(self.stored))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        if self.dry_run {
+            adopted.counted += missing.len() as u64;
+            return Ok(());
+        }
+        let held: Vec<&Count> = named
+            .iter()
+            .copied()
+            .filter(|c| c.holds(self.stored))
+            .collect();
+        while !missing.is_empty() {
+            let marker = count::marker(held.iter().chain(&missing).copied());
+            match guarded::send(
+                self.client,
+                mark(self.schema, self.table, self.stored, marker, self.spend),
+                ReturnValue::None,
+            )
+            .await
+            {
+                Ok(_) => {
+                    adopted.counted += missing.len() as u64;
+                    return Ok(());
+                }
+                Err(error) if error.kind() == ErrorKind::NotFound => {
+                    // A parent that does not exist (its count names the field), or the item
+                    // itself deleted meanwhile.
+                    let field = error.attribute().map(str::to_owned);
+                    let before = missing.len();
+                    missing.retain(|c| Some(c.fields[0]) != field.as_deref());
+                    if missing.len() == before {
+                        adopted.changed = true;
+                        return Ok(());
+                    }
+                    adopted.orphaned += (before - missing.len()) as u64;
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes `guard_item` for the item `owner`, in one transaction with a check that
+/// the item still holds `values`, on condition that the guard is as read: absent, or
+/// (`seen`) a guard that names no owner.
+async fn claim_free(
+    at: &Adoption<'_>,
     constraint: &Unique,
     values: &[&AttributeValue],
     owner: &Item,
     guard_item: Item,
     seen: Option<Item>,
-    spend: &Spend,
 ) -> Result<Claim> {
+    let Adoption {
+        client,
+        schema,
+        table,
+        spend,
+        ..
+    } = *at;
     let mut check = Placeholders::default();
     let holds: Vec<Expr> = std::iter::once(Expr::Exists(schema.hash_key.name))
         .chain(
@@ -247,63 +305,6 @@ async fn claim_free(
             }
         }
     }
-}
-
-/// Adds `stored` to every count it names a parent of and is not counted in yet, marking
-/// it, through the transaction of every counted write.
-async fn count(
-    client: &Client,
-    schema: &'static Schema,
-    table: &str,
-    stored: &Item,
-    dry_run: bool,
-    spend: &Spend,
-    adopted: &mut Adopted,
-) -> Result<()> {
-    let mut named = Vec::with_capacity(schema.counts.len());
-    for c in schema.counts {
-        if c.parent_key(stored)?.is_some() {
-            named.push(c);
-        }
-    }
-    let mut missing: Vec<&Count> = named.iter().copied().filter(|c| !c.holds(stored)).collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    if dry_run {
-        adopted.counted += missing.len() as u64;
-        return Ok(());
-    }
-    let held: Vec<&Count> = named.iter().copied().filter(|c| c.holds(stored)).collect();
-    while !missing.is_empty() {
-        let marker = count::marker(held.iter().chain(&missing).copied());
-        match guarded::send(
-            client,
-            mark(schema, table, stored, marker, spend),
-            ReturnValue::None,
-        )
-        .await
-        {
-            Ok(_) => {
-                adopted.counted += missing.len() as u64;
-                return Ok(());
-            }
-            Err(error) if error.kind() == ErrorKind::NotFound => {
-                // A parent that does not exist (its count names the field), or the item
-                // itself deleted meanwhile.
-                let field = error.attribute().map(str::to_owned);
-                let before = missing.len();
-                missing.retain(|c| Some(c.fields[0]) != field.as_deref());
-                if missing.len() == before {
-                    adopted.changed = true;
-                    return Ok(());
-                }
-                adopted.orphaned += (before - missing.len()) as u64;
-            }
-            Err(error) => return Err(error),
-        }
-    }
-    Ok(())
 }
 
 /// The update that marks `stored` as held by the counts of `marker`, as a counted write
