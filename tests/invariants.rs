@@ -534,3 +534,109 @@ async fn put_replaces_a_read_only_field_and_create_fills_defaults_that_put_does_
     assert_eq!(updated.created, Some(created));
     assert_eq!(updated.body, "v3");
 }
+
+/// A model's literal defaults (ElectroDB's `default: "0.00"`), typed as their fields.
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Lease {
+    #[hash_key]
+    id: String,
+    #[dynorm(default = "0.00")]
+    discount: Option<String>,
+    #[dynorm(default = 0)]
+    warnings: Option<u32>,
+    #[dynorm(default = LeaseState::Open)]
+    state: Option<LeaseState>,
+    #[dynorm(default = "main")]
+    branch: String,
+    #[dynorm(default = false)]
+    archived: Option<bool>,
+}
+
+#[derive(dynorm::Value, Debug, Clone, Copy, PartialEq)]
+enum LeaseState {
+    Open,
+    Closed,
+}
+
+impl Lease {
+    fn bare(id: &str) -> Self {
+        Lease {
+            id: id.into(),
+            discount: None,
+            warnings: None,
+            state: None,
+            branch: String::new(),
+            archived: None,
+        }
+    }
+
+    fn defaulted(id: &str) -> Self {
+        Lease {
+            id: id.into(),
+            discount: Some("0.00".into()),
+            warnings: Some(0),
+            state: Some(LeaseState::Open),
+            branch: "main".into(),
+            archived: Some(false),
+        }
+    }
+}
+
+#[tokio::test]
+async fn literal_defaults_fill_absent_attributes_on_every_whole_item_write() {
+    let db = common::db_with::<Lease>("inv_literal_defaults").await;
+    db.create(&Lease::bare("create")).send().await.unwrap();
+    db.put(&Lease::bare("put")).send().await.unwrap();
+    db.batch_write()
+        .put(&Lease::bare("batch"))
+        .send()
+        .await
+        .unwrap();
+    db.transact_write()
+        .write(db.put(&Lease::bare("transaction")))
+        .send()
+        .await
+        .unwrap();
+    db.update::<Lease>("upsert")
+        .set(Lease::DISCOUNT, "1.00")
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    for id in ["create", "put", "batch", "transaction"] {
+        let stored = db.get::<Lease>(id).send().await.unwrap();
+        assert_eq!(stored, Some(Lease::defaulted(id)), "{id}");
+    }
+    // An upsert that creates the item fills what it does not set.
+    let upserted = db.get::<Lease>("upsert").send().await.unwrap().unwrap();
+    assert_eq!(
+        upserted,
+        Lease {
+            discount: Some("1.00".into()),
+            ..Lease::defaulted("upsert")
+        }
+    );
+    // A value given is kept, and an update of an existing item fills nothing.
+    let given = Lease {
+        discount: Some("5.00".into()),
+        warnings: Some(2),
+        state: Some(LeaseState::Closed),
+        branch: "dev".into(),
+        archived: Some(true),
+        ..Lease::bare("given")
+    };
+    db.put(&given).send().await.unwrap();
+    db.update::<Lease>("given")
+        .remove(Lease::DISCOUNT)
+        .send()
+        .await
+        .unwrap();
+    let stored = db.get::<Lease>("given").send().await.unwrap().unwrap();
+    assert_eq!(
+        stored,
+        Lease {
+            discount: None,
+            ..given
+        }
+    );
+}

@@ -25,6 +25,7 @@ pub use crate::schema::unique::check_guards;
 pub use crate::schema::unique_constraint::Unique;
 pub use crate::schema::Derived;
 pub use crate::schema::{BatchWritable, FromItem, Index, Insertable, Keyed, ModelKey, Streamed};
+pub use crate::value::default_of::DefaultOf;
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
 pub use crate::Item;

@@ -46,7 +46,7 @@
 //! | `#[combine(fields = [a, b], sep = "#")]` | `String` field | built from other fields on every write |
 //! | `#[key(pk = "TEAM#{id}", sk = "#METADATA")]` | struct | single-table keys from templates; `index = "..."` for an index |
 //! | `#[dynorm(entity = "...", entity_attribute = "...")]` | struct | the entity name stored with each item |
-//! | `#[dynorm(default = "now" \| "uuid_v7")]`, `#[dynorm(read_only)]`, `#[dynorm(updated_at)]` | field | generated and protected attributes; left out of the insert type `NewModel` |
+//! | `#[dynorm(default = "now" \| "uuid_v7" \| value)]`, `#[dynorm(read_only)]`, `#[dynorm(updated_at)]` | field | generated and protected attributes (generated ones are left out of the insert type `NewModel`); a value default is of the field's type |
 //! | `#[relation(name = "...", one \| many = Model, fields = [..], references = [..], allow_scan)]` | struct | a relation, checked at compile time; see [`relation`] |
 //! | `#[derive(dynorm::Value)]`, `#[dynorm(rename_all = "...")]`, `#[dynorm(rename = "...")]` | newtype, unit enum | a native value, usable as a key |
 //!

@@ -170,6 +170,24 @@ fn entity(model: &Model, entity: Option<&Entity>) -> TokenStream {
 fn generated(model: &Model, generated: &Generated) -> TokenStream {
     let name = &model.fields[generated.field].name;
     let value = match generated.value {
+        GeneratedValue::Fixed(expr) => {
+            let field = &model.fields[generated.field];
+            let ty = field.present;
+            let encode = codec::encode_present(field, &quote!(&__value));
+            let value = quote_spanned!(expr.span()=>
+                <_ as ::dynorm::__private::DefaultOf<#ty>>::default_of(#expr)
+            );
+            quote!(::dynorm::__private::GeneratedValue::Fixed({
+                fn __default() -> ::core::result::Result<
+                    ::core::option::Option<::dynorm::__private::AttributeValue>,
+                    ::dynorm::__private::AttrError,
+                > {
+                    let __value: #ty = #value;
+                    #encode
+                }
+                __default
+            }))
+        }
         GeneratedValue::UuidV7 => quote!(::dynorm::__private::GeneratedValue::UuidV7),
         GeneratedValue::Now(date) => {
             let date = codec::storage(date);

@@ -321,7 +321,7 @@ impl<M: Model> Update<M> {
             return Ok(Vec::new());
         }
         self.check_named(stored)?;
-        let managed = Managed::new(self, &M::SCHEMA, stored, upsert);
+        let managed = Managed::new(self, &M::SCHEMA, stored, upsert)?;
         self.after(stored, &managed, upsert).missing()
     }
 
@@ -422,7 +422,7 @@ impl<M: Model> Update<M> {
             return Err(Error::validation("an update needs at least one action"));
         }
         self.check_named(stored)?;
-        let generated = Managed::new(self, &M::SCHEMA, stored, upsert);
+        let generated = Managed::new(self, &M::SCHEMA, stored, upsert)?;
         let managed = self.managed_actions(&self.after(stored, &generated, upsert))?;
         if upsert {
             self.check_creatable(stored.fixed, &managed)?;

@@ -10,7 +10,8 @@ use crate::value::Item;
 pub(crate) enum WholeItemWrite {
     /// `create`: `#[dynorm(default)]` attributes are filled in where absent.
     Create,
-    /// `put` and batch puts: the item is written as given.
+    /// `put` and batch puts: the item is written as given, but for the defaults given on
+    /// the model (`#[dynorm(default = "main")]`), which fill an absent attribute.
     Replace,
 }
 
@@ -35,9 +36,9 @@ pub(crate) fn prepare_item<M: Model>(
     write: WholeItemWrite,
     operation: &'static str,
 ) -> Result<Item> {
-    if write == WholeItemWrite::Create {
-        M::SCHEMA.apply_defaults(&mut item);
-    }
+    M::SCHEMA
+        .apply_defaults(&mut item, write == WholeItemWrite::Create)
+        .map_err(|e| e.with_operation(operation))?;
     M::SCHEMA.touch_updated_at(&mut item);
     if !M::SCHEMA.combines.is_empty() {
         M::SCHEMA

@@ -15,7 +15,7 @@ const NIL_UUID: &str = "00000000-0000-0000-0000-000000000000";
 /// Whether a generated value is a UUID, whose nil value is a placeholder.
 fn is_uuid(value: GeneratedValue) -> bool {
     #[cfg(feature = "uuid")]
-    return value == GeneratedValue::UuidV7;
+    return matches!(value, GeneratedValue::UuidV7);
     #[cfg(not(feature = "uuid"))]
     {
         let _ = value;
@@ -24,9 +24,14 @@ fn is_uuid(value: GeneratedValue) -> bool {
 }
 
 impl Schema {
-    /// Fills in the `#[dynorm(default)]` attributes that are absent or empty, for `create`.
-    pub(crate) fn apply_defaults(&self, item: &mut Item) {
+    /// Fills in the `#[dynorm(default)]` attributes that are absent or empty: every one on
+    /// `create`, and on other whole-item writes (`put`, batch and transaction puts) the
+    /// values given on the model, as an ElectroDB `put` does.
+    pub(crate) fn apply_defaults(&self, item: &mut Item, create: bool) -> Result<()> {
         for default in self.defaults {
+            if !create && !default.value.is_fixed() {
+                continue;
+            }
             let absent = match item.get(default.attribute) {
                 None | Some(AttributeValue::Null(_)) => true,
                 // A `Uuid` field left as `Uuid::nil()` is a placeholder, as "" is.
@@ -36,15 +41,20 @@ impl Schema {
                 Some(_) => false,
             };
             if absent {
-                item.insert(default.attribute.to_owned(), default.value.generate());
+                if let Some(value) = default.value(self.model)? {
+                    item.insert(default.attribute.to_owned(), value);
+                }
             }
         }
+        Ok(())
     }
 
     /// Sets the `#[dynorm(updated_at)]` attribute to now, for every whole-item write.
     pub(crate) fn touch_updated_at(&self, item: &mut Item) {
         if let Some(updated) = self.updated_at {
-            item.insert(updated.attribute.to_owned(), updated.value.generate());
+            if let Ok(Some(value)) = updated.value.generate() {
+                item.insert(updated.attribute.to_owned(), value);
+            }
         }
     }
 

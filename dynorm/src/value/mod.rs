@@ -15,6 +15,7 @@ mod containers;
 #[cfg(feature = "chrono")]
 pub(crate) mod date;
 mod date_storage;
+pub(crate) mod default_of;
 pub(crate) mod feature_native;
 pub(crate) mod field_codec;
 pub(crate) mod ids;

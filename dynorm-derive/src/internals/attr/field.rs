@@ -34,26 +34,33 @@ impl DateStorage {
     }
 }
 
-/// A value generated for `#[dynorm(default = ...)]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The value of `#[dynorm(default = ...)]`.
+#[derive(Clone)]
 pub enum DefaultValue {
-    /// The current time.
+    /// `"now"`: the current time.
     Now,
-    /// A new UUID v7: unique, and sortable by creation time.
+    /// `"uuid_v7"`: a new UUID v7, unique, and sortable by creation time.
     UuidV7,
+    /// Any other expression (`"main"`, `0`, `false`, `Status::Open`): this value, of the
+    /// field's type.
+    Fixed(syn::Expr),
 }
 
 impl DefaultValue {
-    /// Every accepted spelling, in the order they are listed in errors.
-    const NAMES: &'static [&'static str] = &["now", "uuid_v7"];
-
-    /// Parses one of `NAMES`.
-    fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "now" => Some(Self::Now),
-            "uuid_v7" => Some(Self::UuidV7),
-            _ => None,
+    /// `"now"`, `"uuid_v7"`, or a value.
+    fn from_expr(expr: syn::Expr) -> Self {
+        if let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) = &expr
+        {
+            match text.value().as_str() {
+                "now" => return Self::Now,
+                "uuid_v7" => return Self::UuidV7,
+                _ => {}
+            }
         }
+        Self::Fixed(expr)
     }
 }
 
@@ -74,8 +81,9 @@ pub struct FieldAttrs {
     pub rename: Option<LitStr>,
     /// `#[dynorm(date = "milliseconds")]`: how a date is stored.
     pub date: Option<(DateStorage, LitStr)>,
-    /// `#[dynorm(default = "now" | "uuid_v7")]`: filled in on create when absent.
-    pub default: Option<(DefaultValue, LitStr)>,
+    /// `#[dynorm(default = "now" | "uuid_v7" | value)]`: filled in when absent, with the
+    /// expression as written (for its span).
+    pub default: Option<(DefaultValue, syn::Expr)>,
     /// `#[dynorm(read_only)]`: no update may write it.
     pub read_only: Option<syn::Path>,
     /// `#[dynorm(updated_at)]`: set to now on every write.
@@ -148,15 +156,10 @@ fn dynorm(cx: &Ctxt, attr: &Attribute, out: &mut FieldAttrs) {
             let value = non_empty_string(cx, &meta, "an attribute name")?;
             set_once(cx, &mut out.rename, value, &meta, RENAME);
         } else if meta.path == DEFAULT {
-            // #[dynorm(default = "now" | "uuid_v7")]
-            let value: LitStr = meta.value()?.parse()?;
-            match DefaultValue::from_name(&value.value()) {
-                Some(default) => set_once(cx, &mut out.default, (default, value), &meta, DEFAULT),
-                None => cx.error_spanned_by(
-                    &value,
-                    symbol::unknown_value_message(&value.value(), DefaultValue::NAMES),
-                ),
-            }
+            // #[dynorm(default = "now" | "uuid_v7" | "main" | 0 | Status::Open)]
+            let value: syn::Expr = meta.value()?.parse()?;
+            let default = DefaultValue::from_expr(value.clone());
+            set_once(cx, &mut out.default, (default, value), &meta, DEFAULT);
         } else if meta.path == READ_ONLY {
             // #[dynorm(read_only)]
             set_once(cx, &mut out.read_only, meta.path.clone(), &meta, READ_ONLY);

@@ -444,6 +444,19 @@ fn check_behaviours(cx: &Ctxt, model: &Model) {
                     field.string || types::is_uuid(field.present),
                     "a `Uuid`, `String` or `Option` of one",
                 ),
+                // Its type is the compiler's to check, against the field's.
+                DefaultValue::Fixed(_) => {
+                    if attrs.version.is_some()
+                        || attrs.combine.is_some()
+                        || attrs.updated_at.is_some()
+                    {
+                        cx.error_spanned_by(
+                            literal,
+                            "dynorm sets this field on every write (`#[version]`, `#[combine]` or `updated_at`), so it takes no default",
+                        );
+                    }
+                    (true, "")
+                }
             };
             if !fits {
                 cx.error_spanned_by(literal, format!("this default needs {wants} field"));

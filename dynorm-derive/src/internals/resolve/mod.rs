@@ -67,9 +67,9 @@ pub struct Model<'a> {
     /// The `#[ttl]` field.
     pub ttl: Option<usize>,
     /// The `#[dynorm(default = ..)]` fields, in field order.
-    pub defaults: Vec<Generated>,
+    pub defaults: Vec<Generated<'a>>,
     /// The `#[dynorm(updated_at)]` field.
-    pub updated_at: Option<Generated>,
+    pub updated_at: Option<Generated<'a>>,
     /// The `#[relation]`s, with their own fields resolved.
     pub relations: Vec<Relation<'a>>,
     /// The `#[unique]` constraints, with their fields resolved.
@@ -149,20 +149,22 @@ pub struct Ref<'a> {
 }
 
 /// An attribute dynorm fills in.
-pub struct Generated {
+pub struct Generated<'a> {
     /// The field.
     pub field: usize,
     /// What it is set to.
-    pub value: GeneratedValue,
+    pub value: GeneratedValue<'a>,
 }
 
 /// A generated value.
 #[derive(Clone, Copy)]
-pub enum GeneratedValue {
+pub enum GeneratedValue<'a> {
     /// The current time, in this storage.
     Now(DateStorage),
     /// A new UUID v7.
     UuidV7,
+    /// The value of this expression, of the field's type.
+    Fixed(&'a syn::Expr),
 }
 
 impl Model<'_> {
@@ -171,10 +173,13 @@ impl Model<'_> {
         self.combines.iter().find(|c| c.field == position)
     }
 
-    /// Whether dynorm fills the field in on insert: a `default`, `updated_at`, the
-    /// version, or a `#[combine]`.
+    /// Whether dynorm fills the field in on insert: a `default` it makes (a time, an id),
+    /// `updated_at`, the version, or a `#[combine]`. A default given as a value is the
+    /// caller's to set, and fills the field only when it is absent.
     pub fn is_generated(&self, position: usize) -> bool {
-        self.defaults.iter().any(|g| g.field == position)
+        self.defaults
+            .iter()
+            .any(|g| g.field == position && !matches!(g.value, GeneratedValue::Fixed(_)))
             || self
                 .updated_at
                 .as_ref()
@@ -258,9 +263,10 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         .iter()
         .enumerate()
         .filter_map(|(position, field)| {
-            let value = match field.attrs.default.as_ref()?.0 {
+            let value = match &field.attrs.default.as_ref()?.0 {
                 DefaultValue::Now => generated_now(position),
                 DefaultValue::UuidV7 => GeneratedValue::UuidV7,
+                DefaultValue::Fixed(expr) => GeneratedValue::Fixed(expr),
             };
             Some(Generated {
                 field: position,

@@ -48,20 +48,19 @@ impl Managed {
         schema: &Schema,
         stored: &Stored,
         upsert: bool,
-    ) -> Self {
-        let updated_at = schema
-            .updated_at
-            .filter(|u| !update.touches(u.attribute))
-            .map(|u| (u.attribute, u.value.generate()));
-        let defaults = match upsert {
-            true => schema
-                .defaults
-                .iter()
-                .filter(|d| !update.touches(d.attribute))
-                .map(|d| (d.attribute, d.value.generate()))
-                .collect(),
-            false => Vec::new(),
+    ) -> crate::Result<Self> {
+        let updated_at = match schema.updated_at.filter(|u| !update.touches(u.attribute)) {
+            Some(u) => u.value(schema.model)?.map(|value| (u.attribute, value)),
+            None => None,
         };
+        let mut defaults = Vec::new();
+        if upsert {
+            for d in schema.defaults.iter().filter(|d| !update.touches(d.attribute)) {
+                if let Some(value) = d.value(schema.model)? {
+                    defaults.push((d.attribute, value));
+                }
+            }
+        }
         // `if_not_exists(version, 0) + 1`: known when the stored version is.
         let named = schema.version.and_then(|attribute| {
             stored
@@ -78,11 +77,11 @@ impl Managed {
             .and(stored.version.or(named.flatten()))
             .and_then(|v| v.checked_add(1))
             .map(|v| AttributeValue::N(v.to_string()));
-        Self {
+        Ok(Self {
             updated_at,
             defaults,
             version,
-        }
+        })
     }
 }
 
