@@ -31,6 +31,11 @@ fn endpoint() -> String {
 
 /// Runs `tests/interop/<script> <args>` with node, and fails with its output if it fails.
 fn node(script: &str, args: &[&str]) {
+    node_output(script, args);
+}
+
+/// [`node`], returning what the script printed.
+fn node_output(script: &str, args: &[&str]) -> String {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let modules = std::env::var_os("DYNORM_NODE_MODULES")
         .map(PathBuf::from)
@@ -53,6 +58,7 @@ fn node(script: &str, args: &[&str]) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 async fn db(label: &str) -> Client {
@@ -440,4 +446,170 @@ async fn electrodb_task_manager_in_both_directions() {
     .unwrap();
 
     node("tasks.js", &["verify", &endpoint, &table]);
+}
+
+/// Every item of `db`'s table of `M`, as DynamoDB JSON, in key order.
+async fn raw_items<M: dynorm::Model>(db: &Client) -> Vec<serde_json::Value> {
+    let output = db
+        .sdk()
+        .scan()
+        .table_name(db.tables().name::<M>())
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    let mut items: Vec<_> = output
+        .items()
+        .iter()
+        .map(interop_models::dynamodb_json::item)
+        .collect();
+    items.sort_by_key(|i| i.to_string());
+    items
+}
+
+/// Deletes every item of `db`'s table of `M`.
+async fn clear<M: dynorm::Model>(db: &Client) {
+    let table = db.tables().name::<M>();
+    let output = db.sdk().scan().table_name(&table).send().await.unwrap();
+    for item in output.items() {
+        db.sdk()
+            .delete_item()
+            .table_name(&table)
+            .set_key(Some(M::SCHEMA.key_of(item)))
+            .send()
+            .await
+            .unwrap();
+    }
+}
+
+/// ElectroDB's documentation examples as a conformance suite (`tests/interop/conformance.js`
+/// says what is compared). dynorm runs each example it can say, recording its requests and
+/// the items the table holds after it; ElectroDB runs the same example on a table of its
+/// own and compares; then each side reads the items the other wrote. The results table
+/// in the guide's sharing chapter is the one this run makes (`DYNORM_BLESS=1` writes it).
+#[tokio::test]
+#[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
+async fn electrodb_documentation_examples_both_ways() {
+    use interop_models::store_examples as examples;
+    use interop_models::store_locations::StoreLocation;
+    use serde_json::{json, Value};
+
+    let ours = db("conformance_dynorm").await;
+    let theirs = db("conformance_edb").await;
+    for db in [&ours, &theirs] {
+        db.tables().create::<StoreLocation>().send().await.unwrap();
+    }
+    let names: Vec<String> =
+        serde_json::from_str(&node_output("conformance.js", &["names"])).expect("a list of names");
+    let requests = dynorm_test::Requests::new();
+    let recorded = requests.client(&ours);
+    let mut runs = Vec::new();
+    for name in &names {
+        clear::<StoreLocation>(&ours).await;
+        for item in examples::seed(name) {
+            ours.put(&item).send().await.unwrap();
+        }
+        requests.clear();
+        if let Some(reason) = examples::unsaid(name) {
+            runs.push(json!({ "name": name, "unsaid": reason }));
+            continue;
+        }
+        let error = match examples::run(name, &recorded).await {
+            Ok(true) => None,
+            Ok(false) => panic!("no dynorm side for the example {name}"),
+            Err(e) if e.kind() == dynorm::ErrorKind::Validation => {
+                panic!("{name}: dynorm refused the example: {e}")
+            }
+            Err(e) => Some(format!("{:?}", e.kind())),
+        };
+        let sent: Vec<Value> = requests
+            .counts()
+            .keys()
+            .flat_map(|op| {
+                requests
+                    .bodies(op)
+                    .into_iter()
+                    .map(move |b| json!({ "operation": op, "body": b }))
+            })
+            .collect();
+        runs.push(json!({
+            "name": name,
+            "requests": sent,
+            "error": error,
+            "items": raw_items::<StoreLocation>(&ours).await,
+        }));
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (dynorm_json, electrodb_json, results) = (
+        dir.join("dynorm.json"),
+        dir.join("electrodb.json"),
+        dir.join("results.md"),
+    );
+    std::fs::write(&dynorm_json, serde_json::to_vec_pretty(&runs).unwrap()).unwrap();
+    let table = theirs.tables().name::<StoreLocation>();
+    node(
+        "conformance.js",
+        &[
+            "compare",
+            &endpoint(),
+            &table,
+            dynorm_json.to_str().unwrap(),
+            electrodb_json.to_str().unwrap(),
+            results.to_str().unwrap(),
+        ],
+    );
+
+    // dynorm reads what ElectroDB wrote in each example as it reads its own items.
+    let written: Value = serde_json::from_slice(&std::fs::read(&electrodb_json).unwrap()).unwrap();
+    for run in &runs {
+        let name = run["name"].as_str().unwrap();
+        let Some(items) = written[name].as_array() else {
+            continue;
+        };
+        let mut read = Vec::new();
+        for source in [items, run["items"].as_array().unwrap()] {
+            clear::<StoreLocation>(&ours).await;
+            for item in source {
+                ours.sdk()
+                    .put_item()
+                    .table_name(ours.tables().name::<StoreLocation>())
+                    .set_item(Some(interop_models::dynamodb_json::from_item(item)))
+                    .send()
+                    .await
+                    .unwrap();
+            }
+            let mut stores = ours.scan::<StoreLocation>().all().await.unwrap();
+            stores.sort_by(|a, b| a.city_id.cmp(&b.city_id));
+            read.push(stores);
+        }
+        assert_eq!(
+            read[0], read[1],
+            "{name}: dynorm reads ElectroDB's items as its own"
+        );
+    }
+
+    // The guide's table is this run's.
+    let table = std::fs::read_to_string(&results).unwrap();
+    let guide_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("guide/12-sharing-tables.md");
+    let guide = std::fs::read_to_string(&guide_path).unwrap();
+    let (start, end) = ("<!-- conformance:start -->\n", "<!-- conformance:end -->");
+    let from = guide
+        .find(start)
+        .expect("the guide marks the conformance table")
+        + start.len();
+    let to = guide.find(end).expect("the guide marks the table's end");
+    if guide[from..to] != table {
+        if std::env::var_os("DYNORM_BLESS").is_some() {
+            std::fs::write(
+                &guide_path,
+                format!("{}{table}{}", &guide[..from], &guide[to..]),
+            )
+            .unwrap();
+        } else {
+            panic!(
+                "the guide's conformance table is not this run's: run with DYNORM_BLESS=1\n{table}"
+            );
+        }
+    }
 }

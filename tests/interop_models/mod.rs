@@ -257,3 +257,77 @@ pub mod tasks {
         pub name: String,
     }
 }
+
+pub mod dynamodb_json;
+pub mod store_examples;
+
+pub mod store_locations {
+    //! ElectroDB's `StoreLocations` entity, which most of its documentation's examples use
+    //! (`tests/interop/conformance/store_locations.js` declares it with ElectroDB).
+
+    use std::collections::BTreeSet;
+
+    use dynorm::Model;
+    use serde::{Deserialize, Serialize};
+
+    /// ElectroDB's enum attribute `category`.
+    #[derive(dynorm::Value, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Category {
+        #[dynorm(rename = "spite store")]
+        SpiteStore,
+        #[dynorm(rename = "food/coffee")]
+        FoodCoffee,
+        #[dynorm(rename = "food/meal")]
+        FoodMeal,
+        #[dynorm(rename = "clothing")]
+        Clothing,
+        #[dynorm(rename = "electronics")]
+        Electronics,
+        #[dynorm(rename = "department")]
+        Department,
+        #[dynorm(rename = "misc")]
+        Misc,
+    }
+
+    /// One entry of `rentalAgreement`, a list of maps.
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct Agreement {
+        #[serde(rename = "type", skip_serializing_if = "Option::is_none", default)]
+        pub kind: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub detail: Option<String>,
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "StoreDirectory",
+        entity = "MallStore",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "MallStoreDirectory",
+        entity_version = "1"
+    )]
+    #[key(pk = [city_id, mall_id], sk = [building_id, store_id])]
+    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [mall_id], gsi1sk = [building_id, unit_id])]
+    #[key(index = "gsi2pk-gsi2sk-index", gsi2pk = [store_id], gsi2sk = [lease_end_date])]
+    pub struct StoreLocation {
+        pub city_id: String,
+        pub mall_id: String,
+        pub store_id: String,
+        pub building_id: String,
+        pub unit_id: String,
+        pub category: Category,
+        pub lease_end_date: String,
+        pub rent: String,
+        #[dynorm(default = "0.00")]
+        pub discount: Option<String>,
+        #[dynorm(default = 0)]
+        pub warnings: Option<i64>,
+        pub deposit: Option<i64>,
+        pub tenants: Option<BTreeSet<String>>,
+        pub rental_agreement: Option<Vec<Agreement>>,
+        pub tags: Option<BTreeSet<String>>,
+    }
+}

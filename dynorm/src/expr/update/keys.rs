@@ -55,7 +55,11 @@ impl Managed {
         };
         let mut defaults = Vec::new();
         if upsert {
-            for d in schema.defaults.iter().filter(|d| !update.touches(d.attribute)) {
+            for d in schema
+                .defaults
+                .iter()
+                .filter(|d| !update.touches(d.attribute))
+            {
                 if let Some(value) = d.value(schema.model)? {
                     defaults.push((d.attribute, value));
                 }

@@ -1,0 +1,181 @@
+// ElectroDB's documentation examples as a conformance suite, the ElectroDB side of
+// tests/interop.rs's `electrodb_documentation_examples_both_ways`.
+//
+//   node conformance.js names
+//   node conformance.js compare <endpoint> <table> <dynorm.json> <electrodb.json> <results.md>
+//
+// `names` prints the examples' names. `compare` reads what dynorm sent and stored in each
+// example (dynorm.json), runs the same example with ElectroDB on a table of its own, and
+// for each one compares:
+// - the request: the key or item, the index, and the condition, key condition and filter
+//   expressions after placeholders are put back (`conformance/expression.js`);
+// - the outcome: both wrote, or both were refused by their condition;
+// - the items the table holds afterwards, byte for byte;
+// - ElectroDB's reads of dynorm's items, with its ownership checks on, against its reads
+//   of its own.
+// It writes the items ElectroDB stored (electrodb.json, for dynorm to read) and the table
+// of results (results.md), and fails when an example's result is not the one the example
+// declares (`differs` names the difference, `unsaid` is dynorm's to give).
+"use strict";
+
+const fs = require("node:fs");
+const { DynamoDBClient, ScanCommand, DeleteItemCommand, PutItemCommand } = require("@aws-sdk/client-dynamodb");
+const { DynamoDBDocumentClient } = require("@aws-sdk/lib-dynamodb");
+const { marshall, unmarshall } = require("@aws-sdk/util-dynamodb");
+const { canonical, stable } = require("./conformance/expression.js");
+const { run } = require("./check.js");
+const suites = [require("./conformance/store_locations.js")];
+
+const examples = suites.flatMap((suite) => suite.examples.map((example) => ({ ...example, suite })));
+
+if (process.argv[2] === "names") {
+  process.stdout.write(JSON.stringify(examples.map((e) => e.name)));
+  process.exit(0);
+}
+
+const [, endpoint, table, dynormPath, electrodbPath, resultsPath] = process.argv.slice(2);
+const raw = new DynamoDBClient({
+  endpoint,
+  region: "us-east-1",
+  credentials: { accessKeyId: "local", secretAccessKey: "local" },
+});
+const client = DynamoDBDocumentClient.from(raw);
+
+/** The DynamoDB operation an ElectroDB request is. */
+function operationOf(name, params) {
+  if (params.UpdateExpression) return "UpdateItem";
+  if (params.Item) return "PutItem";
+  if (params.KeyConditionExpression) return "Query";
+  if (!params.Key) return "Scan";
+  return /delete|remove/.test(name) ? "DeleteItem" : "GetItem";
+}
+
+const marshalled = (value) =>
+  value === undefined ? undefined : stable(marshall(value, { removeUndefinedValues: true, convertEmptyValues: false }));
+
+async function scan() {
+  const { Items = [] } = await raw.send(new ScanCommand({ TableName: table, ConsistentRead: true }));
+  return sortItems(Items);
+}
+
+const sortItems = (items) =>
+  items.map(stable).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+async function clear(keys) {
+  for (const item of await scan()) {
+    const Key = Object.fromEntries(keys.map((k) => [k, item[k]]));
+    await raw.send(new DeleteItemCommand({ TableName: table, Key }));
+  }
+}
+
+/** What ElectroDB reads of each stored item, by key, with its ownership checks on. */
+async function readBack(entity, items) {
+  const out = [];
+  for (const item of items) {
+    const { data: parsed } = entity.parse({ Item: unmarshall(item) });
+    if (!parsed) {
+      out.push(null);
+      continue;
+    }
+    const { data } = await entity.get(parsed).go();
+    out.push(data);
+  }
+  return out;
+}
+
+/** How the request dynorm sent differs from ElectroDB's, or `null`. */
+function requestDifference(example, params, sent, keys) {
+  const operation = operationOf(example.name, params);
+  const ours = sent.filter((r) => r.operation === operation);
+  const others = [...new Set(sent.filter((r) => r.operation !== operation).map((r) => r.operation))];
+  if (ours.length !== 1) return `dynorm sent ${ours.length} ${operation} requests`;
+  if (others.length) return `dynorm also sent ${others.join(", ")}`;
+  const body = ours[0].body;
+  const names = { ...(params.ExpressionAttributeNames || {}) };
+  const theirValues = marshall(params.ExpressionAttributeValues || {}, { removeUndefinedValues: true });
+  const differences = [];
+  const compare = (what, a, b) => {
+    if (JSON.stringify(a) !== JSON.stringify(b)) differences.push(`${what}: ElectroDB ${JSON.stringify(a)}, dynorm ${JSON.stringify(b)}`);
+  };
+  compare("key", marshalled(params.Key), body.Key && stable(body.Key));
+  compare("item", marshalled(params.Item), body.Item && stable(body.Item));
+  compare("index", params.IndexName, body.IndexName);
+  for (const field of ["ConditionExpression", "KeyConditionExpression", "FilterExpression"]) {
+    compare(
+      field,
+      canonical(params[field], names, theirValues, keys),
+      canonical(body[field], body.ExpressionAttributeNames || {}, body.ExpressionAttributeValues || {}, keys),
+    );
+  }
+  return differences.length ? differences.join("; ") : null;
+}
+
+async function compare() {
+  const dynorm = new Map(JSON.parse(fs.readFileSync(dynormPath, "utf8")).map((run) => [run.name, run]));
+  const written = {};
+  const rows = [];
+  const unexpected = [];
+  for (const example of examples) {
+    const ours = dynorm.get(example.name);
+    if (!ours) throw new Error(`dynorm did not run ${example.name}`);
+    const entity = example.suite.entity(client, table);
+    const keys = example.suite.TABLE.keys;
+    let status;
+    let note = "";
+    if (ours.unsaid) {
+      status = "not said";
+      note = ours.unsaid;
+    } else {
+      await clear(keys);
+      for (const item of example.seed || []) await entity.put(item).go();
+      const params = example.run(entity).params();
+      let rejected = false;
+      try {
+        await example.run(entity).go();
+      } catch (error) {
+        if (!/conditional/i.test(String(error.message))) throw error;
+        rejected = true;
+      }
+      const theirs = await scan();
+      written[example.name] = theirs;
+      const differences = [];
+      const request = requestDifference(example, params, ours.requests, keys);
+      if (request) differences.push(request);
+      if (rejected !== Boolean(ours.error)) {
+        differences.push(`ElectroDB ${rejected ? "was refused" : "wrote"}, dynorm ${ours.error ? `failed (${ours.error})` : "wrote"}`);
+      }
+      const stored = sortItems(ours.items);
+      if (JSON.stringify(stored) !== JSON.stringify(theirs)) {
+        differences.push(`stored items: ElectroDB ${JSON.stringify(theirs)}, dynorm ${JSON.stringify(stored)}`);
+      }
+      // ElectroDB reads dynorm's items as it reads its own.
+      const ownRead = await readBack(entity, theirs);
+      await clear(keys);
+      for (const item of stored) await raw.send(new PutItemCommand({ TableName: table, Item: item }));
+      const theirRead = await readBack(entity, stored);
+      if (JSON.stringify(stable(ownRead)) !== JSON.stringify(stable(theirRead))) {
+        differences.push(`ElectroDB reads dynorm's items as ${JSON.stringify(theirRead)}, its own as ${JSON.stringify(ownRead)}`);
+      }
+      status = differences.length ? "different" : "identical";
+      note = differences.length ? example.differs || differences.join("; ") : "";
+      if (differences.length && !example.differs) unexpected.push(`${example.name}: ${differences.join("; ")}`);
+      if (!differences.length && example.differs) unexpected.push(`${example.name}: declared different, and is identical`);
+    }
+    rows.push(`| \`${example.name}\` | ${status} | ${note.replace(/\|/g, "\\|")} |`);
+  }
+  fs.writeFileSync(electrodbPath, JSON.stringify(written));
+  const counted = (status) => rows.filter((r) => r.includes(`| ${status} |`)).length;
+  const table_ = [
+    `${examples.length} examples: ${counted("identical")} identical, ${counted("different")} different, ${counted("not said")} not said.`,
+    "",
+    "| example | result | why |",
+    "|---|---|---|",
+    ...rows,
+    "",
+  ].join("\n");
+  fs.writeFileSync(resultsPath, table_);
+  if (unexpected.length) throw new Error(`results not as declared:\n${unexpected.join("\n")}`);
+  return { examples: examples.length, identical: counted("identical") };
+}
+
+run(compare);

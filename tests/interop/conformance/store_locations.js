@@ -1,0 +1,174 @@
+// ElectroDB's `StoreLocations` entity (service "MallStoreDirectory"), the one most of its
+// documentation's examples use, as the documentation describes it: a mall's stores with
+// their leases, keyed by city and mall, by mall and unit, and by store and lease end.
+"use strict";
+
+const { Entity } = require("electrodb");
+
+const TABLE = {
+  keys: ["pk", "sk"],
+  indexes: {
+    "gsi1pk-gsi1sk-index": ["gsi1pk", "gsi1sk"],
+    "gsi2pk-gsi2sk-index": ["gsi2pk", "gsi2sk"],
+  },
+};
+
+function entity(client, table) {
+  return new Entity(
+    {
+      model: { service: "MallStoreDirectory", entity: "MallStore", version: "1" },
+      attributes: {
+        cityId: { type: "string", required: true },
+        mallId: { type: "string", required: true },
+        storeId: { type: "string", required: true },
+        buildingId: { type: "string", required: true },
+        unitId: { type: "string", required: true },
+        category: {
+          type: ["spite store", "food/coffee", "food/meal", "clothing", "electronics", "department", "misc"],
+          required: true,
+        },
+        leaseEndDate: { type: "string", required: true },
+        rent: { type: "string", required: true, validate: /^(\d+\.\d{2})$/ },
+        discount: { type: "string", required: false, default: "0.00", validate: /^(\d+\.\d{2})$/ },
+        tenants: { type: "set", items: "string" },
+        warnings: { type: "number", default: 0 },
+        deposit: { type: "number" },
+        rentalAgreement: {
+          type: "list",
+          items: { type: "map", properties: { type: { type: "string" }, detail: { type: "string" } } },
+        },
+        tags: { type: "set", items: "string" },
+      },
+      indexes: {
+        stores: {
+          pk: { field: "pk", composite: ["cityId", "mallId"] },
+          sk: { field: "sk", composite: ["buildingId", "storeId"] },
+        },
+        units: {
+          index: "gsi1pk-gsi1sk-index",
+          pk: { field: "gsi1pk", composite: ["mallId"] },
+          sk: { field: "gsi1sk", composite: ["buildingId", "unitId"] },
+        },
+        leases: {
+          index: "gsi2pk-gsi2sk-index",
+          pk: { field: "gsi2pk", composite: ["storeId"] },
+          sk: { field: "gsi2sk", composite: ["leaseEndDate"] },
+        },
+      },
+    },
+    { client, table },
+  );
+}
+
+/** A store as the documentation's put and create write it. */
+const latteLarrys = {
+  cityId: "Atlanta1",
+  storeId: "LatteLarrys",
+  mallId: "EastPointe",
+  buildingId: "BuildingA1",
+  unitId: "B47",
+  category: "food/coffee",
+  leaseEndDate: "2020-03-22",
+  rent: "4500.00",
+};
+const key = { cityId: "Atlanta1", mallId: "EastPointe", storeId: "LatteLarrys", buildingId: "BuildingA1" };
+/** The store the patch examples change, with what they add to and subtract from. */
+const portland = { ...latteLarrys, cityId: "Portland", buildingId: "A34", deposit: 1000, tenants: ["moe"], tags: ["coffee"] };
+const portlandKey = { cityId: "Portland", mallId: "EastPointe", storeId: "LatteLarrys", buildingId: "A34" };
+const stocked = { ...latteLarrys, deposit: 1000, tenants: ["moe"], tags: ["coffee"] };
+const coffeeIsFood = (attr, op) => op.eq(attr.category, "food/coffee");
+
+/** The documentation's examples on this entity: each names the items that exist before
+ * it (`seed`) and the operation, as ElectroDB's chain before `.params()` / `.go()`. */
+const examples = [
+  { name: "put-store-location", run: (e) => e.put(latteLarrys).where((a, o) => o.eq(a.rent, "4500.00")) },
+  { name: "create-store-location", run: (e) => e.create(latteLarrys).where((a, o) => o.eq(a.rent, "4500.00")) },
+  { name: "conditions-safe-create", seed: [latteLarrys], run: (e) => e.create(latteLarrys), rejected: true },
+  { name: "conditions-detect-rejection-only", run: (e) => e.create(latteLarrys) },
+  { name: "upsert-store-location", run: (e) => e.upsert(latteLarrys) },
+  { name: "get-store-location", seed: [latteLarrys], run: (e) => e.get(key) },
+  { name: "delete-store-location", seed: [latteLarrys], run: (e) => e.delete(key) },
+  { name: "remove-store-location", seed: [latteLarrys], run: (e) => e.remove(key) },
+  {
+    name: "conditions-conditional-update",
+    seed: [latteLarrys],
+    run: (e) => e.patch(key).set({ rent: "5000.00" }).where(({ rent }, { lt }) => lt(rent, "4000.00")),
+    rejected: true,
+  },
+  { name: "update-store-location-set", seed: [stocked], run: (e) => e.update(key).set({ category: "food/meal" }).where(coffeeIsFood) },
+  { name: "update-store-location-add", seed: [stocked], run: (e) => e.update(key).add({ warnings: 1, tenants: ["larry"] }).where(coffeeIsFood) },
+  { name: "update-store-location-subtract", seed: [stocked], run: (e) => e.update(key).subtract({ deposit: 500 }).where(coffeeIsFood) },
+  {
+    name: "update-store-location-append",
+    seed: [stocked],
+    run: (e) => e.update(key).append({ rentalAgreement: [{ type: "amendment", detail: "no soup for you" }] }).where(coffeeIsFood),
+  },
+  { name: "update-store-location-remove", seed: [stocked], run: (e) => e.update(key).remove(["discount"]).where(coffeeIsFood) },
+  { name: "patch-store-location-set", seed: [portland], run: (e) => e.patch(portlandKey).set({ category: "food/meal" }).where(coffeeIsFood) },
+  { name: "patch-store-location-add", seed: [portland], run: (e) => e.patch(portlandKey).add({ warnings: 1, tenants: ["larry"] }).where(coffeeIsFood) },
+  { name: "patch-store-location-subtract", seed: [portland], run: (e) => e.patch(portlandKey).subtract({ deposit: 500 }).where(coffeeIsFood) },
+  {
+    name: "patch-store-location-append",
+    seed: [portland],
+    run: (e) => e.patch(portlandKey).append({ rentalAgreement: [{ type: "ammendment", detail: "no soup for you" }] }).where(coffeeIsFood),
+  },
+  { name: "patch-store-location-remove", seed: [portland], run: (e) => e.patch(portlandKey).remove(["discount"]).where(coffeeIsFood) },
+  { name: "query-leases-by-store-id", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }) },
+  { name: "query-leases-by-store-id-date", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads, and filters on the attribute for an exact value, since the key folds letter case (ElectroDB's `f34` also finds `F34`)", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys", leaseEndDate: "2020-03-22" }) },
+  { name: "query-leases-by-store-id-begins-year", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }).begins({ leaseEndDate: "2020-00-00" }) },
+  {
+    name: "query-leases-by-store-id-between",
+    differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)",
+    seed: [latteLarrys],
+    run: (e) => e.query.leases({ storeId: "LatteLarrys" }).between({ leaseEndDate: "2010-00-00" }, { leaseEndDate: "2020-99-99" }),
+  },
+  { name: "query-leases-by-store-id-gt", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }).gt({ leaseEndDate: "2020-04-00" }) },
+  { name: "query-leases-by-store-id-gte", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }).gte({ leaseEndDate: "2020-03-00" }) },
+  { name: "query-leases-by-store-id-lt", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }).lt({ leaseEndDate: "2021-00-00" }) },
+  { name: "query-leases-by-store-id-lte", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }).lte({ leaseEndDate: "2021-02-00" }) },
+  {
+    name: "query-leases-by-store-id-gte-where",
+    seed: [latteLarrys],
+    run: (e) =>
+      e.query
+        .leases({ storeId: "LatteLarrys" })
+        .gte({ leaseEndDate: "2010-00-00" })
+        .where((attr, op) => `${op.eq(attr.cityId, "Atlanta1")} AND ${op.contains(attr.category, "food")}`),
+  },
+  {
+    name: "executing-queries-params",
+    differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)",
+    seed: [latteLarrys],
+    run: (e) =>
+      e.query
+        .leases({ storeId: "LatteLarrys" })
+        .between({ leaseEndDate: "2020-06-01" }, { leaseEndDate: "2020-07-31" })
+        .where(({ rent }, { lte }) => lte(rent, "5000.00")),
+  },
+  { name: "query-units-example-1", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads, and filters on the attribute for an exact value, since the key folds letter case (ElectroDB's `f34` also finds `F34`)", seed: [latteLarrys], run: (e) => e.query.units({ mallId: "EastPointe", buildingId: "f34" }) },
+  { name: "query-units-example-2", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads; a range on a sort key attribute reads the entity's key prefix and filters on the attribute, where ElectroDB compares the folded key text (the same items here)", seed: [latteLarrys], run: (e) => e.query.units({ mallId: "EastPointe" }).begins({ buildingId: "f34" }) },
+  { name: "query-good-includes-pk", differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads", seed: [latteLarrys], run: (e) => e.query.stores({ cityId: "Atlanta1", mallId: "EastPointe" }) },
+  {
+    name: "query-good-includes-pk-first-sk",
+    differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads, and filters on the attribute for an exact value, since the key folds letter case (ElectroDB's `f34` also finds `F34`)",
+    seed: [latteLarrys],
+    run: (e) => e.query.stores({ cityId: "Atlanta1", mallId: "EastPointe", buildingId: "f34" }),
+  },
+  {
+    name: "query-good-includes-all-sk",
+    differs: "dynorm also filters on ElectroDB's identity attributes (`__edb_e__`, `__edb_v__`) on the server, where ElectroDB checks the items it reads, and filters on the attribute for an exact value, since the key folds letter case (ElectroDB's `f34` also finds `F34`)",
+    seed: [latteLarrys],
+    run: (e) => e.query.stores({ cityId: "Atlanta1", mallId: "EastPointe", storeId: "LatteLarrys", buildingId: "f34" }),
+  },
+  {
+    name: "scan-store-location",
+    differs: "ElectroDB's scan also filters on the entity's key prefixes (`begins_with(pk, ..)`, `begins_with(sk, ..)`)",
+    seed: [latteLarrys],
+    run: (e) =>
+      e.scan
+        .where(({ category }, { eq }) => `${eq(category, "food/coffee")} OR ${eq(category, "spite store")}`)
+        .where(({ leaseEndDate }, { between }) => between(leaseEndDate, "2020-03", "2020-04")),
+  },
+];
+
+module.exports = { entity, TABLE, examples };

@@ -1,0 +1,277 @@
+//! ElectroDB's documentation examples on `StoreLocations`, said in dynorm: each runs the
+//! operation the example runs, on the items it starts from
+//! (`tests/interop/conformance/store_locations.js` runs the same with ElectroDB).
+
+use std::collections::BTreeSet;
+
+use dynorm::{Client, Error};
+
+use super::store_locations::{Agreement, Category, StoreLocation as S, StoreLocationKey};
+
+/// The store the documentation's put and create write.
+pub fn latte_larrys() -> S {
+    S {
+        city_id: "Atlanta1".into(),
+        store_id: "LatteLarrys".into(),
+        mall_id: "EastPointe".into(),
+        building_id: "BuildingA1".into(),
+        unit_id: "B47".into(),
+        category: Category::FoodCoffee,
+        lease_end_date: "2020-03-22".into(),
+        rent: "4500.00".into(),
+        discount: None,
+        warnings: None,
+        deposit: None,
+        tenants: None,
+        rental_agreement: None,
+        tags: None,
+    }
+}
+
+/// The store the update examples change: with a deposit, a tenant and a tag.
+fn stocked() -> S {
+    S {
+        deposit: Some(1000),
+        tenants: Some(BTreeSet::from(["moe".to_owned()])),
+        tags: Some(BTreeSet::from(["coffee".to_owned()])),
+        ..latte_larrys()
+    }
+}
+
+/// The store the patch examples change.
+fn portland() -> S {
+    S {
+        city_id: "Portland".into(),
+        building_id: "A34".into(),
+        ..stocked()
+    }
+}
+
+fn key(store: &S) -> StoreLocationKey {
+    StoreLocationKey {
+        city_id: store.city_id.clone(),
+        mall_id: store.mall_id.clone(),
+        building_id: store.building_id.clone(),
+        store_id: store.store_id.clone(),
+    }
+}
+
+/// The items an example starts from.
+pub fn seed(example: &str) -> Vec<S> {
+    match example {
+        "put-store-location"
+        | "create-store-location"
+        | "conditions-detect-rejection-only"
+        | "upsert-store-location" => vec![],
+        name if name.starts_with("update-") => vec![stocked()],
+        name if name.starts_with("patch-") => vec![portland()],
+        _ => vec![latte_larrys()],
+    }
+}
+
+/// Why dynorm does not say the example `name` as ElectroDB does, when it does not.
+pub fn unsaid(name: &str) -> Option<&'static str> {
+    match name {
+        "query-leases-by-store-id-gte-where" => Some(
+            "`contains(category, \"food\")` tests an enum's text for a substring: a typed \
+             condition compares an enum as a whole (`is_in` says the same of these values)",
+        ),
+        _ => None,
+    }
+}
+
+/// Runs the example `name` on `db`. `Ok(false)` when dynorm has no way to say it.
+pub async fn run(name: &str, db: &Client) -> Result<bool, Error> {
+    let food_coffee = || S::CATEGORY.eq(Category::FoodCoffee);
+    let leases =
+        || db.query_by::<super::store_locations::StoreLocationGsi2pkGsi2skIndex>("LatteLarrys");
+    match name {
+        "put-store-location" => {
+            db.put(&latte_larrys())
+                .condition(S::RENT.eq("4500.00"))
+                .send()
+                .await?
+        }
+        "create-store-location" => {
+            db.create(&latte_larrys())
+                .condition(S::RENT.eq("4500.00"))
+                .send()
+                .await?
+        }
+        "conditions-safe-create" | "conditions-detect-rejection-only" => {
+            db.create(&latte_larrys()).send().await?
+        }
+        "upsert-store-location" => {
+            let store = latte_larrys();
+            db.update::<S>(key(&store))
+                .set(S::UNIT_ID, store.unit_id)
+                .set(S::CATEGORY, store.category)
+                .set(S::LEASE_END_DATE, store.lease_end_date)
+                .set(S::RENT, store.rent)
+                .upsert()
+                .send()
+                .await?;
+        }
+        "get-store-location" => {
+            db.get::<S>(key(&latte_larrys())).send().await?;
+        }
+        "delete-store-location" => db.delete::<S>(key(&latte_larrys())).send().await?,
+        "remove-store-location" => {
+            db.delete::<S>(key(&latte_larrys()))
+                .require_exists(true)
+                .send()
+                .await?
+        }
+        "conditions-conditional-update" => {
+            db.update::<S>(key(&latte_larrys()))
+                .set(S::RENT, "5000.00")
+                .condition(S::RENT.lt("4000.00"))
+                .send()
+                .await?
+        }
+        "update-store-location-set" | "patch-store-location-set" => {
+            db.update::<S>(key(&target(name)))
+                .set(S::CATEGORY, Category::FoodMeal)
+                .condition(food_coffee())
+                .send()
+                .await?
+        }
+        "update-store-location-add" | "patch-store-location-add" => {
+            db.update::<S>(key(&target(name)))
+                .increment(S::WARNINGS, 1)
+                .add_to_set(S::TENANTS, BTreeSet::from(["larry".to_owned()]))
+                .condition(food_coffee())
+                .send()
+                .await?
+        }
+        "update-store-location-subtract" | "patch-store-location-subtract" => {
+            db.update::<S>(key(&target(name)))
+                .decrement(S::DEPOSIT, 500)
+                .condition(food_coffee())
+                .send()
+                .await?
+        }
+        "update-store-location-append" | "patch-store-location-append" => {
+            let detail = match name {
+                "update-store-location-append" => "amendment",
+                _ => "ammendment",
+            };
+            db.update::<S>(key(&target(name)))
+                .append(
+                    S::RENTAL_AGREEMENT,
+                    vec![Agreement {
+                        kind: Some(detail.into()),
+                        detail: Some("no soup for you".into()),
+                    }],
+                )
+                .condition(food_coffee())
+                .send()
+                .await?
+        }
+        "update-store-location-remove" | "patch-store-location-remove" => {
+            db.update::<S>(key(&target(name)))
+                .remove(S::DISCOUNT)
+                .condition(food_coffee())
+                .send()
+                .await?
+        }
+        "query-leases-by-store-id" => drop(leases().all().await?),
+        "query-leases-by-store-id-date" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.eq("2020-03-22"))
+                .all()
+                .await?,
+        ),
+        "query-leases-by-store-id-begins-year" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.begins_with("2020-00-00"))
+                .all()
+                .await?,
+        ),
+        "query-leases-by-store-id-between" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.between("2010-00-00", "2020-99-99"))
+                .all()
+                .await?,
+        ),
+        "query-leases-by-store-id-gt" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.gt("2020-04-00"))
+                .all()
+                .await?,
+        ),
+        "query-leases-by-store-id-gte" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.ge("2020-03-00"))
+                .all()
+                .await?,
+        ),
+        "query-leases-by-store-id-lt" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.lt("2021-00-00"))
+                .all()
+                .await?,
+        ),
+        "query-leases-by-store-id-lte" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.le("2021-02-00"))
+                .all()
+                .await?,
+        ),
+        "executing-queries-params" => drop(
+            leases()
+                .matching(S::LEASE_END_DATE.between("2020-06-01", "2020-07-31"))
+                .filter(S::RENT.le("5000.00"))
+                .all()
+                .await?,
+        ),
+        "query-units-example-1" => drop(
+            db.query_by::<super::store_locations::StoreLocationGsi1pkGsi1skIndex>("EastPointe")
+                .matching(S::BUILDING_ID.eq("f34"))
+                .all()
+                .await?,
+        ),
+        "query-units-example-2" => drop(
+            db.query_by::<super::store_locations::StoreLocationGsi1pkGsi1skIndex>("EastPointe")
+                .matching(S::BUILDING_ID.begins_with("f34"))
+                .all()
+                .await?,
+        ),
+        "query-good-includes-pk" => drop(
+            db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
+                .all()
+                .await?,
+        ),
+        "query-good-includes-pk-first-sk" => drop(
+            db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
+                .matching(S::BUILDING_ID.eq("f34"))
+                .all()
+                .await?,
+        ),
+        "query-good-includes-all-sk" => drop(
+            db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
+                .matching(S::BUILDING_ID.eq("f34") & S::STORE_ID.eq("LatteLarrys"))
+                .all()
+                .await?,
+        ),
+        "scan-store-location" => drop(
+            db.scan::<S>()
+                .filter(
+                    (S::CATEGORY.eq(Category::FoodCoffee) | S::CATEGORY.eq(Category::SpiteStore))
+                        & S::LEASE_END_DATE.between("2020-03", "2020-04"),
+                )
+                .all()
+                .await?,
+        ),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The store an update (`Atlanta1`) or patch (`Portland`) example changes.
+fn target(name: &str) -> S {
+    match name.starts_with("patch-") {
+        true => portland(),
+        false => stocked(),
+    }
+}
