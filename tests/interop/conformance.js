@@ -19,8 +19,7 @@
 "use strict";
 
 const fs = require("node:fs");
-const { DynamoDBClient, ScanCommand, DeleteItemCommand, PutItemCommand } = require("@aws-sdk/client-dynamodb");
-const { DynamoDBDocumentClient } = require("@aws-sdk/lib-dynamodb");
+const { ScanCommand, DeleteItemCommand, PutItemCommand } = require("@aws-sdk/client-dynamodb");
 const { marshall, unmarshall } = require("@aws-sdk/util-dynamodb");
 const { canonical, stable } = require("./conformance/expression.js");
 const { run } = require("./check.js");
@@ -34,12 +33,9 @@ if (process.argv[2] === "names") {
 }
 
 const [, endpoint, table, dynormPath, electrodbPath, resultsPath] = process.argv.slice(2);
-const raw = new DynamoDBClient({
-  endpoint,
-  region: "us-east-1",
-  credentials: { accessKeyId: "local", secretAccessKey: "local" },
-});
-const client = DynamoDBDocumentClient.from(raw);
+// The credentials of every interop script: DynamoDB Local keeps tables apart by key.
+const client = require("./models.js").documentClient(endpoint);
+const raw = client;
 
 /** The DynamoDB operation an ElectroDB request is. */
 function operationOf(name, params) {
@@ -83,8 +79,42 @@ async function readBack(entity, items) {
   return out;
 }
 
+/** The writes or keys of batch requests, whatever their table and however chunked. */
+function batched(requests) {
+  return requests
+    .flatMap((request) => Object.values(request.RequestItems))
+    .flatMap((entries) => (Array.isArray(entries) ? entries : entries.Keys))
+    .map((entry) => JSON.stringify(stable(entry)))
+    .sort();
+}
+
+/** [`requestDifference`] for a batch: the same writes or keys, in one operation. */
+function batchDifference(params, sent) {
+  const operation = JSON.stringify(params).includes('"Keys"') ? "BatchGetItem" : "BatchWriteItem";
+  const ours = sent.filter((r) => r.operation === operation).map((r) => r.body);
+  const others = [...new Set(sent.filter((r) => r.operation !== operation).map((r) => r.operation))];
+  if (others.length) return `dynorm also sent ${others.join(", ")}`;
+  const theirs = params.map((request) => ({
+    RequestItems: Object.fromEntries(
+      Object.entries(request.RequestItems).map(([table, entries]) => [
+        table,
+        Array.isArray(entries)
+          ? entries.map((entry) =>
+              entry.PutRequest
+                ? { PutRequest: { Item: marshalled(entry.PutRequest.Item) } }
+                : { DeleteRequest: { Key: marshalled(entry.DeleteRequest.Key) } },
+            )
+          : { ...entries, Keys: entries.Keys.map(marshalled) },
+      ]),
+    ),
+  }));
+  const [a, b] = [batched(theirs), batched(ours)];
+  return JSON.stringify(a) === JSON.stringify(b) ? null : `${operation}: ElectroDB ${a}, dynorm ${b}`;
+}
+
 /** How the request dynorm sent differs from ElectroDB's, or `null`. */
 function requestDifference(example, params, sent, keys) {
+  if (Array.isArray(params)) return batchDifference(params, sent);
   const operation = operationOf(example.name, params);
   const ours = sent.filter((r) => r.operation === operation);
   const others = [...new Set(sent.filter((r) => r.operation !== operation).map((r) => r.operation))];
