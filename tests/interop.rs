@@ -514,13 +514,12 @@ async fn electrodb_documentation_examples_both_ways() {
             runs.push(json!({ "name": name, "unsaid": reason }));
             continue;
         }
-        let error = match examples::run(name, &recorded).await {
-            Ok(true) => None,
-            Ok(false) => panic!("no dynorm side for the example {name}"),
+        let (read, error) = match examples::run(name, &recorded).await {
+            Ok(read) => (read, None),
             Err(e) if e.kind() == dynorm::ErrorKind::Validation => {
                 panic!("{name}: dynorm refused the example: {e}")
             }
-            Err(e) => Some(format!("{:?}", e.kind())),
+            Err(e) => (None, Some(format!("{:?}", e.kind()))),
         };
         let sent: Vec<Value> = requests
             .counts()
@@ -536,6 +535,7 @@ async fn electrodb_documentation_examples_both_ways() {
             "name": name,
             "requests": sent,
             "error": error,
+            "read": read,
             "items": raw_items::<StoreLocation>(&ours).await,
         }));
     }

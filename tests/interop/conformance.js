@@ -8,7 +8,11 @@
 // example (dynorm.json), runs the same example with ElectroDB on a table of its own, and
 // for each one compares:
 // - the request: the key or item, the index, and the condition, key condition and filter
-//   expressions after placeholders are put back (`conformance/expression.js`);
+//   expressions after placeholders are put back (`conformance/expression.js`). ElectroDB
+//   checks the identity of every item a query reads (`__edb_e__`, `__edb_v__`) as it
+//   reads it, where dynorm puts the same test in the query's filter: both return the
+//   same items, so a query's filter is compared without it;
+// - how many items a read returned;
 // - the outcome: both wrote, or both were refused by their condition;
 // - the items the table holds afterwards, byte for byte;
 // - ElectroDB's reads of dynorm's items, with its ownership checks on, against its reads
@@ -130,11 +134,17 @@ function requestDifference(example, params, sent, keys) {
   compare("key", marshalled(params.Key), body.Key && stable(body.Key));
   compare("item", marshalled(params.Item), body.Item && stable(body.Item));
   compare("index", params.IndexName, body.IndexName);
+  // The identity test ElectroDB applies to each item a query reads.
+  const { entity: entityName, version } = example.suite.identity;
+  const identity =
+    operation === "Query"
+      ? [`__edb_e__ = value ${JSON.stringify({ S: entityName })}`, `__edb_v__ = value ${JSON.stringify({ S: version })}`]
+      : [];
   for (const field of ["ConditionExpression", "KeyConditionExpression", "FilterExpression"]) {
     compare(
       field,
       canonical(params[field], names, theirValues, keys),
-      canonical(body[field], body.ExpressionAttributeNames || {}, body.ExpressionAttributeValues || {}, keys),
+      canonical(body[field], body.ExpressionAttributeNames || {}, body.ExpressionAttributeValues || {}, keys, identity),
     );
   }
   return differences.length ? differences.join("; ") : null;
@@ -160,8 +170,12 @@ async function compare() {
       for (const item of example.seed || []) await entity.put(item).go();
       const params = example.run(entity).params();
       let rejected = false;
+      let read = null;
       try {
-        await example.run(entity).go();
+        const { data } = await example.run(entity).go();
+        if (/^(Query|Scan|GetItem|BatchGetItem)$/.test(Array.isArray(params) ? (JSON.stringify(params).includes('"Keys"') ? "BatchGetItem" : "") : operationOf(example.name, params))) {
+          read = Array.isArray(data) ? data.length : data ? 1 : 0;
+        }
       } catch (error) {
         if (!/conditional/i.test(String(error.message))) throw error;
         rejected = true;
@@ -171,6 +185,9 @@ async function compare() {
       const differences = [];
       const request = requestDifference(example, params, ours.requests, keys);
       if (request) differences.push(request);
+      if (read !== (ours.read ?? null)) {
+        differences.push(`ElectroDB read ${read} items, dynorm ${ours.read}`);
+      }
       if (rejected !== Boolean(ours.error)) {
         differences.push(`ElectroDB ${rejected ? "was refused" : "wrote"}, dynorm ${ours.error ? `failed (${ours.error})` : "wrote"}`);
       }

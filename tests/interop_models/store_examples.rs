@@ -130,8 +130,9 @@ pub fn unsaid(name: &str) -> Option<&'static str> {
     }
 }
 
-/// Runs the example `name` on `db`. `Ok(false)` when dynorm has no way to say it.
-pub async fn run(name: &str, db: &Client) -> Result<bool, Error> {
+/// Runs the example `name` on `db`: how many items it read, for a read.
+pub async fn run(name: &str, db: &Client) -> Result<Option<usize>, Error> {
+    let mut read = None;
     let food_coffee = || S::CATEGORY.eq(Category::FoodCoffee);
     let leases =
         || db.query_by::<super::store_locations::StoreLocationGsi2pkGsi2skIndex>("LatteLarrys");
@@ -165,7 +166,9 @@ pub async fn run(name: &str, db: &Client) -> Result<bool, Error> {
                 .await?;
         }
         "get-store-location" => {
-            db.get::<S>(key(&latte_larrys())).send().await?;
+            read = Some(usize::from(
+                db.get::<S>(key(&latte_larrys())).send().await?.is_some(),
+            ));
         }
         "delete-store-location" => db.delete::<S>(key(&latte_larrys())).send().await?,
         "remove-store-location" => {
@@ -236,7 +239,7 @@ pub async fn run(name: &str, db: &Client) -> Result<bool, Error> {
                 .get_many::<S, _>(batch_got().iter().map(key).collect::<Vec<_>>())
                 .send()
                 .await?;
-            assert_eq!(found.len(), 2, "{name}");
+            read = Some(found.len());
         }
         "batch-delete-store-locations" => {
             let [a, b] = los_angeles();
@@ -247,116 +250,177 @@ pub async fn run(name: &str, db: &Client) -> Result<bool, Error> {
                 .await?;
         }
         // ElectroDB's find and match choose the index; dynorm's planner does not yet see
-        // ElectroDB's list keys, so these name it.
-        "find-store-location" => drop(
-            units()
-                .matching(S::BUILDING_ID.eq("BuildingA1"))
-                .all()
-                .await?,
-        ),
-        "match-store-location" => drop(
-            units()
-                .matching(
-                    S::BUILDING_ID.eq("BuildingA1")
-                        & S::LEASE_END_DATE.eq("2020-03-22")
-                        & S::RENT.eq("1500.00"),
-                )
-                .all()
-                .await?,
-        ),
-        "query-leases-by-store-id" | "pagination-count" | "pagination-entities" => {
-            drop(leases().all().await?)
+        // ElectroDB's list keys, so these name it. `range` puts conditions on a sort key's
+        // fields in the key condition, compared as ElectroDB compares them: on the key's
+        // text.
+        "find-store-location" => {
+            read = Some(
+                units()
+                    .range(S::BUILDING_ID.eq("BuildingA1"))
+                    .all()
+                    .await?
+                    .len(),
+            )
         }
-        "query-leases-by-store-id-date" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.eq("2020-03-22"))
-                .all()
-                .await?,
-        ),
-        "query-leases-by-store-id-begins-year" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.begins_with("2020-00-00"))
-                .all()
-                .await?,
-        ),
-        "query-leases-by-store-id-between" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.between("2010-00-00", "2020-99-99"))
-                .all()
-                .await?,
-        ),
-        "query-leases-by-store-id-gt" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.gt("2020-04-00"))
-                .all()
-                .await?,
-        ),
-        "query-leases-by-store-id-gte" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.ge("2020-03-00"))
-                .all()
-                .await?,
-        ),
-        "query-leases-by-store-id-lt" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.lt("2021-00-00"))
-                .all()
-                .await?,
-        ),
-        "query-leases-by-store-id-lte" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.le("2021-02-00"))
-                .all()
-                .await?,
-        ),
-        "executing-queries-params" | "executing-queries-go" => drop(
-            leases()
-                .matching(S::LEASE_END_DATE.between("2020-06-01", "2020-07-31"))
-                .filter(S::RENT.le("5000.00"))
-                .all()
-                .await?,
-        ),
-        "query-units-example-1" => drop(
-            db.query_by::<super::store_locations::StoreLocationGsi1pkGsi1skIndex>("EastPointe")
-                .matching(S::BUILDING_ID.eq("f34"))
-                .all()
-                .await?,
-        ),
-        "query-units-example-2" => drop(
-            db.query_by::<super::store_locations::StoreLocationGsi1pkGsi1skIndex>("EastPointe")
-                .matching(S::BUILDING_ID.begins_with("f34"))
-                .all()
-                .await?,
-        ),
-        "query-good-includes-pk" => drop(
-            db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
-                .all()
-                .await?,
-        ),
-        "query-good-includes-pk-first-sk" => drop(
-            db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
-                .matching(S::BUILDING_ID.eq("f34"))
-                .all()
-                .await?,
-        ),
-        "query-good-includes-all-sk" => drop(
-            db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
-                .matching(S::BUILDING_ID.eq("f34") & S::STORE_ID.eq("LatteLarrys"))
-                .all()
-                .await?,
-        ),
-        "scan-store-location" => drop(
-            db.scan::<S>()
-                .filter(
-                    (S::CATEGORY.eq(Category::FoodCoffee) | S::CATEGORY.eq(Category::SpiteStore))
-                        & S::LEASE_END_DATE.between("2020-03", "2020-04"),
-                )
-                .all()
-                .await?,
-        ),
-        _ => return Ok(false),
+        "match-store-location" => {
+            read = Some(
+                units()
+                    .range(S::BUILDING_ID.eq("BuildingA1"))
+                    .filter(
+                        S::MALL_ID.eq("EastPointe")
+                            & S::BUILDING_ID.eq("BuildingA1")
+                            & S::LEASE_END_DATE.eq("2020-03-22")
+                            & S::RENT.eq("1500.00"),
+                    )
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-leases-by-store-id" | "pagination-count" | "pagination-entities" => {
+            read = Some(leases().all().await?.len())
+        }
+        "query-leases-by-store-id-date" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.eq("2020-03-22"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-leases-by-store-id-begins-year" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.begins_with("2020-00-00"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-leases-by-store-id-between" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.between("2010-00-00", "2020-99-99"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-leases-by-store-id-gt" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.gt("2020-04-00"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-leases-by-store-id-gte" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.ge("2020-03-00"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-leases-by-store-id-lt" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.lt("2021-00-00"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-leases-by-store-id-lte" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.le("2021-02-00"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "executing-queries-params" | "executing-queries-go" => {
+            read = Some(
+                leases()
+                    .range(S::LEASE_END_DATE.between("2020-06-01", "2020-07-31"))
+                    .filter(S::RENT.le("5000.00"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-units-example-1" => {
+            read = Some(
+                db.query_by::<super::store_locations::StoreLocationGsi1pkGsi1skIndex>("EastPointe")
+                    .range(S::BUILDING_ID.eq("f34"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-units-example-2" => {
+            read = Some(
+                db.query_by::<super::store_locations::StoreLocationGsi1pkGsi1skIndex>("EastPointe")
+                    .range(S::BUILDING_ID.begins_with("f34"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-good-includes-pk" => {
+            read = Some(
+                db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-good-includes-pk-first-sk" => {
+            read = Some(
+                db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
+                    .range(S::BUILDING_ID.eq("f34"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "query-good-includes-all-sk" => {
+            read = Some(
+                db.query_by::<S>(("Atlanta1".to_owned(), "EastPointe".to_owned()))
+                    .range(S::BUILDING_ID.eq("f34") & S::STORE_ID.eq("LatteLarrys"))
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "scan-units-index" => {
+            read = Some(
+                db.scan_by::<super::store_locations::StoreLocationGsi1pkGsi1skIndex>()
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        "scan-store-location" => {
+            read = Some(
+                db.scan::<S>()
+                    .filter(
+                        (S::CATEGORY.eq(Category::FoodCoffee)
+                            | S::CATEGORY.eq(Category::SpiteStore))
+                            & S::LEASE_END_DATE.between("2020-03", "2020-04"),
+                    )
+                    .all()
+                    .await?
+                    .len(),
+            )
+        }
+        _ => panic!("no dynorm side for the example {name}"),
     }
-    Ok(true)
+    Ok(read)
 }
 
 /// The store an update (`Atlanta1`) or patch (`Portland`) example changes.

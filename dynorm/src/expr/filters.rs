@@ -4,6 +4,8 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expr::condition::{Comparison, Expr};
+use crate::schema::convention::Convention;
+use crate::schema::entity::TemplatePart;
 use crate::schema::unique::GUARD_MARKER;
 use crate::schema::Schema;
 
@@ -41,4 +43,29 @@ pub fn entity(schema: &Schema) -> Option<Expr> {
         ]),
         None => name,
     })
+}
+
+/// Under ElectroDB's convention, what ElectroDB's scan adds to keep its entity's items:
+/// each key of the scanned table or index (`index`) begins with its template's text
+/// before the first field (`$mallstoredirectory#cityid_`). Every item either library
+/// writes for the entity has such keys.
+pub(crate) fn key_prefixes(schema: &Schema, index: Option<&str>) -> Vec<Expr> {
+    let Some(entity) = schema.entity else {
+        return Vec::new();
+    };
+    if !matches!(entity.convention, Convention::ElectroDb { .. }) {
+        return Vec::new();
+    }
+    entity
+        .keys
+        .iter()
+        .filter(|template| template.index == index)
+        .filter_map(|template| match template.parts.first() {
+            Some(TemplatePart::Static(prefix)) if !prefix.is_empty() => Some(Expr::BeginsWith(
+                template.attribute,
+                AttributeValue::S((*prefix).to_owned()),
+            )),
+            _ => None,
+        })
+        .collect()
 }

@@ -20,7 +20,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::expr::condition::{Comparison, Expr};
 use crate::expr::placeholders::Placeholders;
-use crate::schema::entity::KeyTemplate;
+use crate::schema::entity::{KeyTemplate, TemplatePart};
 use crate::schema::unique;
 use crate::schema::{IndexKind, IndexSchema, Schema};
 
@@ -175,6 +175,94 @@ fn leading_key(
     } else {
         Expr::BeginsWith(attribute, text)
     })
+}
+
+/// The key condition that `range` conditions on the fields of sort key `template`'s fields make,
+/// as ElectroDB composes one: equalities on leading fields, then at most one `<`,
+/// `<=`, `>`, `>=`, `between` or `begins_with` on the next, each compared with the
+/// key's text (values folded as the key folds them). Equalities on some leading fields
+/// only read the keys that begin with their text and the next field's label; on every
+/// field, the one key. `Ok(None)` when a condition is not on a field of the template.
+fn composed_range(
+    template: &KeyTemplate,
+    attribute: &'static str,
+    conditions: &[Expr],
+) -> std::result::Result<Option<Expr>, String> {
+    let fields: Vec<&str> = template
+        .parts
+        .iter()
+        .filter_map(|part| match part {
+            TemplatePart::Field(name) => Some(*name),
+            TemplatePart::Static(_) => None,
+        })
+        .collect();
+    if conditions
+        .iter()
+        .any(|c| c.attribute().is_none_or(|a| !fields.contains(&a)))
+    {
+        return Ok(None);
+    }
+    let render = |field: &str, value: &AttributeValue| match value {
+        AttributeValue::S(s) if !s.is_empty() => Ok(template.casing.fold(s).to_string()),
+        AttributeValue::N(n) => Ok(n.clone()),
+        _ => Err(format!(
+            "`{field}` in a key condition needs a string or number that is not empty"
+        )),
+    };
+    let mut text = String::new();
+    let mut used = 0;
+    let mut condition = None;
+    for part in template.parts {
+        let name = match part {
+            TemplatePart::Static(static_text) => {
+                text.push_str(static_text);
+                continue;
+            }
+            TemplatePart::Field(name) => *name,
+        };
+        let Some(given) = conditions.iter().find(|c| c.attribute() == Some(name)) else {
+            break;
+        };
+        used += 1;
+        let key = |value: &AttributeValue| -> std::result::Result<AttributeValue, String> {
+            Ok(AttributeValue::S(format!("{text}{}", render(name, value)?)))
+        };
+        condition = Some(match given {
+            Expr::Compare(_, Comparison::Eq, value) => {
+                text.push_str(&render(name, value)?);
+                continue;
+            }
+            Expr::Compare(_, op, value) if *op != Comparison::Ne => {
+                Expr::Compare(attribute, *op, key(value)?)
+            }
+            Expr::Between(_, low, high) => Expr::Between(attribute, key(low)?, key(high)?),
+            Expr::BeginsWith(_, value) => Expr::BeginsWith(attribute, key(value)?),
+            other => {
+                return Err(format!(
+                    "a key condition on `{name}` must be `=`, `<`, `<=`, `>`, `>=`, `between` or `begins_with`, not {other:?}"
+                ))
+            }
+        });
+        break;
+    }
+    if used != conditions.len() {
+        let gap = fields
+            .iter()
+            .find(|f| !conditions.iter().any(|c| c.attribute() == Some(**f)))
+            .copied()
+            .unwrap_or("?");
+        return Err(format!(
+            "the key `{attribute}` is composed of {} left to right: a key condition gives equalities on leading ones and at most one range on the next, and needs `{gap}` first",
+            fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    Ok(Some(match condition {
+        Some(condition) => condition,
+        None if used == fields.len() => {
+            Expr::Compare(attribute, Comparison::Eq, AttributeValue::S(text))
+        }
+        None => Expr::BeginsWith(attribute, AttributeValue::S(text)),
+    }))
 }
 
 fn take(conditions: &mut Vec<Expr>, pick: impl Fn(&Expr) -> bool) -> Option<Expr> {
@@ -354,6 +442,17 @@ pub fn plan_query(
         }
     } else {
         range = std::mem::take(&mut conditions.range);
+        // On a key composed of fields, conditions on the fields compose its text.
+        let template = schema
+            .entity
+            .and_then(|entity| entity.range_template(index.request_name()));
+        if let (Some(template), Some(attribute)) = (template, index.range_key.first()) {
+            match composed_range(template, attribute.name, &range) {
+                Ok(Some(condition)) => range = vec![condition],
+                Ok(None) => {}
+                Err(message) => return fail(message),
+            }
+        }
     }
     // A single-table entity reads only its own items: its range key's text up to the first
     // field without an equality (ElectroDB's query on leading sort key attributes), or its
@@ -621,5 +720,82 @@ mod tests {
         assert!(ok(vec![eq("total")])
             .unwrap_err()
             .contains("not a range key attribute"));
+    }
+
+    /// ElectroDB's `units` sort key: `$mallstore_1#buildingid_{buildingId}#unitid_{unitId}`.
+    const UNITS: KeyTemplate = KeyTemplate {
+        index: Some("units"),
+        attribute: "gsi1sk",
+        is_hash: false,
+        parts: &[
+            TemplatePart::Static("$mallstore_1#buildingid_"),
+            TemplatePart::Field("buildingId"),
+            TemplatePart::Static("#unitid_"),
+            TemplatePart::Field("unitId"),
+        ],
+        casing: crate::schema::entity::KeyCasing::Lower,
+    };
+
+    fn text(value: &str) -> AttributeValue {
+        AttributeValue::S(value.to_owned())
+    }
+
+    fn compare(attribute: &'static str, op: Comparison, value: &str) -> Expr {
+        Expr::Compare(attribute, op, text(value))
+    }
+
+    fn composed(conditions: &[Expr]) -> String {
+        format!("{:?}", composed_range(&UNITS, "gsi1sk", conditions))
+    }
+
+    #[test]
+    fn range_conditions_on_a_composed_key_compare_its_text_as_electrodb_does() {
+        let building = |op, v| compare("buildingId", op, v);
+        let unit = |op, v| compare("unitId", op, v);
+        let expect = |conditions: &[Expr], expected: Expr| {
+            assert_eq!(composed(conditions), format!("{:?}", Ok::<_, String>(Some(expected))));
+        };
+        // Equalities on every field: the one key.
+        expect(
+            &[building(Comparison::Eq, "F34"), unit(Comparison::Eq, "U1")],
+            compare("gsi1sk", Comparison::Eq, "$mallstore_1#buildingid_f34#unitid_u1"),
+        );
+        // On a leading field: the keys that begin with it and the next field's label.
+        expect(
+            &[building(Comparison::Eq, "F34")],
+            Expr::BeginsWith("gsi1sk", text("$mallstore_1#buildingid_f34#unitid_")),
+        );
+        // A range on the first field, or after equalities, compares the text so far.
+        expect(
+            &[building(Comparison::Gt, "F34")],
+            compare("gsi1sk", Comparison::Gt, "$mallstore_1#buildingid_f34"),
+        );
+        expect(
+            &[building(Comparison::Eq, "B1"), unit(Comparison::Le, "U1")],
+            compare("gsi1sk", Comparison::Le, "$mallstore_1#buildingid_b1#unitid_u1"),
+        );
+        expect(
+            &[Expr::Between("buildingId", text("A"), text("F"))],
+            Expr::Between(
+                "gsi1sk",
+                text("$mallstore_1#buildingid_a"),
+                text("$mallstore_1#buildingid_f"),
+            ),
+        );
+        expect(
+            &[Expr::BeginsWith("buildingId", text("F3"))],
+            Expr::BeginsWith("gsi1sk", text("$mallstore_1#buildingid_f3")),
+        );
+        // Not on the template: left to the range key checks.
+        assert_eq!(composed(&[compare("status", Comparison::Eq, "x")]), "Ok(None)");
+        // A gap, a range before the last, `<>`: refused with the reason.
+        for refused in [
+            vec![unit(Comparison::Eq, "U1")],
+            vec![building(Comparison::Gt, "A"), unit(Comparison::Eq, "U1")],
+            vec![building(Comparison::Ne, "A")],
+            vec![building(Comparison::Eq, "A"), building(Comparison::Eq, "B")],
+        ] {
+            assert!(composed(&refused).starts_with("Err("), "{refused:?}");
+        }
     }
 }

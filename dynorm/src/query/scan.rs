@@ -205,7 +205,8 @@ impl<I: Index> Scan<I> {
             .then(|| filters::unexpired(schema))
             .flatten()
             .into_iter()
-            .chain(filters::entity(schema));
+            .chain(filters::entity(schema))
+            .chain(filters::key_prefixes(schema, I::INDEX.request_name()));
         parts.extend(managed.filter(|expr| {
             expr.tested_attributes()
                 .iter()

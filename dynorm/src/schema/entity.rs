@@ -20,7 +20,7 @@ pub enum KeyCasing {
 
 impl KeyCasing {
     /// Folds a value rendered into a key; the static text is folded by the derive.
-    fn fold<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+    pub(crate) fn fold<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
         match self {
             KeyCasing::None => text.into(),
             KeyCasing::Lower => text.to_lowercase().into(),

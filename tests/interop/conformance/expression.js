@@ -38,7 +38,7 @@ function stable(value) {
  * `text` in canonical form. `names` maps `#placeholders` to names, `values` maps
  * `:placeholders` to DynamoDB JSON, `keys` are the table's key attribute names.
  */
-function canonical(text, names = {}, values = {}, keys = []) {
+function canonical(text, names = {}, values = {}, keys = [], dropped = []) {
   if (!text) return null;
   const tokens = tokenize(text);
   let at = 0;
@@ -127,7 +127,12 @@ function canonical(text, names = {}, values = {}, keys = []) {
   const or = joined("OR", and);
   const tree = or();
   if (at !== tokens.length) throw new Error(`unread tokens ${tokens.slice(at)} in: ${text}`);
-  return show(tree);
+  // Tests `dropped` names are left out of the top level.
+  const conjuncts = (node) =>
+    typeof node === "object" && node.op === "AND" ? node.of.flatMap(conjuncts) : [node];
+  const kept = { op: "AND", of: conjuncts(tree).filter((part) => !dropped.includes(show(part))) };
+  if (kept.of.length === 0) return null;
+  return show(kept.of.length === 1 ? kept.of[0] : kept);
 }
 
 /** Whether a test holds only of an item that exists: a comparison of an attribute (not
