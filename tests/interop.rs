@@ -482,39 +482,82 @@ async fn clear<M: dynorm::Model>(db: &Client) {
     }
 }
 
-/// ElectroDB's documentation examples as a conformance suite (`tests/interop/conformance.js`
-/// says what is compared). dynorm runs each example it can say, recording its requests and
-/// the items the table holds after it; ElectroDB runs the same example on a table of its
-/// own and compares; then each side reads the items the other wrote. The results table
-/// in the guide's sharing chapter is the one this run makes (`DYNORM_BLESS=1` writes it).
-#[tokio::test]
-#[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
-async fn electrodb_documentation_examples_both_ways() {
-    use interop_models::store_examples as examples;
-    use interop_models::store_locations::StoreLocation;
-    use serde_json::{json, Value};
+/// One entity of ElectroDB's documentation and its examples, said in dynorm
+/// (`tests/interop/conformance/<NAME>.js` is the ElectroDB side).
+trait Suite {
+    type Model: dynorm::Model
+        + dynorm::schema::Index<Model = Self::Model, Item = Self::Model>
+        + std::fmt::Debug
+        + PartialEq;
+    const NAME: &'static str;
+    fn seed(example: &str) -> Vec<Self::Model>;
+    fn unsaid(example: &str) -> Option<&'static str>;
+    async fn run(example: &str, db: &Client) -> Result<Option<usize>, dynorm::Error>;
+}
 
-    let ours = db("conformance_dynorm").await;
-    let theirs = db("conformance_edb").await;
-    for db in [&ours, &theirs] {
-        db.tables().create::<StoreLocation>().send().await.unwrap();
-    }
-    let names: Vec<String> =
-        serde_json::from_str(&node_output("conformance.js", &["names"])).expect("a list of names");
+/// A `Suite` of model `$model` whose examples are `$module`'s `$seed`, `unsaid` and `$run`.
+macro_rules! suite {
+    ($suite:ident, $name:literal, $model:ty, $module:ident, $seed:ident, $run:ident) => {
+        struct $suite;
+        impl Suite for $suite {
+            type Model = $model;
+            const NAME: &'static str = $name;
+            fn seed(example: &str) -> Vec<Self::Model> {
+                interop_models::$module::$seed(example)
+            }
+            fn unsaid(example: &str) -> Option<&'static str> {
+                interop_models::$module::unsaid(example)
+            }
+            async fn run(example: &str, db: &Client) -> Result<Option<usize>, dynorm::Error> {
+                interop_models::$module::$run(example, db).await
+            }
+        }
+    };
+}
+
+suite!(
+    StoreLocations,
+    "store_locations",
+    interop_models::store_locations::StoreLocation,
+    store_examples,
+    seed,
+    run
+);
+suite!(
+    Animals,
+    "animals",
+    interop_models::animals::Animal,
+    animal_examples,
+    seed,
+    run
+);
+suite!(
+    AnimalConditions,
+    "animal_conditions",
+    interop_models::animals::EvaluatedAnimal,
+    animal_examples,
+    seed_evaluated,
+    run_evaluated
+);
+
+/// Runs suite `S`'s examples `names` with dynorm on `ours`, recording what each sent and
+/// left in the table.
+async fn run_suite<S: Suite>(ours: &Client, names: &[String]) -> Vec<serde_json::Value> {
+    use serde_json::{json, Value};
     let requests = dynorm_test::Requests::new();
-    let recorded = requests.client(&ours);
+    let recorded = requests.client(ours);
     let mut runs = Vec::new();
-    for name in &names {
-        clear::<StoreLocation>(&ours).await;
-        for item in examples::seed(name) {
+    for name in names {
+        clear::<S::Model>(ours).await;
+        for item in S::seed(name) {
             ours.put(&item).send().await.unwrap();
         }
         requests.clear();
-        if let Some(reason) = examples::unsaid(name) {
+        if let Some(reason) = S::unsaid(name) {
             runs.push(json!({ "name": name, "unsaid": reason }));
             continue;
         }
-        let (read, error) = match examples::run(name, &recorded).await {
+        let (read, error) = match S::run(name, &recorded).await {
             Ok(read) => (read, None),
             Err(e) if e.kind() == dynorm::ErrorKind::Validation => {
                 panic!("{name}: dynorm refused the example: {e}")
@@ -536,9 +579,79 @@ async fn electrodb_documentation_examples_both_ways() {
             "requests": sent,
             "error": error,
             "read": read,
-            "items": raw_items::<StoreLocation>(&ours).await,
+            "items": raw_items::<S::Model>(ours).await,
         }));
     }
+    runs
+}
+
+/// dynorm reads what ElectroDB wrote in each example of `runs` as it reads its own items.
+async fn read_theirs<S: Suite>(
+    ours: &Client,
+    runs: &[serde_json::Value],
+    written: &serde_json::Value,
+) {
+    for run in runs {
+        let name = run["name"].as_str().unwrap();
+        let Some(items) = written[name].as_array() else {
+            continue;
+        };
+        let mut read = Vec::new();
+        for source in [items, run["items"].as_array().unwrap()] {
+            clear::<S::Model>(ours).await;
+            for item in source {
+                ours.sdk()
+                    .put_item()
+                    .table_name(ours.tables().name::<S::Model>())
+                    .set_item(Some(interop_models::dynamodb_json::from_item(item)))
+                    .send()
+                    .await
+                    .unwrap();
+            }
+            let mut found = ours.scan::<S::Model>().all().await.unwrap();
+            found.sort_by_key(|m| format!("{m:?}"));
+            read.push(found);
+        }
+        assert_eq!(
+            read[0], read[1],
+            "{name}: dynorm reads ElectroDB's items as its own"
+        );
+    }
+}
+
+/// ElectroDB's documentation examples as a conformance suite (`tests/interop/conformance.js`
+/// says what is compared). dynorm runs each example it can say, recording its requests and
+/// the items the table holds after it; ElectroDB runs the same example on a table of its
+/// own and compares; then each side reads the items the other wrote. The results table
+/// in the guide's sharing chapter is the one this run makes (`DYNORM_BLESS=1` writes it).
+#[tokio::test]
+#[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
+async fn electrodb_documentation_examples_both_ways() {
+    use interop_models::animals::{Animal, EvaluatedAnimal};
+    use interop_models::store_locations::StoreLocation;
+    use serde_json::Value;
+
+    let ours = db("conformance_dynorm").await;
+    let theirs = db("conformance_edb").await;
+    for db in [&ours, &theirs] {
+        db.tables().create::<StoreLocation>().send().await.unwrap();
+        db.tables().create::<Animal>().send().await.unwrap();
+        db.tables()
+            .create::<EvaluatedAnimal>()
+            .send()
+            .await
+            .unwrap();
+    }
+    let names: std::collections::HashMap<String, Vec<String>> =
+        serde_json::from_str(&node_output("conformance.js", &["names"]))
+            .expect("the suites' names");
+    let suite_names = |suite: &str| names.get(suite).cloned().unwrap_or_default();
+    let store = run_suite::<StoreLocations>(&ours, &suite_names(StoreLocations::NAME)).await;
+    let animals = run_suite::<Animals>(&ours, &suite_names(Animals::NAME)).await;
+    let conditions =
+        run_suite::<AnimalConditions>(&ours, &suite_names(AnimalConditions::NAME)).await;
+    let all: Vec<&Value> = store.iter().chain(&animals).chain(&conditions).collect();
+
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance");
     std::fs::create_dir_all(&dir).unwrap();
     let (dynorm_json, electrodb_json, results) = (
@@ -546,48 +659,37 @@ async fn electrodb_documentation_examples_both_ways() {
         dir.join("electrodb.json"),
         dir.join("results.md"),
     );
-    std::fs::write(&dynorm_json, serde_json::to_vec_pretty(&runs).unwrap()).unwrap();
-    let table = theirs.tables().name::<StoreLocation>();
+    std::fs::write(&dynorm_json, serde_json::to_vec_pretty(&all).unwrap()).unwrap();
+    let tables = [
+        format!(
+            "{}={}",
+            StoreLocations::NAME,
+            theirs.tables().name::<StoreLocation>()
+        ),
+        format!("{}={}", Animals::NAME, theirs.tables().name::<Animal>()),
+        format!(
+            "{}={}",
+            AnimalConditions::NAME,
+            theirs.tables().name::<EvaluatedAnimal>()
+        ),
+    ];
+    let mut args = vec![
+        "compare".to_owned(),
+        endpoint(),
+        dynorm_json.to_str().unwrap().to_owned(),
+        electrodb_json.to_str().unwrap().to_owned(),
+        results.to_str().unwrap().to_owned(),
+    ];
+    args.extend(tables);
     node(
         "conformance.js",
-        &[
-            "compare",
-            &endpoint(),
-            &table,
-            dynorm_json.to_str().unwrap(),
-            electrodb_json.to_str().unwrap(),
-            results.to_str().unwrap(),
-        ],
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
     );
 
-    // dynorm reads what ElectroDB wrote in each example as it reads its own items.
     let written: Value = serde_json::from_slice(&std::fs::read(&electrodb_json).unwrap()).unwrap();
-    for run in &runs {
-        let name = run["name"].as_str().unwrap();
-        let Some(items) = written[name].as_array() else {
-            continue;
-        };
-        let mut read = Vec::new();
-        for source in [items, run["items"].as_array().unwrap()] {
-            clear::<StoreLocation>(&ours).await;
-            for item in source {
-                ours.sdk()
-                    .put_item()
-                    .table_name(ours.tables().name::<StoreLocation>())
-                    .set_item(Some(interop_models::dynamodb_json::from_item(item)))
-                    .send()
-                    .await
-                    .unwrap();
-            }
-            let mut stores = ours.scan::<StoreLocation>().all().await.unwrap();
-            stores.sort_by(|a, b| a.city_id.cmp(&b.city_id));
-            read.push(stores);
-        }
-        assert_eq!(
-            read[0], read[1],
-            "{name}: dynorm reads ElectroDB's items as its own"
-        );
-    }
+    read_theirs::<StoreLocations>(&ours, &store, &written).await;
+    read_theirs::<Animals>(&ours, &animals, &written).await;
+    read_theirs::<AnimalConditions>(&ours, &conditions, &written).await;
 
     // The guide's table is this run's.
     let table = std::fs::read_to_string(&results).unwrap();

@@ -2,9 +2,10 @@
 // tests/interop.rs's `electrodb_documentation_examples_both_ways`.
 //
 //   node conformance.js names
-//   node conformance.js compare <endpoint> <table> <dynorm.json> <electrodb.json> <results.md>
+//   node conformance.js compare <endpoint> <dynorm.json> <electrodb.json> <results.md> <suite>=<table>...
 //
-// `names` prints the examples' names. `compare` reads what dynorm sent and stored in each
+// `names` prints each suite's examples' names. Each suite (`conformance/<suite>.js`) is one
+// entity of the documentation and its examples; `compare` runs it on the table given. `compare` reads what dynorm sent and stored in each
 // example (dynorm.json), runs the same example with ElectroDB on a table of its own, and
 // for each one compares:
 // - the request: the key or item, the index, and the condition, key condition and filter
@@ -27,16 +28,20 @@ const { ScanCommand, DeleteItemCommand, PutItemCommand } = require("@aws-sdk/cli
 const { marshall, unmarshall } = require("@aws-sdk/util-dynamodb");
 const { canonical, stable } = require("./conformance/expression.js");
 const { run } = require("./check.js");
-const suites = [require("./conformance/store_locations.js")];
-
+const SUITES = ["store_locations", "animals", "animal_conditions"];
+const suites = SUITES.map((name) => {
+  const suite = require(`./conformance/${name}.js`);
+  return { name, entityName: suite.identity.entity, ...suite };
+});
 const examples = suites.flatMap((suite) => suite.examples.map((example) => ({ ...example, suite })));
 
 if (process.argv[2] === "names") {
-  process.stdout.write(JSON.stringify(examples.map((e) => e.name)));
+  process.stdout.write(JSON.stringify(Object.fromEntries(suites.map((s) => [s.name, s.examples.map((e) => e.name)]))));
   process.exit(0);
 }
 
-const [, endpoint, table, dynormPath, electrodbPath, resultsPath] = process.argv.slice(2);
+const [, endpoint, dynormPath, electrodbPath, resultsPath, ...tableArgs] = process.argv.slice(2);
+const tables = Object.fromEntries(tableArgs.map((arg) => arg.split("=")));
 // The credentials of every interop script: DynamoDB Local keeps tables apart by key.
 const client = require("./models.js").documentClient(endpoint);
 const raw = client;
@@ -53,7 +58,7 @@ function operationOf(name, params) {
 const marshalled = (value) =>
   value === undefined ? undefined : stable(marshall(value, { removeUndefinedValues: true, convertEmptyValues: false }));
 
-async function scan() {
+async function scan(table) {
   const { Items = [] } = await raw.send(new ScanCommand({ TableName: table, ConsistentRead: true }));
   return sortItems(Items);
 }
@@ -61,8 +66,8 @@ async function scan() {
 const sortItems = (items) =>
   items.map(stable).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
-async function clear(keys) {
-  for (const item of await scan()) {
+async function clear(table, keys) {
+  for (const item of await scan(table)) {
     const Key = Object.fromEntries(keys.map((k) => [k, item[k]]));
     await raw.send(new DeleteItemCommand({ TableName: table, Key }));
   }
@@ -158,6 +163,8 @@ async function compare() {
   for (const example of examples) {
     const ours = dynorm.get(example.name);
     if (!ours) throw new Error(`dynorm did not run ${example.name}`);
+    const table = tables[example.suite.name];
+    if (!table) throw new Error(`no table for the suite ${example.suite.name}`);
     const entity = example.suite.entity(client, table);
     const keys = example.suite.TABLE.keys;
     let status;
@@ -166,7 +173,7 @@ async function compare() {
       status = "not said";
       note = ours.unsaid;
     } else {
-      await clear(keys);
+      await clear(table, keys);
       for (const item of example.seed || []) await entity.put(item).go();
       const params = example.run(entity).params();
       let rejected = false;
@@ -180,7 +187,7 @@ async function compare() {
         if (!/conditional/i.test(String(error.message))) throw error;
         rejected = true;
       }
-      const theirs = await scan();
+      const theirs = await scan(table);
       written[example.name] = theirs;
       const differences = [];
       const request = requestDifference(example, params, ours.requests, keys);
@@ -197,7 +204,7 @@ async function compare() {
       }
       // ElectroDB reads dynorm's items as it reads its own.
       const ownRead = await readBack(entity, theirs);
-      await clear(keys);
+      await clear(table, keys);
       for (const item of stored) await raw.send(new PutItemCommand({ TableName: table, Item: item }));
       const theirRead = await readBack(entity, stored);
       if (JSON.stringify(stable(ownRead)) !== JSON.stringify(stable(theirRead))) {
@@ -208,15 +215,15 @@ async function compare() {
       if (differences.length && !example.differs) unexpected.push(`${example.name}: ${differences.join("; ")}`);
       if (!differences.length && example.differs) unexpected.push(`${example.name}: declared different, and is identical`);
     }
-    rows.push(`| \`${example.name}\` | ${status} | ${note.replace(/\|/g, "\\|")} |`);
+    rows.push(`| \`${example.name}\` | ${example.suite.entityName} | ${status} | ${note.replace(/\|/g, "\\|")} |`);
   }
   fs.writeFileSync(electrodbPath, JSON.stringify(written));
   const counted = (status) => rows.filter((r) => r.includes(`| ${status} |`)).length;
   const table_ = [
     `${examples.length} examples: ${counted("identical")} identical, ${counted("different")} different, ${counted("not said")} not said.`,
     "",
-    "| example | result | why |",
-    "|---|---|---|",
+    "| example | entity | result | why |",
+    "|---|---|---|---|",
     ...rows,
     "",
   ].join("\n");

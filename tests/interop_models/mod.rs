@@ -258,6 +258,7 @@ pub mod tasks {
     }
 }
 
+pub mod animal_examples;
 pub mod dynamodb_json;
 pub mod store_examples;
 
@@ -329,5 +330,73 @@ pub mod store_locations {
         pub tenants: Option<BTreeSet<String>>,
         pub rental_agreement: Option<Vec<Agreement>>,
         pub tags: Option<BTreeSet<String>>,
+    }
+}
+
+pub mod animals {
+    //! ElectroDB's `animals` entity of its filter examples, and the variant its condition
+    //! examples use (`tests/interop/conformance/animals.js`, `animal_conditions.js`).
+
+    use dynorm::Model;
+    use serde::{Deserialize, Serialize};
+
+    /// `veterinarian`, a map.
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct Veterinarian {
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub name: Option<String>,
+    }
+
+    /// One entry of `offspring`, a list of maps.
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct Offspring {
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub name: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub birthday: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub note: Option<String>,
+    }
+
+    /// A model of the `animals` entity: its attributes, and `$extra` after them.
+    macro_rules! animal {
+        ($(#[$meta:meta])* $name:ident { $($extra:tt)* }) => {
+            #[derive(Model, Debug, Clone, PartialEq)]
+            #[dynorm(convention = "electrodb", service = "zoo", entity_version = "1")]
+            #[key(pk = [animal], sk = [name])]
+            #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [habitat], gsi1sk = [enclosure])]
+            $(#[$meta])*
+            pub struct $name {
+                pub animal: String,
+                pub name: String,
+                pub habitat: String,
+                pub enclosure: String,
+                pub keeper: Option<String>,
+                pub dangerous: Option<bool>,
+                pub diet: Option<Vec<String>>,
+                pub last_fed: Option<String>,
+                pub last_fed_by: Option<String>,
+                pub birthday: Option<String>,
+                pub is_pregnant: Option<bool>,
+                pub veterinarian: Option<Veterinarian>,
+                pub offspring: Option<Vec<Offspring>>,
+                $($extra)*
+            }
+        };
+    }
+
+    animal! {
+        #[dynorm(table = "Zoo", entity = "animals", rename_all = "camelCase")]
+        #[key(index = "gsi2pk-gsi2sk-index", gsi2pk = [habitat], gsi2sk = [enclosure])]
+        #[key(index = "gsi3pk-gsi3sk-index", gsi3pk = [habitat], gsi3sk = [])]
+        Animal {}
+    }
+
+    animal! {
+        #[dynorm(table = "ZooEvaluated", entity = "animals", rename_all = "camelCase")]
+        EvaluatedAnimal {
+            pub last_evaluation: Option<String>,
+            pub last_evaluation_by: Option<String>,
+        }
     }
 }

@@ -753,12 +753,19 @@ mod tests {
         let building = |op, v| compare("buildingId", op, v);
         let unit = |op, v| compare("unitId", op, v);
         let expect = |conditions: &[Expr], expected: Expr| {
-            assert_eq!(composed(conditions), format!("{:?}", Ok::<_, String>(Some(expected))));
+            assert_eq!(
+                composed(conditions),
+                format!("{:?}", Ok::<_, String>(Some(expected)))
+            );
         };
         // Equalities on every field: the one key.
         expect(
             &[building(Comparison::Eq, "F34"), unit(Comparison::Eq, "U1")],
-            compare("gsi1sk", Comparison::Eq, "$mallstore_1#buildingid_f34#unitid_u1"),
+            compare(
+                "gsi1sk",
+                Comparison::Eq,
+                "$mallstore_1#buildingid_f34#unitid_u1",
+            ),
         );
         // On a leading field: the keys that begin with it and the next field's label.
         expect(
@@ -772,7 +779,11 @@ mod tests {
         );
         expect(
             &[building(Comparison::Eq, "B1"), unit(Comparison::Le, "U1")],
-            compare("gsi1sk", Comparison::Le, "$mallstore_1#buildingid_b1#unitid_u1"),
+            compare(
+                "gsi1sk",
+                Comparison::Le,
+                "$mallstore_1#buildingid_b1#unitid_u1",
+            ),
         );
         expect(
             &[Expr::Between("buildingId", text("A"), text("F"))],
@@ -787,7 +798,10 @@ mod tests {
             Expr::BeginsWith("gsi1sk", text("$mallstore_1#buildingid_f3")),
         );
         // Not on the template: left to the range key checks.
-        assert_eq!(composed(&[compare("status", Comparison::Eq, "x")]), "Ok(None)");
+        assert_eq!(
+            composed(&[compare("status", Comparison::Eq, "x")]),
+            "Ok(None)"
+        );
         // A gap, a range before the last, `<>`: refused with the reason.
         for refused in [
             vec![unit(Comparison::Eq, "U1")],

@@ -5,13 +5,8 @@
 
 const { Entity } = require("electrodb");
 
-const TABLE = {
-  keys: ["pk", "sk"],
-  indexes: {
-    "gsi1pk-gsi1sk-index": ["gsi1pk", "gsi1sk"],
-    "gsi2pk-gsi2sk-index": ["gsi2pk", "gsi2sk"],
-  },
-};
+/** The table's key attributes (dynorm creates the tables, from its models). */
+const TABLE = { keys: ["pk", "sk"] };
 
 function entity(client, table) {
   return new Entity(
