@@ -657,3 +657,139 @@ async fn a_batch_checks_combined_keys_as_they_will_be_written() {
         .unwrap();
     assert_eq!(written, 2, "two keys, although both stored texts are empty");
 }
+
+/// A model with values inside its attributes: a map and a list of maps.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(rename_all = "camelCase")]
+struct Pet {
+    #[hash_key]
+    id: String,
+    #[index(name = "byKind")]
+    kind: String,
+    vet: Option<Vet>,
+    litters: Vec<Litter>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Vet {
+    full_name: String,
+    visits: u32,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Litter {
+    name: String,
+    size: u32,
+}
+
+#[tokio::test]
+async fn conditions_and_filters_reach_inside_maps_and_lists_on_every_path() {
+    let db = common::db_with::<Pet>("nested_paths").await;
+    let pet = |id: &str, vet: &str, first: &str| Pet {
+        id: id.into(),
+        kind: "cat".into(),
+        vet: Some(Vet {
+            full_name: vet.into(),
+            visits: 2,
+        }),
+        litters: vec![Litter {
+            name: first.into(),
+            size: 3,
+        }],
+    };
+    let vet_name = Pet::VET.field::<String>("fullName");
+    let first_litter = Pet::LITTERS.at(0).field::<String>("name");
+    db.put(&pet("p1", "Herb", "Spring")).send().await.unwrap();
+    db.put(&pet("p2", "Ann", "Autumn")).send().await.unwrap();
+
+    // Filters: a query through an index and a scan.
+    let by_vet = db
+        .query_by::<PetByKind>("cat")
+        .filter(vet_name.eq("Herb"))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(
+        by_vet.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
+        ["p1"]
+    );
+    let spring = db
+        .scan::<Pet>()
+        .filter(first_litter.begins_with("Spr") & Pet::LITTERS.at(0).field::<u32>("size").ge(3))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(spring.len(), 1);
+    assert_eq!(
+        db.scan::<Pet>()
+            .filter(Pet::LITTERS.at(1).field::<String>("name").exists())
+            .all()
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
+
+    // Write conditions: update, put, delete and a transaction's check, each refused when
+    // the value inside differs and applied when it matches.
+    let refused = db
+        .update::<Pet>("p1")
+        .set(Pet::KIND, "dog")
+        .condition(vet_name.eq("Ann"))
+        .send()
+        .await;
+    assert_eq!(refused.unwrap_err().kind(), ErrorKind::ConditionFailed);
+    db.update::<Pet>("p1")
+        .set(Pet::KIND, "dog")
+        .condition(vet_name.eq("Herb") & Pet::VET.field::<u32>("visits").lt(3))
+        .send()
+        .await
+        .unwrap();
+    let refused = db
+        .put(&pet("p2", "Ann", "Winter"))
+        .condition(first_litter.eq("Spring"))
+        .send()
+        .await;
+    assert_eq!(refused.unwrap_err().kind(), ErrorKind::ConditionFailed);
+    db.transact_write()
+        .check::<Pet>("p2", first_litter.eq("Autumn") & vet_name.size().eq(3))
+        .write(db.update::<Pet>("p1").set(Pet::KIND, "cat"))
+        .send()
+        .await
+        .unwrap();
+    db.delete::<Pet>("p2")
+        .condition(first_litter.eq("Autumn"))
+        .send()
+        .await
+        .unwrap();
+    assert!(db.get::<Pet>("p2").send().await.unwrap().is_none());
+
+    // A path where only an attribute fits is refused before sending, naming it.
+    let error = db
+        .update::<Pet>("p1")
+        .set(Pet::KIND, "dog")
+        .composite(vet_name, "Herb")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert!(error.to_string().contains("vet.fullName"), "{error}");
+    // So is a path deeper than six steps.
+    let deep = Pet::VET
+        .field::<Vet>("a")
+        .field::<Vet>("b")
+        .field::<Vet>("c")
+        .field::<Vet>("d")
+        .field::<Vet>("e")
+        .field::<Vet>("f")
+        .field::<String>("g");
+    let error = db
+        .scan::<Pet>()
+        .filter(deep.eq("x"))
+        .all()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert!(error.to_string().contains("at most 6 steps"), "{error}");
+}

@@ -115,8 +115,8 @@ pub fn seed(example: &str) -> Vec<S> {
 pub fn unsaid(name: &str) -> Option<&'static str> {
     match name {
         "query-bad-missing-pk-attribute" | "query-bad-no-pk" => Some(
-            "a compile error in dynorm: a query names its index's whole partition key \
-             (`query_by::<I>(hash)`), where ElectroDB throws before sending",
+            "a compile error: a query names its index's whole partition key \
+             (`query_by::<I>(hash)`)",
         ),
         "query-bad-out-of-order" => Some(
             "ElectroDB drops `unitId`, which is not in the index's sort key; a typed query \

@@ -7,10 +7,11 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::expr::condition::{AttributeType, Comparison, Condition, Expr};
+use crate::expr::path::{Step, Steps, MAX_STEPS};
 use crate::value::{limits, AttrError};
 
 /// The encoder of one field's values, in the field's storage.
-pub type Encoder<T> = fn(&T) -> Result<Option<AttributeValue>, AttrError>;
+pub(crate) type Encoder<T> = fn(&T) -> Result<Option<AttributeValue>, AttrError>;
 
 /// Marks an [`Attr`] of a required (non-`Option`) field.
 #[derive(Clone, Copy, Debug)]
@@ -36,7 +37,7 @@ pub enum ReadOnly {}
 #[diagnostic::on_unimplemented(
     message = "this attribute is read-only: no update can write it",
     label = "a read-only attribute",
-    note = "`#[dynorm(read_only)]` fields, and the fields a single-table key is built from, are read-only"
+    note = "`#[dynorm(read_only)]` fields, the fields a single-table key is built from, and paths inside an attribute (`field`, `at`) are read-only"
 )]
 pub trait Updatable: sealed::Sealed {}
 
@@ -53,6 +54,8 @@ pub struct Attr<M, T, O = Required, W = Writable> {
     name: &'static str,
     model: &'static str,
     encode: Encoder<T>,
+    /// The path inside the attribute that the handle stands for (`field`, `at`).
+    steps: Steps,
     marker: PhantomData<Markers<M, O, W>>,
 }
 
@@ -131,13 +134,69 @@ impl<M, T, O, W> Attr<M, T, O, W> {
             name,
             model,
             encode,
+            steps: Steps::NONE,
             marker: PhantomData,
         }
     }
 
-    /// The attribute's name in DynamoDB.
+    /// The attribute's name in DynamoDB (for a path inside it, the attribute's).
     pub const fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// The value under map key `key` inside this attribute (a struct's field, as serde
+    /// names it, or a map's key), of type `V`: `Animal::VETERINARIAN.field::<String>("name")`
+    /// stands for `veterinarian.name`. Conditions on it compare values in serde's form, as
+    /// the attribute stores what is inside it; updates cannot write it. At most 6 steps
+    /// deep.
+    pub const fn field<V: Serialize>(&self, key: &'static str) -> Attr<M, V, Optional, ReadOnly> {
+        self.step(Step::Key(key))
+    }
+
+    /// A handle on the path one step further, whose values are `V`s.
+    const fn step<V: Serialize>(&self, step: Step) -> Attr<M, V, Optional, ReadOnly> {
+        Attr {
+            name: self.name,
+            model: self.model,
+            encode: encode_nested::<V>,
+            steps: self.steps.then(step),
+            marker: PhantomData,
+        }
+    }
+
+    /// Whether the handle stands for a path inside its attribute rather than the attribute.
+    const fn is_nested(&self) -> bool {
+        !self.steps.is_empty()
+    }
+
+    /// The refusal of a path where only an attribute fits, or `None` for an attribute.
+    pub(crate) fn refuse_nested(&self, operation: &str) -> Option<Error> {
+        self.is_nested().then(|| {
+            Error::validation(format!(
+                "{operation} takes an attribute, not the path `{}` inside one",
+                self.steps.describe(self.name)
+            ))
+            .with_model(self.model)
+            .with_attribute(self.name)
+        })
+    }
+
+    /// A condition on this attribute or the path inside it that the handle stands for.
+    fn condition(&self, expr: Expr, mut errors: Vec<Error>) -> Condition<M> {
+        if self.steps.is_empty() {
+            return Condition::with_errors(expr, errors);
+        }
+        if self.steps.too_deep() {
+            errors.push(
+                Error::validation(format!(
+                    "a path goes at most {MAX_STEPS} steps inside an attribute: `{}..` goes further",
+                    self.steps.describe(self.name)
+                ))
+                .with_model(self.model)
+                .with_attribute(self.name),
+            );
+        }
+        Condition::with_errors(Expr::Inside(self.steps, Box::new(expr)), errors)
     }
 
     /// The same handle without its optionality and writability: what the derive's field
@@ -148,6 +207,7 @@ impl<M, T, O, W> Attr<M, T, O, W> {
             name: self.name,
             model: self.model,
             encode: self.encode,
+            steps: self.steps,
             marker: PhantomData,
         }
     }
@@ -189,7 +249,7 @@ impl<M, T, O, W> Attr<M, T, O, W> {
                 }
             }
         }
-        Condition::with_errors(build(encoded), errors)
+        self.condition(build(encoded), errors)
     }
 
     fn compare(&self, op: Comparison, value: impl Operand<T>) -> Condition<M> {
@@ -264,24 +324,32 @@ impl<M, T, O, W> Attr<M, T, O, W> {
 
     /// `attribute_exists(attribute)`
     pub fn exists(&self) -> Condition<M> {
-        Condition::new(Expr::Exists(self.name))
+        self.condition(Expr::Exists(self.name), Vec::new())
     }
 
     /// `attribute_not_exists(attribute)`
     pub fn not_exists(&self) -> Condition<M> {
-        Condition::new(Expr::NotExists(self.name))
+        self.condition(Expr::NotExists(self.name), Vec::new())
     }
 
     /// `attribute_type(attribute, type)`
     pub fn is_type(&self, attribute_type: AttributeType) -> Condition<M> {
-        Condition::new(Expr::Type(self.name, attribute_type))
+        self.condition(Expr::Type(self.name, attribute_type), Vec::new())
     }
 
     /// `size(attribute)`, to compare: `Order::LINES.size().gt(3)`.
     pub fn size(&self) -> Size<M> {
-        Size {
+        Size { of: self.erased() }
+    }
+
+    /// The handle with its value type erased, for what only names it.
+    const fn erased(&self) -> Attr<M, ()> {
+        Attr {
             name: self.name,
-            model: PhantomData,
+            model: self.model,
+            encode: encode_nothing,
+            steps: self.steps,
+            marker: PhantomData,
         }
     }
 }
@@ -289,18 +357,14 @@ impl<M, T, O, W> Attr<M, T, O, W> {
 impl<M, O, W> Attr<M, String, O, W> {
     /// `begins_with(attribute, prefix)`
     pub fn begins_with(&self, prefix: impl Into<String>) -> Condition<M> {
-        Condition::new(Expr::BeginsWith(
-            self.name,
-            AttributeValue::S(prefix.into()),
-        ))
+        let prefix = AttributeValue::S(prefix.into());
+        self.condition(Expr::BeginsWith(self.name, prefix), Vec::new())
     }
 
     /// `contains(attribute, substring)`
     pub fn contains(&self, substring: impl Into<String>) -> Condition<M> {
-        Condition::new(Expr::Contains(
-            self.name,
-            AttributeValue::S(substring.into()),
-        ))
+        let substring = AttributeValue::S(substring.into());
+        self.condition(Expr::Contains(self.name, substring), Vec::new())
     }
 }
 
@@ -308,7 +372,10 @@ impl<M, O, W> Attr<M, Vec<u8>, O, W> {
     /// `begins_with(attribute, prefix)` on binary.
     pub fn begins_with(&self, prefix: impl Into<Vec<u8>>) -> Condition<M> {
         let prefix = aws_sdk_dynamodb::primitives::Blob::new(prefix.into());
-        Condition::new(Expr::BeginsWith(self.name, AttributeValue::B(prefix)))
+        self.condition(
+            Expr::BeginsWith(self.name, AttributeValue::B(prefix)),
+            Vec::new(),
+        )
     }
 }
 
@@ -339,12 +406,37 @@ impl<E: Serialize> Members for std::collections::BTreeSet<E> {
     type Element = E;
 }
 
+impl<M, E, O, W> Attr<M, Vec<E>, O, W> {
+    /// The element at `index` of this list, of type `E`:
+    /// `Animal::OFFSPRING.at(0).field::<String>("name")` stands for `offspring[0].name`.
+    /// As [`field`](Attr::field), conditions compare it in serde's form.
+    pub const fn at(&self, index: u32) -> Attr<M, E, Optional, ReadOnly>
+    where
+        E: Serialize,
+    {
+        self.step(Step::Index(index))
+    }
+}
+
+/// Encodes a value inside an attribute as serde does: what is inside a struct or list
+/// field is stored in serde's form.
+fn encode_nested<V: Serialize>(value: &V) -> Result<Option<AttributeValue>, AttrError> {
+    serde_dynamo::to_attribute_value::<_, AttributeValue>(value)
+        .map(Some)
+        .map_err(|e| AttrError::new(e.to_string()))
+}
+
+/// The encoder of a handle that only names its attribute.
+fn encode_nothing(_: &()) -> Result<Option<AttributeValue>, AttrError> {
+    Ok(None)
+}
+
 impl<M, C: Members, O, W> Attr<M, C, O, W> {
     /// `contains(attribute, element)`: the list or set holds `element`.
     pub fn has(&self, element: impl Into<C::Element>) -> Condition<M> {
         match serde_dynamo::to_attribute_value::<_, AttributeValue>(element.into()) {
-            Ok(value) => Condition::new(Expr::Contains(self.name, value)),
-            Err(e) => Condition::with_errors(
+            Ok(value) => self.condition(Expr::Contains(self.name, value), Vec::new()),
+            Err(e) => self.condition(
                 Expr::Contains(self.name, AttributeValue::Null(true)),
                 vec![Error::unstorable(
                     self.model,
@@ -358,13 +450,13 @@ impl<M, C: Members, O, W> Attr<M, C, O, W> {
 
 /// `size(attribute)`, waiting for its comparison.
 pub struct Size<M> {
-    name: &'static str,
-    model: PhantomData<fn() -> M>,
+    of: Attr<M, ()>,
 }
 
 impl<M> Size<M> {
     fn compare(self, op: Comparison, n: u64) -> Condition<M> {
-        Condition::new(Expr::Size(self.name, op, n))
+        self.of
+            .condition(Expr::Size(self.of.name, op, n), Vec::new())
     }
 
     /// `size(attribute) = n`

@@ -26,6 +26,7 @@ use std::ops::{BitAnd, BitOr, Not};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::Error;
+use crate::expr::path::Steps;
 
 /// A comparison operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +131,9 @@ pub enum Expr {
     Or(Vec<Expr>),
     /// `(NOT x)`
     Not(Box<Expr>),
+    /// The test `.1` (a leaf on a top-level attribute) on a path inside that attribute:
+    /// `#a.#b[0] = :v` for the steps `.b[0]`.
+    Inside(Steps, Box<Expr>),
 }
 
 impl Expr {
@@ -145,7 +149,8 @@ impl Expr {
             | Self::NotExists(a)
             | Self::Type(a, _)
             | Self::Size(a, ..) => Some(a),
-            Self::And(_) | Self::Or(_) | Self::Not(_) => None,
+            // A path inside an attribute is never a key: it names no attribute of its own.
+            Self::And(_) | Self::Or(_) | Self::Not(_) | Self::Inside(..) => None,
         }
     }
 
@@ -154,7 +159,7 @@ impl Expr {
         fn walk(expr: &Expr, out: &mut Vec<&'static str>) {
             match expr {
                 Expr::And(parts) | Expr::Or(parts) => parts.iter().for_each(|p| walk(p, out)),
-                Expr::Not(inner) => walk(inner, out),
+                Expr::Not(inner) | Expr::Inside(_, inner) => walk(inner, out),
                 leaf => out.extend(leaf.attribute()),
             }
         }
@@ -200,10 +205,6 @@ impl<M> std::fmt::Debug for Condition<M> {
 }
 
 impl<M> Condition<M> {
-    pub(crate) fn new(expr: Expr) -> Self {
-        Self::with_errors(expr, Vec::new())
-    }
-
     /// A condition whose values raised `errors`, reported before anything is sent.
     pub(crate) fn with_errors(expr: Expr, errors: Vec<Error>) -> Self {
         Self {

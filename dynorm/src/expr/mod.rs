@@ -7,14 +7,13 @@
 pub(crate) mod attr;
 pub(crate) mod condition;
 pub(crate) mod filters;
+pub(crate) mod path;
 pub(crate) mod placeholders;
 pub(crate) mod plan;
 pub(crate) mod update;
 
 pub(crate) use attr::Attr;
-pub use attr::{
-    Encoder, Members, Operand, Optional, ReadOnly, Required, Size, Updatable, Writable,
-};
+pub use attr::{Members, Operand, Optional, ReadOnly, Required, Size, Updatable, Writable};
 pub(crate) use condition::Condition;
 pub use condition::{AttributeType, Comparison};
 pub(crate) use condition::{Conjunction, Expr};

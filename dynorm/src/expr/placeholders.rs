@@ -7,6 +7,22 @@ use std::fmt::Write as _;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expr::condition::Expr;
+use crate::expr::path::Step;
+
+/// What names a leaf's attribute in an expression: its placeholder, or a path's text.
+enum Target<'p> {
+    Name(usize),
+    Path(&'p str),
+}
+
+impl std::fmt::Display for Target<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Name(index) => write!(f, "#n{index}"),
+            Self::Path(path) => f.write_str(path),
+        }
+    }
+}
 
 /// Collects the placeholders of one request's expressions.
 ///
@@ -67,19 +83,34 @@ impl Placeholders {
 
     /// Writes the text of a condition tree into `out`.
     fn write(&mut self, expr: &Expr, out: &mut String) {
+        self.write_at(expr, None, out);
+    }
+
+    /// The text that names a leaf's attribute: its placeholder, or `path`, the placeholders
+    /// of a path inside it.
+    fn target<'p>(&mut self, attribute: &'static str, path: Option<&'p str>) -> Target<'p> {
+        match path {
+            Some(path) => Target::Path(path),
+            None => Target::Name(self.name(attribute)),
+        }
+    }
+
+    /// Writes a condition tree, its leaves naming `path` instead of their attribute when
+    /// one is given (the leaf of an [`Expr::Inside`]).
+    fn write_at(&mut self, expr: &Expr, path: Option<&str>, out: &mut String) {
         match expr {
             Expr::Compare(a, op, v) => {
-                let (a, v) = (self.name(a), self.value(v.clone()));
-                let _ = write!(out, "#n{a} {} :v{v}", op.symbol());
+                let (a, v) = (self.target(a, path), self.value(v.clone()));
+                let _ = write!(out, "{a} {} :v{v}", op.symbol());
             }
             Expr::Between(a, lo, hi) => {
-                let a = self.name(a);
+                let a = self.target(a, path);
                 let (lo, hi) = (self.value(lo.clone()), self.value(hi.clone()));
-                let _ = write!(out, "#n{a} BETWEEN :v{lo} AND :v{hi}");
+                let _ = write!(out, "{a} BETWEEN :v{lo} AND :v{hi}");
             }
             Expr::In(a, values) => {
-                let a = self.name(a);
-                let _ = write!(out, "#n{a} IN (");
+                let a = self.target(a, path);
+                let _ = write!(out, "{a} IN (");
                 for (i, v) in values.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
@@ -90,36 +121,57 @@ impl Placeholders {
                 out.push(')');
             }
             Expr::BeginsWith(a, v) => {
-                let (a, v) = (self.name(a), self.value(v.clone()));
-                let _ = write!(out, "begins_with(#n{a}, :v{v})");
+                let (a, v) = (self.target(a, path), self.value(v.clone()));
+                let _ = write!(out, "begins_with({a}, :v{v})");
             }
             Expr::Contains(a, v) => {
-                let (a, v) = (self.name(a), self.value(v.clone()));
-                let _ = write!(out, "contains(#n{a}, :v{v})");
+                let (a, v) = (self.target(a, path), self.value(v.clone()));
+                let _ = write!(out, "contains({a}, :v{v})");
             }
             Expr::Exists(a) => {
-                let a = self.name(a);
-                let _ = write!(out, "attribute_exists(#n{a})");
+                let a = self.target(a, path);
+                let _ = write!(out, "attribute_exists({a})");
             }
             Expr::NotExists(a) => {
-                let a = self.name(a);
-                let _ = write!(out, "attribute_not_exists(#n{a})");
+                let a = self.target(a, path);
+                let _ = write!(out, "attribute_not_exists({a})");
             }
             Expr::Type(a, t) => {
-                let a = self.name(a);
+                let a = self.target(a, path);
                 let t = self.value(AttributeValue::S(t.code().to_owned()));
-                let _ = write!(out, "attribute_type(#n{a}, :v{t})");
+                let _ = write!(out, "attribute_type({a}, :v{t})");
             }
             Expr::Size(a, op, n) => {
-                let a = self.name(a);
+                let a = self.target(a, path);
                 let n = self.value(AttributeValue::N(n.to_string()));
-                let _ = write!(out, "size(#n{a}) {} :v{n}", op.symbol());
+                let _ = write!(out, "size({a}) {} :v{n}", op.symbol());
             }
             Expr::And(parts) => self.join(parts, " AND ", out),
             Expr::Or(parts) => self.join(parts, " OR ", out),
             Expr::Not(inner) => {
                 out.push_str("NOT ");
                 self.write_nested(inner, out);
+            }
+            Expr::Inside(steps, leaf) => {
+                let Some(attribute) = leaf.attribute() else {
+                    // Only a leaf goes inside a path (`Attr` makes no other).
+                    return self.write_at(leaf, path, out);
+                };
+                let mut text = String::new();
+                write_name(&mut text, self.name(attribute));
+                for step in steps.as_slice() {
+                    match step {
+                        Step::Key(key) => {
+                            text.push('.');
+                            let key = self.name(key);
+                            write_name(&mut text, key);
+                        }
+                        Step::Index(index) => {
+                            let _ = write!(text, "[{index}]");
+                        }
+                    }
+                }
+                self.write_at(leaf, Some(&text), out);
             }
         }
     }
@@ -216,6 +268,30 @@ mod tests {
         assert_eq!(p.names["#n0"], "status");
         assert_eq!(p.names.len(), 3);
         assert_eq!(p.values[":v3"], AttributeValue::N("2".into()));
+    }
+
+    #[test]
+    fn a_path_inside_an_attribute_names_each_key_and_writes_each_index() {
+        use crate::expr::path::{Step, Steps};
+        let mut p = Placeholders::default();
+        let offspring = Steps::NONE.then(Step::Index(0)).then(Step::Key("name"));
+        let expr = Expr::And(vec![
+            Expr::Inside(
+                offspring,
+                Box::new(Expr::Compare("offspring", Comparison::Eq, s("Blitzen"))),
+            ),
+            Expr::Inside(
+                Steps::NONE.then(Step::Key("name")),
+                Box::new(Expr::Size("veterinarian", Comparison::Gt, 2)),
+            ),
+            Expr::Compare("name", Comparison::Ne, s("x")),
+        ]);
+        assert_eq!(
+            p.render(&expr),
+            "#n0[0].#n1 = :v0 AND size(#n2.#n1) > :v1 AND #n1 <> :v2"
+        );
+        assert_eq!(p.names["#n1"], "name");
+        assert_eq!(p.names.len(), 3);
     }
 
     #[test]

@@ -67,8 +67,11 @@ pub struct GetUnique<M: Model> {
 impl<M: Model> GetUnique<M> {
     /// The value of one attribute of the constraint (or of its scope).
     pub fn value<T, O, W>(mut self, attr: Attr<M, T, O, W>, value: impl Operand<T>) -> Self {
-        self.values
-            .push((attr.name(), attr.value(&value.into_operand())));
+        let value = match attr.refuse_nested("`get_unique(..).value`") {
+            Some(error) => Err(error),
+            None => attr.value(&value.into_operand()),
+        };
+        self.values.push((attr.name(), value));
         self
     }
 

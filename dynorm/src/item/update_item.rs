@@ -261,7 +261,11 @@ impl<M: Model> UpdateItem<M> {
     /// # Ok(()) }
     /// ```
     pub fn composite<T, O, W>(mut self, attr: Attr<M, T, O, W>, value: impl Operand<T>) -> Self {
-        match attr.value(&value.into_operand()) {
+        let value = match attr.refuse_nested("`composite`") {
+            Some(error) => Err(error),
+            None => attr.value(&value.into_operand()),
+        };
+        match value {
             Ok(value) => self.composite.push((attr.name(), Some(value))),
             Err(error) => {
                 self.composite_error
