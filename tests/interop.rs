@@ -524,6 +524,14 @@ suite!(
     run
 );
 suite!(
+    ShoppingMall,
+    "shopping_mall",
+    interop_models::mall::MallStore,
+    mall_examples,
+    seed,
+    run
+);
+suite!(
     Animals,
     "animals",
     interop_models::animals::Animal,
@@ -628,6 +636,7 @@ async fn read_theirs<S: Suite>(
 #[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
 async fn electrodb_documentation_examples_both_ways() {
     use interop_models::animals::{Animal, EvaluatedAnimal};
+    use interop_models::mall::MallStore;
     use interop_models::store_locations::StoreLocation;
     use serde_json::Value;
 
@@ -635,6 +644,7 @@ async fn electrodb_documentation_examples_both_ways() {
     let theirs = db("conformance_edb").await;
     for db in [&ours, &theirs] {
         db.tables().create::<StoreLocation>().send().await.unwrap();
+        db.tables().create::<MallStore>().send().await.unwrap();
         db.tables().create::<Animal>().send().await.unwrap();
         db.tables()
             .create::<EvaluatedAnimal>()
@@ -647,10 +657,16 @@ async fn electrodb_documentation_examples_both_ways() {
             .expect("the suites' names");
     let suite_names = |suite: &str| names.get(suite).cloned().unwrap_or_default();
     let store = run_suite::<StoreLocations>(&ours, &suite_names(StoreLocations::NAME)).await;
+    let mall = run_suite::<ShoppingMall>(&ours, &suite_names(ShoppingMall::NAME)).await;
     let animals = run_suite::<Animals>(&ours, &suite_names(Animals::NAME)).await;
     let conditions =
         run_suite::<AnimalConditions>(&ours, &suite_names(AnimalConditions::NAME)).await;
-    let all: Vec<&Value> = store.iter().chain(&animals).chain(&conditions).collect();
+    let all: Vec<&Value> = store
+        .iter()
+        .chain(&mall)
+        .chain(&animals)
+        .chain(&conditions)
+        .collect();
 
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance");
     std::fs::create_dir_all(&dir).unwrap();
@@ -665,6 +681,11 @@ async fn electrodb_documentation_examples_both_ways() {
             "{}={}",
             StoreLocations::NAME,
             theirs.tables().name::<StoreLocation>()
+        ),
+        format!(
+            "{}={}",
+            ShoppingMall::NAME,
+            theirs.tables().name::<MallStore>()
         ),
         format!("{}={}", Animals::NAME, theirs.tables().name::<Animal>()),
         format!(
@@ -688,6 +709,7 @@ async fn electrodb_documentation_examples_both_ways() {
 
     let written: Value = serde_json::from_slice(&std::fs::read(&electrodb_json).unwrap()).unwrap();
     read_theirs::<StoreLocations>(&ours, &store, &written).await;
+    read_theirs::<ShoppingMall>(&ours, &mall, &written).await;
     read_theirs::<Animals>(&ours, &animals, &written).await;
     read_theirs::<AnimalConditions>(&ours, &conditions, &written).await;
 

@@ -260,6 +260,7 @@ pub mod tasks {
 
 pub mod animal_examples;
 pub mod dynamodb_json;
+pub mod mall_examples;
 pub mod store_examples;
 
 pub mod store_locations {
@@ -299,37 +300,47 @@ pub mod store_locations {
         pub detail: Option<String>,
     }
 
-    #[derive(Model, Debug, Clone, PartialEq)]
-    #[dynorm(
-        table = "StoreDirectory",
-        entity = "MallStore",
-        rename_all = "camelCase"
-    )]
-    #[dynorm(
-        convention = "electrodb",
-        service = "MallStoreDirectory",
-        entity_version = "1"
-    )]
-    #[key(pk = [city_id, mall_id], sk = [building_id, store_id])]
-    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [mall_id], gsi1sk = [building_id, unit_id])]
-    #[key(index = "gsi2pk-gsi2sk-index", gsi2pk = [store_id], gsi2sk = [lease_end_date])]
-    pub struct StoreLocation {
-        pub city_id: String,
-        pub mall_id: String,
-        pub store_id: String,
-        pub building_id: String,
-        pub unit_id: String,
-        pub category: Category,
-        pub lease_end_date: String,
-        pub rent: String,
-        #[dynorm(default = "0.00")]
-        pub discount: Option<String>,
-        #[dynorm(default = 0)]
-        pub warnings: Option<i64>,
-        pub deposit: Option<i64>,
-        pub tenants: Option<BTreeSet<String>>,
-        pub rental_agreement: Option<Vec<Agreement>>,
-        pub tags: Option<BTreeSet<String>>,
+    /// A model of ElectroDB's `MallStore` entity: a store's place, category, lease and
+    /// rent, and `$extra` after them.
+    macro_rules! store {
+        ($(#[$meta:meta])* $name:ident { $($extra:tt)* }) => {
+            #[derive(Model, Debug, Clone, PartialEq)]
+            #[dynorm(
+                convention = "electrodb",
+                service = "MallStoreDirectory",
+                entity_version = "1"
+            )]
+            #[key(pk = [city_id, mall_id], sk = [building_id, store_id])]
+            #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [mall_id], gsi1sk = [building_id, unit_id])]
+            #[key(index = "gsi2pk-gsi2sk-index", gsi2pk = [store_id], gsi2sk = [lease_end_date])]
+            $(#[$meta])*
+            pub struct $name {
+                pub city_id: String,
+                pub mall_id: String,
+                pub store_id: String,
+                pub building_id: String,
+                pub unit_id: String,
+                pub category: Category,
+                pub lease_end_date: String,
+                pub rent: String,
+                #[dynorm(default = "0.00")]
+                pub discount: Option<String>,
+                $($extra)*
+            }
+        };
+    }
+    pub(crate) use store;
+
+    store! {
+        #[dynorm(table = "StoreDirectory", entity = "MallStore", rename_all = "camelCase")]
+        StoreLocation {
+            #[dynorm(default = 0)]
+            pub warnings: Option<i64>,
+            pub deposit: Option<i64>,
+            pub tenants: Option<BTreeSet<String>>,
+            pub rental_agreement: Option<Vec<Agreement>>,
+            pub tags: Option<BTreeSet<String>>,
+        }
     }
 }
 
@@ -398,5 +409,19 @@ pub mod animals {
             pub last_evaluation: Option<String>,
             pub last_evaluation_by: Option<String>,
         }
+    }
+}
+
+pub mod mall {
+    //! The `StoreLocations` entity of ElectroDB's shopping mall directory example
+    //! (`tests/interop/conformance/shopping_mall.js`).
+
+    use dynorm::Model;
+
+    pub use super::store_locations::Category;
+
+    super::store_locations::store! {
+        #[dynorm(table = "MallDirectory", entity = "MallStore", rename_all = "camelCase")]
+        MallStore {}
     }
 }

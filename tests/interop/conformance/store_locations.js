@@ -8,51 +8,64 @@ const { Entity } = require("electrodb");
 /** The table's key attributes (dynorm creates the tables, from its models). */
 const TABLE = { keys: ["pk", "sk"] };
 
-function entity(client, table) {
+/** The attributes every store has, in both of the documentation's declarations. */
+const storeAttributes = {
+  cityId: { type: "string", required: true },
+  mallId: { type: "string", required: true },
+  storeId: { type: "string", required: true },
+  buildingId: { type: "string", required: true },
+  unitId: { type: "string", required: true },
+  category: {
+    type: ["spite store", "food/coffee", "food/meal", "clothing", "electronics", "department", "misc"],
+    required: true,
+  },
+  leaseEndDate: { type: "string", required: true },
+  rent: { type: "string", required: true, validate: /^(\d+\.\d{2})$/ },
+  discount: { type: "string", required: false, default: "0.00", validate: /^(\d+\.\d{2})$/ },
+};
+
+/** The stores' indexes: by city and mall, by mall and unit, by store and lease end. */
+const storeIndexes = {
+  stores: {
+    pk: { field: "pk", composite: ["cityId", "mallId"] },
+    sk: { field: "sk", composite: ["buildingId", "storeId"] },
+  },
+  units: {
+    index: "gsi1pk-gsi1sk-index",
+    pk: { field: "gsi1pk", composite: ["mallId"] },
+    sk: { field: "gsi1sk", composite: ["buildingId", "unitId"] },
+  },
+  leases: {
+    index: "gsi2pk-gsi2sk-index",
+    pk: { field: "gsi2pk", composite: ["storeId"] },
+    sk: { field: "gsi2sk", composite: ["leaseEndDate"] },
+  },
+};
+
+/** A store entity with `attributes`. */
+function storeEntity(client, table, attributes) {
   return new Entity(
     {
       model: { service: "MallStoreDirectory", entity: "MallStore", version: "1" },
-      attributes: {
-        cityId: { type: "string", required: true },
-        mallId: { type: "string", required: true },
-        storeId: { type: "string", required: true },
-        buildingId: { type: "string", required: true },
-        unitId: { type: "string", required: true },
-        category: {
-          type: ["spite store", "food/coffee", "food/meal", "clothing", "electronics", "department", "misc"],
-          required: true,
-        },
-        leaseEndDate: { type: "string", required: true },
-        rent: { type: "string", required: true, validate: /^(\d+\.\d{2})$/ },
-        discount: { type: "string", required: false, default: "0.00", validate: /^(\d+\.\d{2})$/ },
-        tenants: { type: "set", items: "string" },
-        warnings: { type: "number", default: 0 },
-        deposit: { type: "number" },
-        rentalAgreement: {
-          type: "list",
-          items: { type: "map", properties: { type: { type: "string" }, detail: { type: "string" } } },
-        },
-        tags: { type: "set", items: "string" },
-      },
-      indexes: {
-        stores: {
-          pk: { field: "pk", composite: ["cityId", "mallId"] },
-          sk: { field: "sk", composite: ["buildingId", "storeId"] },
-        },
-        units: {
-          index: "gsi1pk-gsi1sk-index",
-          pk: { field: "gsi1pk", composite: ["mallId"] },
-          sk: { field: "gsi1sk", composite: ["buildingId", "unitId"] },
-        },
-        leases: {
-          index: "gsi2pk-gsi2sk-index",
-          pk: { field: "gsi2pk", composite: ["storeId"] },
-          sk: { field: "gsi2sk", composite: ["leaseEndDate"] },
-        },
-      },
+      attributes,
+      indexes: storeIndexes,
     },
     { client, table },
   );
+}
+
+function entity(client, table) {
+  return storeEntity(client, table, {
+    ...storeAttributes,
+    tenants: { type: "set", items: "string" },
+    warnings: { type: "number", default: 0 },
+    deposit: { type: "number" },
+    rentalAgreement: {
+      type: "list",
+      items: { type: "map", properties: { type: { type: "string" }, detail: { type: "string" } } },
+    },
+    tags: { type: "set", items: "string" },
+  });
 }
 
 /** A store as the documentation's put and create write it. */
@@ -211,4 +224,4 @@ const examples = [
 /** What ElectroDB writes in `__edb_e__` and `__edb_v__` for this entity. */
 const identity = { entity: "MallStore", version: "1" };
 
-module.exports = { entity, TABLE, identity, examples };
+module.exports = { entity, TABLE, identity, examples, storeEntity, storeAttributes };
