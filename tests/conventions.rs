@@ -610,3 +610,51 @@ async fn updates_and_conditions_leave_nested_none_out() {
         ])
     );
 }
+
+/// A boolean and an enum in a sort key, and a literal default, as ElectroDB writes them
+/// (`gsi1sk` holds `isprivate_false#license_mit`), and a query on the key's leading
+/// parts with ElectroDB's key condition.
+#[tokio::test]
+async fn electrodb_booleans_and_enums_in_keys_match_the_library() {
+    use interop_models::repositories::{License, Repository, RepositoryGsi1pkGsi1skIndex};
+    let fixtures = fixtures();
+    let db = dynorm_test::isolated_client("conventions_repositories")
+        .await
+        .unwrap(); // nothing is sent
+    let stored = |repo: &Repository| {
+        let input = db.put(repo).preview().unwrap();
+        normalized(input.item().cloned().expect("an item"))
+    };
+    let public = Repository {
+        repo_owner: "tywalch".into(),
+        repo_name: "ElectroDB".into(),
+        is_private: false,
+        license: License::Mit,
+        default_branch: None,
+    };
+    assert_eq!(stored(&public), fixtures["repositories_public"]);
+    let private = Repository {
+        repo_owner: "tywalch".into(),
+        repo_name: "Secret".into(),
+        is_private: true,
+        license: License::Apache2,
+        default_branch: Some("trunk".into()),
+    };
+    assert_eq!(stored(&private), fixtures["repositories_private"]);
+
+    let query = db
+        .query_by::<RepositoryGsi1pkGsi1skIndex>("tywalch".to_owned())
+        .range(Repository::IS_PRIVATE.eq(false));
+    let input = query.preview().unwrap();
+    let values = input.expression_attribute_values().unwrap();
+    // The key condition's values are ElectroDB's (the filter's are the entity's identity).
+    for wanted in fixtures["repositories_public_query"].values() {
+        assert!(values.values().any(|v| v == wanted), "{wanted:?} in {values:?}");
+    }
+    assert!(
+        input
+            .key_condition_expression()
+            .is_some_and(|k| k.contains("begins_with")),
+        "{input:?}"
+    );
+}

@@ -14,6 +14,7 @@ const defaults = models.teamsWithDefaultKeys(client, "TeamsDefaults");
 const { table: pokedex, Pokemon } = models.pokedex(client, "Pokedex");
 const tasks = models.taskManager(client, "TaskManager");
 const { Trainer, Badge } = models.trainers(pokedex);
+const repositories = models.repositories(client, "VersionControl");
 
 const at = "2026-12-01T03:41:50.258Z";
 const electro = (entity, input) => entity.put(input).params().Item;
@@ -39,6 +40,18 @@ const fixtures = {
     .item({ trainerId: "ash", name: "Ash", home: { town: "Pallet", rival: { name: "Gary" } } })
     .params().Item,
   toolbox_badge: Badge.build(models.toolbox.PutItemCommand).item({ badgeId: "boulder", name: "Boulder" }).params().Item,
+  repositories_public: electro(repositories, { repoOwner: "tywalch", repoName: "ElectroDB", isPrivate: false, license: "mit" }),
+  repositories_private: electro(repositories, {
+    repoOwner: "tywalch",
+    repoName: "Secret",
+    isPrivate: true,
+    license: "apache-2.0",
+    defaultBranch: "trunk",
+  }),
+  // The key condition of a query on the leading parts of `gsi1sk`, as ElectroDB sends it.
+  repositories_public_query: (({ ExpressionAttributeValues: values }) => ({ pk: values[":pk"], sk: values[":sk1"] }))(
+    repositories.query.created({ repoOwner: "tywalch", isPrivate: false }).params(),
+  ),
 };
 
 // Set by the library to the time of writing: the same text, "<now>", on both sides.

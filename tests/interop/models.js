@@ -252,4 +252,37 @@ function trainers(table) {
   return { Trainer, Badge };
 }
 
-module.exports = { documentClient, teamsWithTemplates, teamsWithDefaultKeys, taskManager, pokedex, trainers, toolbox };
+/**
+ * A version-control service's repositories, with a boolean and an enum in a sort key
+ * (`gsi1sk` holds `isprivate_false`), as ElectroDB's version-control example keys them.
+ */
+function repositories(client, table) {
+  return new Entity(
+    {
+      model: { entity: "repositories", service: "versioncontrol", version: "1" },
+      attributes: {
+        repoOwner: { type: "string", required: true },
+        repoName: { type: "string", required: true },
+        isPrivate: { type: "boolean", required: true },
+        license: { type: ["mit", "apache-2.0", "unlicense"], required: true },
+        defaultBranch: { type: "string", default: "main" },
+      },
+      indexes: {
+        repositories: {
+          collection: "alerts",
+          pk: { field: "pk", composite: ["repoOwner"] },
+          sk: { field: "sk", composite: ["repoName"] },
+        },
+        created: {
+          collection: "owned",
+          index: "gsi1pk-gsi1sk-index",
+          pk: { field: "gsi1pk", composite: ["repoOwner"] },
+          sk: { field: "gsi1sk", composite: ["isPrivate", "license", "repoName"] },
+        },
+      },
+    },
+    { client, table },
+  );
+}
+
+module.exports = { documentClient, teamsWithTemplates, teamsWithDefaultKeys, taskManager, pokedex, trainers, toolbox, repositories };

@@ -425,3 +425,48 @@ pub mod mall {
         MallStore {}
     }
 }
+
+pub mod repositories {
+    //! A version-control service's repositories, keyed by a boolean and an enum
+    //! (`tests/interop/models.js` declares it with ElectroDB).
+
+    use dynorm::Model;
+
+    /// ElectroDB's enum attribute `license`.
+    #[derive(dynorm::Value, Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum License {
+        #[dynorm(rename = "mit")]
+        Mit,
+        #[dynorm(rename = "apache-2.0")]
+        Apache2,
+        #[dynorm(rename = "unlicense")]
+        Unlicense,
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControl",
+        entity = "repositories",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(pk = [repo_owner], sk = [repo_name], collection = "alerts")]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [repo_owner],
+        gsi1sk = [is_private, license, repo_name],
+        collection = "owned"
+    )]
+    pub struct Repository {
+        pub repo_owner: String,
+        pub repo_name: String,
+        pub is_private: bool,
+        pub license: License,
+        #[dynorm(default = "main")]
+        pub default_branch: Option<String>,
+    }
+}

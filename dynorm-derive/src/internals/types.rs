@@ -126,6 +126,16 @@ pub fn non_scalar_key_reason(ty: &Type) -> Option<&'static str> {
     })
 }
 
+/// Why a type cannot be one part of a key built from several (a template or a list key),
+/// when its syntax alone shows that: as [`non_scalar_key_reason`], but a `bool` is written
+/// in the key's text, `true` or `false`, as ElectroDB writes it.
+pub fn non_text_part_reason(ty: &Type) -> Option<&'static str> {
+    match shape(ty) {
+        Shape::Bool => None,
+        _ => non_scalar_key_reason(ty),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

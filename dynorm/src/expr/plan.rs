@@ -20,7 +20,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::expr::condition::{Comparison, Expr};
 use crate::expr::placeholders::Placeholders;
-use crate::schema::entity::{KeyTemplate, TemplatePart};
+use crate::schema::entity::{bool_text, KeyTemplate, TemplatePart};
 use crate::schema::unique;
 use crate::schema::{IndexKind, IndexSchema, Schema};
 
@@ -205,8 +205,9 @@ fn composed_range(
     let render = |field: &str, value: &AttributeValue| match value {
         AttributeValue::S(s) if !s.is_empty() => Ok(template.casing.fold(s).to_string()),
         AttributeValue::N(n) => Ok(n.clone()),
+        AttributeValue::Bool(b) => Ok(bool_text(*b).to_owned()),
         _ => Err(format!(
-            "`{field}` in a key condition needs a string or number that is not empty"
+            "`{field}` in a key condition needs a string that is not empty, a number or a boolean"
         )),
     };
     let mut text = String::new();

@@ -104,13 +104,14 @@ impl KeyTemplate {
                     let text = match item.get(*name) {
                         Some(AttributeValue::S(s)) => self.casing.fold(s),
                         Some(AttributeValue::N(n)) => n.as_str().into(),
+                        Some(AttributeValue::Bool(b)) => bool_text(*b).into(),
                         Some(AttributeValue::Null(_)) | None => {
                             stopped = true;
                             continue;
                         }
                         Some(other) => {
                             return Err(Error::validation(format!(
-                                "`{name}` is {}; only strings and numbers can be part of key `{}`",
+                                "`{name}` is {}; only strings, numbers and booleans can be part of key `{}`",
                                 crate::value::describe(other),
                                 self.attribute
                             ))
@@ -187,6 +188,7 @@ impl KeyTemplate {
             let rendered = match value(name) {
                 Some(AttributeValue::S(s)) if !s.is_empty() => self.casing.fold(s),
                 Some(AttributeValue::N(n)) => n.as_str().into(),
+                Some(AttributeValue::Bool(b)) => bool_text(*b).into(),
                 _ => {
                     return LeadingKey {
                         text,
@@ -212,6 +214,15 @@ impl KeyTemplate {
             complete: true,
             enforced,
         }
+    }
+}
+
+/// A `bool` as a key's text holds it: `true` or `false`, as ElectroDB writes it.
+pub(crate) const fn bool_text(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
     }
 }
 

@@ -157,7 +157,7 @@ fn check_template(cx: &Ctxt, model: &Model, template: &Template, primary: bool) 
             );
             continue;
         }
-        if let Some(reason) = types::non_scalar_key_reason(field.present) {
+        if let Some(reason) = types::non_text_part_reason(field.present) {
             cx.error_spanned_by(
                 template.literal,
                 format!("`{}` cannot be part of a key: {reason}", field.member),
