@@ -649,7 +649,10 @@ async fn electrodb_booleans_and_enums_in_keys_match_the_library() {
     let values = input.expression_attribute_values().unwrap();
     // The key condition's values are ElectroDB's (the filter's are the entity's identity).
     for wanted in fixtures["repositories_public_query"].values() {
-        assert!(values.values().any(|v| v == wanted), "{wanted:?} in {values:?}");
+        assert!(
+            values.values().any(|v| v == wanted),
+            "{wanted:?} in {values:?}"
+        );
     }
     assert!(
         input

@@ -34,7 +34,9 @@
 //! 3. `#[version]` went up by exactly one per successful write, and a refused write
 //!    changed nothing (the oracle is compared attribute by attribute);
 //! 4. `updated_at` is set by every write; `default` fields keep their first value; no
-//!    update changes a `read_only` field;
+//!    update changes a `read_only` field; a literal default (`Task::note`, `Org::tier`)
+//!    fills an absent attribute on every whole-item write (create, put, insert, batch and
+//!    transaction puts) and on an upsert that creates the item, and on nothing else;
 //! 5. the item decodes back into its model.
 //!
 //! The oracle says what is correct. Expectations that once failed are marked
@@ -120,6 +122,8 @@ struct Task {
     #[combine(fields = [category, title], sep = "#")]
     label: String,
     views: i64,
+    /// A literal default: a whole-item write of a task without a note stores `NOTE_DEFAULT`.
+    #[dynorm(default = "n0")]
     note: Option<String>,
     #[version]
     version: u64,
@@ -151,6 +155,10 @@ struct Org {
     name: String,
     plan: Option<String>,
     seats: u32,
+    /// A literal default no write path sets: every whole-item write (and an upsert that
+    /// creates the org) stores `TIER_DEFAULT`, and nothing else changes it.
+    #[dynorm(default = "basic")]
+    tier: Option<String>,
     #[dynorm(updated_at)]
     updated_at: Option<DateTime<Utc>>,
 }
@@ -171,6 +179,7 @@ impl From<OrgV1> for Org {
             name: v1.name,
             plan: v1.plan,
             seats: v1.seat_text.parse().unwrap_or_default(),
+            tier: None,
             updated_at: None,
         }
     }
@@ -373,6 +382,10 @@ const CATEGORIES: [&str; 2] = ["bug", "ops"];
 /// The last source of `label`, so it may hold the separator.
 const TITLES: [&str; 3] = ["fix", "ship", "x#y"];
 const NOTES: [&str; 2] = ["n1", "n2"];
+/// `Task::note`'s literal default, which no step writes itself.
+const NOTE_DEFAULT: &str = "n0";
+/// `Org::tier`'s literal default.
+const TIER_DEFAULT: &str = "basic";
 const NAMES: [&str; 2] = ["Acme", "Blue"];
 const PLANS: [&str; 2] = ["free", "pro"];
 /// A first `#[combine]` source that holds the separator: refused on every path.
@@ -606,6 +619,7 @@ impl OrgFields {
             name: self.name.into(),
             plan: self.plan.map(Into::into),
             seats: self.seats,
+            tier: None,
             updated_at: None,
         }
     }
@@ -1757,10 +1771,18 @@ fn create_task_sent(world: &World, key: TKey, fields: &TaskFields, since: DateTi
     done(vec![Change::Task(
         key,
         Some(Entry {
-            model: fields.task(key, 1, None),
+            model: noted(fields.task(key, 1, None)),
             fresh: fresh_task(since, Gen::Must, Gen::Must),
         }),
     )])
+}
+
+/// A task as a whole-item write stores it: without a note, with the literal default.
+fn noted(mut task: Task) -> Task {
+    if task.note.is_none() {
+        task.note = Some(NOTE_DEFAULT.into());
+    }
+    task
 }
 
 /// The model a put is given: the fields, at the chosen version, with the generated
@@ -1812,7 +1834,7 @@ fn put_task_sent(
         (Some(stored), v) if stored.version == v => {}
         (Some(_), _) => return refused(&[ErrorKind::VersionConflict]),
     }
-    let mut stored = model.clone();
+    let mut stored = noted(model.clone());
     stored.version = model.version + 1;
     done(vec![Change::Task(
         key,
@@ -1982,10 +2004,12 @@ fn put_org(key: OKey, fields: &OrgFields, since: DateTime<Utc>) -> Eval {
     if refusal == Refusal::Must {
         return refused(&[VALIDATION]);
     }
+    let mut org = fields.org(key);
+    org.tier = Some(TIER_DEFAULT.into());
     done(vec![Change::Org(
         key,
         Some(Entry {
-            model: fields.org(key),
+            model: org,
             fresh: fresh_task(since, Gen::Keep, Gen::Keep),
         }),
     )])
@@ -2025,11 +2049,13 @@ fn update_org_sent(
     }
     let mut org = match world.org(key) {
         Some(org) => org.clone(),
+        // An upsert that creates the org fills its literal default, which no action sets.
         None if upsert => Org {
             org: key.name().into(),
             name: String::new(),
             plan: None,
             seats: 0,
+            tier: Some(TIER_DEFAULT.into()),
             updated_at: None,
         },
         None => return refused(&[ErrorKind::NotFound]),
@@ -2353,6 +2379,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                 name: org.name,
                 plan: org.plan,
                 seats: org.seats,
+                tier: org.tier,
             })
             .send()
             .await
@@ -2987,6 +3014,7 @@ fn check_item(item: &Item) -> Result<(), String> {
             "name",
             "plan",
             "seats",
+            "tier",
             "updated_at",
             "__shape",
             "seat_text",
