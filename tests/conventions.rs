@@ -661,3 +661,74 @@ async fn electrodb_booleans_and_enums_in_keys_match_the_library() {
         "{input:?}"
     );
 }
+
+/// ElectroDB's sub-collections: `collection = ["owned", "managed"]` writes ElectroDB's keys,
+/// and a collection query at each level sends ElectroDB's key condition and reads the
+/// entities of that level, on a real server.
+#[tokio::test]
+async fn electrodb_sub_collections_match_the_library_at_each_level() {
+    use interop_models::owned::{Issue, ManagedWork, Owned, OwnedWork, PullRequest, Repository};
+    let fixtures = fixtures();
+    let db = common::db("conventions_sub_collections").await;
+    db.tables().create_shared::<Owned>().send().await.unwrap();
+    let repository = Repository {
+        username: "ann".into(),
+        id: "r1".into(),
+        status: "open".into(),
+    };
+    let issue = Issue {
+        username: "ann".into(),
+        id: "i1".into(),
+        status: "open".into(),
+    };
+    let pull_request = PullRequest {
+        username: "ann".into(),
+        id: "p1".into(),
+        status: "merged".into(),
+    };
+    assert_eq!(written(&repository), fixtures["owned_repository"]);
+    assert_eq!(written(&issue), fixtures["owned_issue"]);
+    assert_eq!(written(&pull_request), fixtures["owned_pull_request"]);
+    db.put(&repository).send().await.unwrap();
+    db.put(&issue).send().await.unwrap();
+    db.put(&pull_request).send().await.unwrap();
+
+    let key_values = |input: aws_sdk_dynamodb::operation::query::QueryInput| {
+        let values = input
+            .expression_attribute_values()
+            .cloned()
+            .unwrap_or_default();
+        (
+            values.values().cloned().collect::<Vec<_>>(),
+            input
+                .key_condition_expression()
+                .unwrap_or_default()
+                .to_owned(),
+        )
+    };
+    for (name, (values, condition)) in [
+        (
+            "owned_collection_query",
+            key_values(db.collection::<OwnedWork>("ann").preview().unwrap()),
+        ),
+        (
+            "managed_collection_query",
+            key_values(db.collection::<ManagedWork>("ann").preview().unwrap()),
+        ),
+    ] {
+        assert!(condition.contains("begins_with"), "{name}: {condition}");
+        for wanted in fixtures[name].values() {
+            assert!(values.contains(wanted), "{name}: {wanted:?} in {values:?}");
+        }
+    }
+    let owned = db.collection::<OwnedWork>("ann").all().await.unwrap();
+    assert_eq!(owned.len(), 3, "{owned:?}");
+    let managed = db.collection::<ManagedWork>("ann").all().await.unwrap();
+    assert_eq!(
+        managed,
+        [
+            ManagedWork::Issue(issue),
+            ManagedWork::PullRequest(pull_request)
+        ]
+    );
+}

@@ -15,6 +15,9 @@ const { table: pokedex, Pokemon } = models.pokedex(client, "Pokedex");
 const tasks = models.taskManager(client, "TaskManager");
 const { Trainer, Badge } = models.trainers(pokedex);
 const repositories = models.repositories(client, "VersionControl");
+const owned = models.subCollections(client, "Owned");
+/** The partition and range key values of a query's key condition, as ElectroDB sends them. */
+const keyCondition = ({ ExpressionAttributeValues: values }) => ({ pk: values[":pk"], sk: values[":sk1"] });
 
 const at = "2026-12-01T03:41:50.258Z";
 const electro = (entity, input) => entity.put(input).params().Item;
@@ -49,9 +52,13 @@ const fixtures = {
     defaultBranch: "trunk",
   }),
   // The key condition of a query on the leading parts of `gsi1sk`, as ElectroDB sends it.
-  repositories_public_query: (({ ExpressionAttributeValues: values }) => ({ pk: values[":pk"], sk: values[":sk1"] }))(
-    repositories.query.created({ repoOwner: "tywalch", isPrivate: false }).params(),
-  ),
+  repositories_public_query: keyCondition(repositories.query.created({ repoOwner: "tywalch", isPrivate: false }).params()),
+  owned_repository: electro(owned.repository, { username: "ann", id: "r1", status: "open" }),
+  owned_issue: electro(owned.issue, { username: "ann", id: "i1", status: "open" }),
+  owned_pull_request: electro(owned.pullRequest, { username: "ann", id: "p1", status: "merged" }),
+  // The sub-collections' queries: `owned` reads all three entities, `managed` two.
+  owned_collection_query: keyCondition(owned.service.collections.owned({ username: "ann" }).params()),
+  managed_collection_query: keyCondition(owned.service.collections.managed({ username: "ann" }).params()),
 };
 
 // Set by the library to the time of writing: the same text, "<now>", on both sides.

@@ -285,4 +285,46 @@ function repositories(client, table) {
   );
 }
 
-module.exports = { documentClient, teamsWithTemplates, teamsWithDefaultKeys, taskManager, pokedex, trainers, toolbox, repositories };
+/**
+ * ElectroDB's sub-collections: a user's repositories are `owned`; their issues and pull
+ * requests are `owned`, and within it `managed` (`collection: ["owned", "managed"]`).
+ */
+function subCollections(client, table) {
+  const entity = (name, collection) =>
+    new Entity(
+      {
+        model: { entity: name, service: "versioncontrol", version: "1" },
+        attributes: {
+          username: { type: "string", required: true },
+          id: { type: "string", required: true },
+          status: { type: "string", required: true },
+        },
+        indexes: {
+          record: { pk: { field: "pk", composite: ["id"] }, sk: { field: "sk", composite: [] } },
+          owned: {
+            collection,
+            index: "gsi1pk-gsi1sk-index",
+            pk: { field: "gsi1pk", composite: ["username"] },
+            sk: { field: "gsi1sk", composite: ["status", "id"] },
+          },
+        },
+      },
+      { client, table },
+    );
+  const repository = entity("repository", "owned");
+  const issue = entity("issue", ["owned", "managed"]);
+  const pullRequest = entity("pullRequest", ["owned", "managed"]);
+  return { repository, issue, pullRequest, service: new Service({ repository, issue, pullRequest }) };
+}
+
+module.exports = {
+  documentClient,
+  teamsWithTemplates,
+  teamsWithDefaultKeys,
+  taskManager,
+  pokedex,
+  trainers,
+  toolbox,
+  repositories,
+  subCollections,
+};

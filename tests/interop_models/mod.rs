@@ -470,3 +470,58 @@ pub mod repositories {
         pub default_branch: Option<String>,
     }
 }
+
+pub mod owned {
+    //! ElectroDB's sub-collections (`tests/interop/models.js`, `subCollections`): a user's
+    //! repositories are `owned`; their issues and pull requests are `owned`, and within it
+    //! `managed`.
+
+    use dynorm::{Collection, Model};
+
+    /// A model of one of the three entities, in `$collection` on GSI1.
+    macro_rules! owned_entity {
+        ($name:ident, $entity:literal, $($collection:tt)*) => {
+            #[derive(Model, Debug, Clone, PartialEq)]
+            #[dynorm(table = "Owned", entity = $entity, rename_all = "camelCase")]
+            #[dynorm(convention = "electrodb", service = "versioncontrol", entity_version = "1")]
+            #[key(pk = [id], sk = [])]
+            #[key(
+                index = "gsi1pk-gsi1sk-index",
+                gsi1pk = [username],
+                gsi1sk = [status, id],
+                collection = $($collection)*
+            )]
+            pub struct $name {
+                pub username: String,
+                pub id: String,
+                pub status: String,
+            }
+        };
+    }
+
+    owned_entity!(Repository, "repository", "owned");
+    owned_entity!(Issue, "issue", ["owned", "managed"]);
+    owned_entity!(PullRequest, "pullRequest", ["owned", "managed"]);
+
+    dynorm::shared_table! {
+        /// The table the three share.
+        pub struct Owned { Repository, Issue, PullRequest }
+    }
+
+    /// The `owned` collection: everything a user owns.
+    #[derive(Collection, Debug, PartialEq)]
+    #[dynorm(index = "gsi1pk-gsi1sk-index")]
+    pub enum OwnedWork {
+        Repository(Repository),
+        Issue(Issue),
+        PullRequest(PullRequest),
+    }
+
+    /// The `managed` sub-collection within it: the issues and pull requests.
+    #[derive(Collection, Debug, PartialEq)]
+    #[dynorm(index = "gsi1pk-gsi1sk-index")]
+    pub enum ManagedWork {
+        Issue(Issue),
+        PullRequest(PullRequest),
+    }
+}

@@ -15,6 +15,7 @@ use crate::error::{sdk_error, Error, Result};
 use crate::expr::{Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
 use crate::observe::{request, Predicted, Reporting};
+use crate::schema::entity::{Entity, KeyTemplate};
 use crate::schema::{collection, unique};
 use crate::schema::{entity_name, Collection, Index, IndexSchema, Model, Schema};
 use crate::value::Item;
@@ -80,21 +81,23 @@ impl Prepared {
 }
 
 /// The range key condition every entity of the collection meets on `index`: `begins_with`
-/// the text their range keys all start with (`$assignments#` for an ElectroDB collection),
-/// so the query reads only what the collection can hold; `None` when they share none. An
-/// entity without a key on `index` is refused.
+/// the text their range keys all start with, so the query reads only what the collection
+/// can hold; `None` when they share none. Entities in ElectroDB collections share the
+/// collection's text as ElectroDB queries it, `$assignments`, or for a sub-collection
+/// the levels they all are in, `$owned#managed`. An entity without a key on `index` is
+/// refused.
 fn shared_range_prefix(entities: &[&'static Schema], index: &IndexSchema) -> Result<Option<Expr>> {
     let Some(attribute) = index.range_key.first() else {
         return Ok(None);
     };
     let mut shared: Option<&'static str> = None;
-    for schema in entities {
+    let mut collections: Option<Vec<&'static str>> = Some(Vec::new());
+    for (i, schema) in entities.iter().enumerate() {
         let keyed =
             index.request_name().is_none() || schema.indexes.iter().any(|i| i.name == index.name);
-        let template = schema
-            .entity
-            .and_then(|e| e.range_template(index.request_name()));
-        let (true, Some(template)) = (keyed, template) else {
+        let entity = schema.entity;
+        let template = entity.and_then(|e| e.range_template(index.request_name()));
+        let (true, Some(entity), Some(template)) = (keyed, entity, template) else {
             return Err(Error::config(format!(
                 "entity `{}` of the collection has no key template on `{}`",
                 schema.model,
@@ -106,10 +109,38 @@ fn shared_range_prefix(entities: &[&'static Schema], index: &IndexSchema) -> Res
             None => prefix,
             Some(so_far) => &so_far[..common_prefix_len(so_far, prefix)],
         });
+        collections = match (collections, electrodb_collection(&entity, template, prefix)) {
+            (Some(_), Some(levels)) if i == 0 => Some(levels),
+            (Some(so_far), Some(levels)) => Some(
+                so_far
+                    .into_iter()
+                    .zip(levels)
+                    .take_while(|(a, b)| a == b)
+                    .map(|(a, _)| a)
+                    .collect(),
+            ),
+            _ => None,
+        };
     }
-    Ok(shared
-        .filter(|p| !p.is_empty())
-        .map(|p| Expr::BeginsWith(attribute.name, AttributeValue::S(p.to_owned()))))
+    let text = match collections.filter(|levels| !levels.is_empty()) {
+        Some(levels) => format!("${}", levels.join("#")),
+        None => shared.unwrap_or_default().to_owned(),
+    };
+    Ok((!text.is_empty()).then(|| Expr::BeginsWith(attribute.name, AttributeValue::S(text))))
+}
+
+/// The collection levels an ElectroDB default key is in: `$owned#managed#issue_1#..`
+/// (its static `prefix`) is in `owned`, then `managed`. `None` for a key in no collection.
+fn electrodb_collection(
+    entity: &Entity,
+    template: &KeyTemplate,
+    prefix: &'static str,
+) -> Option<Vec<&'static str>> {
+    let (_, version) = entity.convention.version()?;
+    let marker = format!("#{}_{version}", template.casing.fold(entity.name));
+    let path = prefix.strip_prefix('$')?;
+    let end = path.find(&marker)?;
+    Some(path[..end].split('#').collect())
 }
 
 /// The length in bytes of the text `a` and `b` start with, on a character boundary.

@@ -35,8 +35,34 @@ pub struct KeyDecl {
     pub range: Option<Template>,
     /// `casing = ".."`, one of `symbol::CASINGS`.
     pub casing: Option<LitStr>,
-    /// `collection = ".."`: ElectroDB's collection.
+    /// `collection = ".."`: ElectroDB's collection; a sub-collection
+    /// (`collection = ["owned", "managed"]`) as its keys hold it, `owned#managed`.
     pub collection: Option<LitStr>,
+}
+
+/// `["owned", "managed"]`: ElectroDB's sub-collection, as the one text its keys hold
+/// (`owned#managed`), spanned at the list.
+fn sub_collection(cx: &Ctxt, input: syn::parse::ParseStream) -> syn::Result<LitStr> {
+    let content;
+    let brackets = syn::bracketed!(content in input);
+    let names = content.parse_terminated(
+        |p: syn::parse::ParseStream| p.parse::<LitStr>(),
+        syn::Token![,],
+    )?;
+    let span = brackets.span.join();
+    if names.is_empty() {
+        cx.error_spanned_by(
+            LitStr::new("", span),
+            "a sub-collection names one collection or more: `collection = [\"owned\", \"managed\"]`",
+        );
+    }
+    for name in &names {
+        if name.value().is_empty() || name.value().contains('#') {
+            cx.error_spanned_by(name, "a collection's name is not empty and holds no `#`");
+        }
+    }
+    let text: Vec<String> = names.iter().map(LitStr::value).collect();
+    Ok(LitStr::new(&text.join("#"), span))
 }
 
 /// Parses every `#[key(...)]` on the struct.
@@ -58,8 +84,14 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
                     set_once(cx, &mut casing, value, &meta, CASING);
                 }
             } else if meta.path == COLLECTION {
-                // #[key(collection = "teamWithMembers", ..)]
-                let value: LitStr = meta.value()?.parse()?;
+                // #[key(collection = "teamWithMembers", ..)], or a sub-collection:
+                // #[key(collection = ["owned", "managed"], ..)]
+                let input = meta.value()?;
+                let value = if input.peek(syn::token::Bracket) {
+                    sub_collection(cx, input)?
+                } else {
+                    input.parse()?
+                };
                 set_once(cx, &mut collection, value, &meta, COLLECTION);
             } else if let Some(attribute) = meta.path.get_ident() {
                 let input = meta.value()?;
