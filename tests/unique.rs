@@ -622,3 +622,87 @@ async fn previews_show_what_is_sent_and_send_nothing() {
     assert_eq!(items, 60);
     assert_eq!(requests.total(), 0, "{:?}", requests.counts());
 }
+
+/// A member of an org, keyed by org and email: the email is one part of the key, unique
+/// in the whole table (table-wide), and the badge unique within the org.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "UniqueMembers", unique_name = "Member")]
+struct Member {
+    #[hash_key]
+    org: String,
+    #[range_key]
+    #[unique]
+    email: String,
+    #[unique(scope = org)]
+    badge: String,
+}
+
+#[tokio::test]
+async fn one_part_of_a_composite_key_can_be_unique_table_wide() {
+    let db = common::db_with::<Member>("unique_key_part").await;
+    let member = |org: &str, email: &str, badge: &str| Member {
+        org: org.into(),
+        email: email.into(),
+        badge: badge.into(),
+    };
+    db.create(&member("acme", "ada@example.com", "b1"))
+        .send()
+        .await
+        .unwrap();
+    // The same email in another org's partition is refused: the key alone would allow it.
+    let error = db
+        .create(&member("blue", "ada@example.com", "b1"))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UniqueConflict, "{error}");
+    let error = db
+        .transact_write()
+        .write(db.put(&member("blue", "ada@example.com", "b2")))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::UniqueConflict | ErrorKind::TransactionCanceled
+        ),
+        "{error}"
+    );
+    // The badge is unique within an org: another org may hold it, the same org may not.
+    db.create(&member("blue", "bo@example.com", "b1"))
+        .send()
+        .await
+        .unwrap();
+    let error = db
+        .create(&member("acme", "cy@example.com", "b1"))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::UniqueConflict, "{error}");
+    // A put of the same key keeps its own guard; the holder is found by value.
+    db.put(&member("acme", "ada@example.com", "b1"))
+        .send()
+        .await
+        .unwrap();
+    let found = db
+        .get_unique::<Member>()
+        .value(Member::EMAIL, "ada@example.com")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(found.map(|m| m.org), Some("acme".to_owned()));
+    // Deleting the holder frees the value for the other partition.
+    db.delete::<Member>(MemberKey {
+        org: "acme".into(),
+        email: "ada@example.com".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+    db.create(&member("blue", "ada@example.com", "b2"))
+        .send()
+        .await
+        .unwrap();
+    check_guards::<Member>(&db).await;
+}

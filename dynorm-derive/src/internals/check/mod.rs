@@ -287,21 +287,35 @@ fn check_combines(cx: &Ctxt, model: &Model) {
     }
 }
 
-/// `#[unique]`: on attributes that are not the table key nor combined, each field once,
+/// `#[unique]`: on attributes that with their scope are not the whole table key (which
+/// is unique already; one part of a key of several is not) nor combined, each field once,
 /// no constraint twice, and no `#[ttl]` on the model, whose expiry would leave the guard
 /// items behind.
 fn check_uniques(cx: &Ctxt, model: &Model) {
     let mut seen: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     for unique in &model.uniques {
         let span = &unique.decl.attr;
+        let covers_key = model
+            .key_fields
+            .iter()
+            .all(|k| unique.fields.contains(k) || unique.scope.contains(k));
+        if covers_key {
+            let key: Vec<String> = model
+                .key_fields
+                .iter()
+                .map(|&k| format!("`{}`", model.fields[k].ast.ident))
+                .collect();
+            cx.error_spanned_by(
+                span,
+                format!(
+                    "this constraint holds the whole table key ({}), which is unique already; #[unique] is for other attributes, or one part of a key of several",
+                    key.join(", ")
+                ),
+            );
+        }
         for &position in &unique.fields {
             let name = &model.fields[position].ast.ident;
-            if model.key_fields.contains(&position) {
-                cx.error_spanned_by(
-                    span,
-                    format!("`{name}` is part of the table key, which is unique already; #[unique] is for other attributes"),
-                );
-            } else if model.combine_of(position).is_some() {
+            if model.combine_of(position).is_some() {
                 cx.error_spanned_by(
                     span,
                     format!("`{name}` is a #[combine] field; make its sources unique together instead: #[unique(fields = [..])] on the struct"),
