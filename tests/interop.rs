@@ -532,6 +532,14 @@ suite!(
     run
 );
 suite!(
+    Edgecases,
+    "edgecases",
+    interop_models::edgecases::Edgecase,
+    edgecase_examples,
+    seed,
+    run
+);
+suite!(
     Animals,
     "animals",
     interop_models::animals::Animal,
@@ -636,6 +644,7 @@ async fn read_theirs<S: Suite>(
 #[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
 async fn electrodb_documentation_examples_both_ways() {
     use interop_models::animals::{Animal, EvaluatedAnimal};
+    use interop_models::edgecases::Edgecase;
     use interop_models::mall::MallStore;
     use interop_models::store_locations::StoreLocation;
     use serde_json::Value;
@@ -645,6 +654,7 @@ async fn electrodb_documentation_examples_both_ways() {
     for db in [&ours, &theirs] {
         db.tables().create::<StoreLocation>().send().await.unwrap();
         db.tables().create::<MallStore>().send().await.unwrap();
+        db.tables().create::<Edgecase>().send().await.unwrap();
         db.tables().create::<Animal>().send().await.unwrap();
         db.tables()
             .create::<EvaluatedAnimal>()
@@ -661,11 +671,13 @@ async fn electrodb_documentation_examples_both_ways() {
     let animals = run_suite::<Animals>(&ours, &suite_names(Animals::NAME)).await;
     let conditions =
         run_suite::<AnimalConditions>(&ours, &suite_names(AnimalConditions::NAME)).await;
+    let edgecases = run_suite::<Edgecases>(&ours, &suite_names(Edgecases::NAME)).await;
     let all: Vec<&Value> = store
         .iter()
         .chain(&mall)
         .chain(&animals)
         .chain(&conditions)
+        .chain(&edgecases)
         .collect();
 
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance");
@@ -693,6 +705,7 @@ async fn electrodb_documentation_examples_both_ways() {
             AnimalConditions::NAME,
             theirs.tables().name::<EvaluatedAnimal>()
         ),
+        format!("{}={}", Edgecases::NAME, theirs.tables().name::<Edgecase>()),
     ];
     let mut args = vec![
         "compare".to_owned(),
@@ -712,6 +725,7 @@ async fn electrodb_documentation_examples_both_ways() {
     read_theirs::<ShoppingMall>(&ours, &mall, &written).await;
     read_theirs::<Animals>(&ours, &animals, &written).await;
     read_theirs::<AnimalConditions>(&ours, &conditions, &written).await;
+    read_theirs::<Edgecases>(&ours, &edgecases, &written).await;
 
     // The guide's table is this run's.
     let table = std::fs::read_to_string(&results).unwrap();

@@ -260,6 +260,7 @@ pub mod tasks {
 
 pub mod animal_examples;
 pub mod dynamodb_json;
+pub mod edgecase_examples;
 pub mod mall_examples;
 pub mod store_examples;
 
@@ -523,5 +524,23 @@ pub mod owned {
     pub enum ManagedWork {
         Issue(Issue),
         PullRequest(PullRequest),
+    }
+}
+
+pub mod edgecases {
+    //! ElectroDB's update edge case (`tests/interop/conformance/edgecases.js`).
+
+    use dynorm::Model;
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Edgecases", entity = "update-edgecases")]
+    #[dynorm(convention = "electrodb", service = "service", entity_version = "1")]
+    #[key(pk = [attr1], sk = [attr2])]
+    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [attr3], gsi1sk = [attr2, attr4])]
+    pub struct Edgecase {
+        pub attr1: String,
+        pub attr2: String,
+        pub attr3: String,
+        pub attr4: Option<String>,
     }
 }
