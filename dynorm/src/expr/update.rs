@@ -11,7 +11,7 @@
 //!     .set(Order::TOTAL, 99.5)
 //!     .increment(Order::VISITS, 1)
 //!     .remove(Order::NOTE);
-//! assert_eq!(paid.len(), 3);
+//! assert_eq!(paid.attributes().collect::<Vec<_>>(), ["total", "visits", "note"]);
 //! ```
 
 use std::collections::{BTreeSet, HashSet};
@@ -74,11 +74,6 @@ impl<M: Model> Update<M> {
             errors: Vec::new(),
             model: PhantomData,
         }
-    }
-
-    /// How many actions the caller gave.
-    pub fn len(&self) -> usize {
-        self.actions.len()
     }
 
     /// Whether the caller gave no action.
@@ -594,6 +589,6 @@ mod tests {
                 .attribute(),
             Some("total")
         );
-        assert_eq!(a.len(), 1);
+        assert_eq!(a.attributes().count(), 1);
     }
 }
