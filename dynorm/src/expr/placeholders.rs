@@ -213,10 +213,11 @@ impl Placeholders {
 
     /// Writes a sub-expression, in parentheses when it is compound.
     fn write_nested(&mut self, expr: &Expr, out: &mut String) {
-        let compound = matches!(
-            expr,
-            Expr::And(_) | Expr::Or(_) | Expr::Not(_) | Expr::Between(..)
-        );
+        let compound = match expr {
+            Expr::And(_) | Expr::Or(_) | Expr::Not(_) | Expr::Between(..) => true,
+            Expr::Inside(_, leaf) => matches!(**leaf, Expr::Between(..)),
+            _ => false,
+        };
         if compound {
             out.push('(');
         }
@@ -289,6 +290,22 @@ mod tests {
         assert_eq!(
             p.render(&expr),
             "#n0[0].#n1 = :v0 AND size(#n2.#n1) > :v1 AND #n1 <> :v2"
+        );
+        // A `BETWEEN` inside a path keeps its parentheses among other conditions.
+        let between = Expr::And(vec![
+            Expr::Inside(
+                Steps::NONE.then(Step::Key("size")),
+                Box::new(Expr::Between(
+                    "litter",
+                    AttributeValue::N("1".into()),
+                    AttributeValue::N("3".into()),
+                )),
+            ),
+            Expr::Exists("name"),
+        ]);
+        assert_eq!(
+            Placeholders::default().render(&between),
+            "(#n0.#n1 BETWEEN :v0 AND :v1) AND attribute_exists(#n2)"
         );
         assert_eq!(p.names["#n1"], "name");
         assert_eq!(p.names.len(), 3);
