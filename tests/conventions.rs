@@ -732,3 +732,45 @@ async fn electrodb_sub_collections_match_the_library_at_each_level() {
         ]
     );
 }
+
+/// A query without a named index chooses one whose hash key is built from fields when
+/// each field has an equality (ElectroDB's `find`), and reads exactly the values asked for:
+/// the keys fold letter case, so the equalities stay in the filter.
+#[tokio::test]
+async fn a_query_chooses_an_index_keyed_by_fields_from_their_equalities() {
+    use interop_models::store_examples::latte_larrys;
+    use interop_models::store_locations::StoreLocation as S;
+    let db = common::db_with::<S>("conventions_index_choice").await;
+    db.put(&latte_larrys()).send().await.unwrap();
+    db.put(&S {
+        mall_id: "EASTPOINTE".into(),
+        store_id: "MochaJoes".into(),
+        ..latte_larrys()
+    })
+    .send()
+    .await
+    .unwrap();
+
+    let by_building = db
+        .query::<S>()
+        .matching(S::MALL_ID.eq("EastPointe") & S::BUILDING_ID.eq("BuildingA1"));
+    let plan = by_building.plan().unwrap();
+    assert_eq!(plan.index_name(), "gsi1pk-gsi1sk-index", "{plan}");
+    let found = by_building.all().await.unwrap();
+    // `EASTPOINTE` shares the folded partition, and the filter leaves it out.
+    assert_eq!(
+        found
+            .iter()
+            .map(|s| s.store_id.as_str())
+            .collect::<Vec<_>>(),
+        ["LatteLarrys"]
+    );
+    let by_store = db.query::<S>().matching(S::STORE_ID.eq("MochaJoes"));
+    assert_eq!(by_store.plan().unwrap().index_name(), "gsi2pk-gsi2sk-index");
+    assert_eq!(by_store.all().await.unwrap().len(), 1);
+    let by_city = db
+        .query::<S>()
+        .matching(S::CITY_ID.eq("Atlanta1") & S::MALL_ID.eq("EastPointe"));
+    assert_eq!(by_city.plan().unwrap().index_name(), "table");
+    assert_eq!(by_city.all().await.unwrap().len(), 1);
+}

@@ -249,10 +249,10 @@ pub async fn run(name: &str, db: &Client) -> Result<Option<usize>, Error> {
                 .send()
                 .await?;
         }
-        // ElectroDB's find and match choose the index; dynorm's planner does not yet see
-        // ElectroDB's list keys, so these name it. `range` puts conditions on a sort key's
-        // fields in the key condition, compared as ElectroDB compares them: on the key's
-        // text.
+        // ElectroDB's find and match choose the index and compare on the keys' folded
+        // text. dynorm's planner chooses the same index from `matching`, but keeps exact
+        // values with a filter; these name the index and use `range`, whose conditions on
+        // a sort key's fields compare as ElectroDB's do: on the key's text.
         "find-store-location" => {
             read = Some(
                 units()

@@ -9,6 +9,8 @@
 //! 3. Else the table, if the table's hash key has an equality.
 //! 4. Else the first one.
 //!
+//! A hash key built from fields (a template) has its equality when each of its fields has
+//! one, and a range key built from fields is in the conditions when its first field is.
 //! A query with no equality on any hash key is an error. Equalities on other attributes
 //! become filters.
 
@@ -20,9 +22,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::expr::condition::{Comparison, Expr};
 use crate::expr::placeholders::Placeholders;
-use crate::schema::entity::{bool_text, KeyTemplate, TemplatePart};
+use crate::schema::entity::{bool_text, KeyCasing, KeyTemplate, TemplatePart};
+use crate::schema::entity_keys::template_hash_values;
 use crate::schema::unique;
 use crate::schema::{IndexKind, IndexSchema, Schema};
+use crate::value::Item;
 
 /// A query's conditions, as the caller gave them.
 #[derive(Clone, Debug, Default)]
@@ -92,7 +96,26 @@ fn has_range_condition(conditions: &[Expr], attribute: &str) -> bool {
         .any(|c| c.attribute() == Some(attribute) && c.is_range_key_condition())
 }
 
-/// Picks the index for `conditions` by the four rules, with the reason.
+/// The key template of `index` (`None`: the table) of the hash key (`hash`) or the range
+/// key, when the model's keys are built from its fields.
+fn key_template(schema: &Schema, index: &IndexSchema, hash: bool) -> Option<&'static KeyTemplate> {
+    schema
+        .entity?
+        .keys
+        .iter()
+        .find(|k| k.index == index.request_name() && k.is_hash == hash)
+}
+
+/// The fields of `index`'s hash key template, when it has some: an equality on each of
+/// them gives the key, as one on the key attribute would.
+fn hash_fields(schema: &Schema, index: &IndexSchema) -> Option<Vec<&'static str>> {
+    let fields: Vec<&'static str> = key_template(schema, index, true)?.fields().collect();
+    (!fields.is_empty()).then_some(fields)
+}
+
+/// Picks the index for `conditions` by the four rules, with the reason. A hash key built
+/// from fields (ElectroDB's `pk = [mall_id]`) has its equality when each field has one,
+/// and a range key built from fields its condition on the first field.
 fn choose_index(schema: &Schema, conditions: &[Expr]) -> Result<(IndexSchema, Rule)> {
     let candidates: Vec<IndexSchema> = schema
         .query_targets()
@@ -102,13 +125,19 @@ fn choose_index(schema: &Schema, conditions: &[Expr]) -> Result<(IndexSchema, Ru
                 .hash_key
                 .iter()
                 .all(|k| has_equality(conditions, k.name))
+                || hash_fields(schema, index)
+                    .is_some_and(|fields| fields.iter().all(|f| has_equality(conditions, f)))
         })
         .collect();
-    if let Some(index) = candidates.iter().find(|i| {
-        i.range_key
+    let range_condition = |index: &IndexSchema| {
+        let first_field = key_template(schema, index, false).and_then(|t| t.fields().next());
+        index
+            .range_key
             .first()
             .is_some_and(|k| has_range_condition(conditions, k.name))
-    }) {
+            || first_field.is_some_and(|f| has_range_condition(conditions, f))
+    };
+    if let Some(index) = candidates.iter().find(|i| range_condition(i)) {
         return Ok((*index, Rule::RangeKeyInConditions));
     }
     if let Some(table) = candidates.iter().find(|i| i.kind == IndexKind::Table) {
@@ -385,13 +414,51 @@ pub fn plan_query(
 
     // The hash key: given values, or an equality from the conditions.
     let mut key = Vec::new();
-    match conditions.hash.take() {
-        Some(values) => key.extend(
+    // A hash key built from fields, each with an equality (and not given itself).
+    let from_fields = key_template(schema, &index, true).filter(|template| {
+        conditions.hash.is_none()
+            && template.fields().next().is_some()
+            && template
+                .fields()
+                .all(|f| has_equality(&conditions.matching, f))
+            && index
+                .hash_key
+                .iter()
+                .any(|k| !has_equality(&conditions.matching, k.name))
+    });
+    match (conditions.hash.take(), from_fields) {
+        (Some(values), _) => key.extend(
             values
                 .into_iter()
                 .map(|(a, v)| Expr::Compare(a, Comparison::Eq, v)),
         ),
-        None => {
+        (None, Some(template)) => {
+            // The key rendered from its fields' equalities. A key that folds letter case
+            // holds other values too (`EastPointe` and `eastpointe`), as does one of several
+            // fields whose values may hold the text between them, so their equalities stay,
+            // to filter; the key of one field written as given enforces it.
+            let mut fields = Item::new();
+            let exact = template.casing == KeyCasing::None && template.fields().count() == 1;
+            for field in template.fields() {
+                let pick =
+                    |c: &Expr| matches!(c, Expr::Compare(a, Comparison::Eq, _) if *a == field);
+                let value = if exact {
+                    take(&mut conditions.matching, pick)
+                } else {
+                    conditions.matching.iter().find(|c| pick(c)).cloned()
+                };
+                if let Some(Expr::Compare(_, _, value)) = value {
+                    fields.insert(field.to_owned(), value);
+                }
+            }
+            let rendered = template_hash_values(schema, index.request_name(), &fields)?;
+            key.extend(
+                rendered
+                    .into_iter()
+                    .map(|(a, v)| Expr::Compare(a, Comparison::Eq, v)),
+            );
+        }
+        (None, None) => {
             for attribute in index.hash_key {
                 match take(
                     &mut conditions.matching,
