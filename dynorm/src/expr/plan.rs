@@ -22,7 +22,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Error, Result};
 use crate::expr::condition::{Comparison, Expr};
 use crate::expr::placeholders::Placeholders;
-use crate::schema::entity::{bool_text, KeyCasing, KeyTemplate, TemplatePart};
+use crate::schema::entity::{KeyCasing, KeyTemplate, TemplatePart};
 use crate::schema::entity_keys::template_hash_values;
 use crate::schema::unique;
 use crate::schema::{IndexKind, IndexSchema, Schema};
@@ -231,13 +231,13 @@ fn composed_range(
     {
         return Ok(None);
     }
-    let render = |field: &str, value: &AttributeValue| match value {
-        AttributeValue::S(s) if !s.is_empty() => Ok(template.casing.fold(s).to_string()),
-        AttributeValue::N(n) => Ok(n.clone()),
-        AttributeValue::Bool(b) => Ok(bool_text(*b).to_owned()),
-        _ => Err(format!(
-            "`{field}` in a key condition needs a string that is not empty, a number or a boolean"
-        )),
+    let render = |field: &str, value: &AttributeValue| {
+        template
+            .value_text(value)
+            .map(|text| text.into_owned())
+            .ok_or_else(|| {
+                format!("`{field}` in a key condition needs a string that is not empty, a number or a boolean")
+            })
     };
     let mut text = String::new();
     let mut used = 0;

@@ -1,5 +1,7 @@
 //! Single-table design at run time: rendering key templates and the entity discriminator.
 
+use std::borrow::Cow;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
@@ -20,7 +22,7 @@ pub enum KeyCasing {
 
 impl KeyCasing {
     /// Folds a value rendered into a key; the static text is folded by the derive.
-    pub(crate) fn fold<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+    pub(crate) fn fold<'a>(&self, text: &'a str) -> Cow<'a, str> {
         match self {
             KeyCasing::None => text.into(),
             KeyCasing::Lower => text.to_lowercase().into(),
@@ -168,6 +170,17 @@ pub(crate) struct LeadingKey {
 }
 
 impl KeyTemplate {
+    /// A field's value as the key's text holds it: a string that is not empty (folded as
+    /// the key folds it), a number, or a boolean; `None` for any other value.
+    pub(crate) fn value_text<'v>(&self, value: &'v AttributeValue) -> Option<Cow<'v, str>> {
+        match value {
+            AttributeValue::S(s) if !s.is_empty() => Some(self.casing.fold(s)),
+            AttributeValue::N(n) => Some(n.as_str().into()),
+            AttributeValue::Bool(b) => Some(bool_text(*b).into()),
+            _ => None,
+        }
+    }
+
     /// The key prefix that equalities on its leading fields fix, as ElectroDB builds a
     /// query on some of a sort key's composite attributes: the text up to the first field
     /// without one, that field's label included. `value` gives a field's equality value.
@@ -185,11 +198,9 @@ impl KeyTemplate {
                 }
                 TemplatePart::Field(name) => *name,
             };
-            let rendered = match value(name) {
-                Some(AttributeValue::S(s)) if !s.is_empty() => self.casing.fold(s),
-                Some(AttributeValue::N(n)) => n.as_str().into(),
-                Some(AttributeValue::Bool(b)) => bool_text(*b).into(),
-                _ => {
+            let rendered = match value(name).and_then(|v| self.value_text(v)) {
+                Some(rendered) => rendered,
+                None => {
                     return LeadingKey {
                         text,
                         complete: false,
