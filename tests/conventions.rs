@@ -25,50 +25,8 @@ fn fixtures() -> HashMap<String, Item> {
     let json: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(text).expect("fixtures.json is JSON");
     json.into_iter()
-        .map(|(name, item)| (name, item_from_json(&item)))
+        .map(|(name, item)| (name, interop_models::dynamodb_json::from_item(&item)))
         .collect()
-}
-
-/// A DynamoDB JSON item (`{"a": {"S": "x"}}`) as an item.
-fn item_from_json(json: &serde_json::Value) -> Item {
-    json.as_object()
-        .expect("an item is an object")
-        .iter()
-        .map(|(name, value)| (name.clone(), value_from_json(value)))
-        .collect()
-}
-
-fn value_from_json(json: &serde_json::Value) -> AttributeValue {
-    let (kind, value) = json
-        .as_object()
-        .and_then(|o| o.iter().next())
-        .expect("a typed attribute value");
-    let strings = || {
-        value
-            .as_array()
-            .expect("a set is an array")
-            .iter()
-            .map(|v| v.as_str().expect("a set of text").to_owned())
-            .collect()
-    };
-    match kind.as_str() {
-        "S" => AttributeValue::S(value.as_str().expect("text").to_owned()),
-        "N" => AttributeValue::N(value.as_str().expect("number text").to_owned()),
-        "BOOL" => AttributeValue::Bool(value.as_bool().expect("a boolean")),
-        "NULL" => AttributeValue::Null(true),
-        "SS" => AttributeValue::Ss(strings()),
-        "NS" => AttributeValue::Ns(strings()),
-        "L" => AttributeValue::L(
-            value
-                .as_array()
-                .expect("a list")
-                .iter()
-                .map(value_from_json)
-                .collect(),
-        ),
-        "M" => AttributeValue::M(item_from_json(value)),
-        other => panic!("no fixture uses {other}"),
-    }
 }
 
 /// The item with its time-of-writing attributes replaced by `"<now>"`, after checking

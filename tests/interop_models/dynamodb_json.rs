@@ -1,5 +1,6 @@
 //! Items as DynamoDB JSON (`{"S": ..}`, `{"N": ..}`, ...), the form the node scripts read
-//! and write, so that items are compared byte for byte.
+//! and write and `tests/interop/fixtures.json` holds, so that items are compared byte for
+//! byte.
 
 use std::collections::HashMap;
 
