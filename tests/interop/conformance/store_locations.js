@@ -86,6 +86,19 @@ const portlandKey = { cityId: "Portland", mallId: "EastPointe", storeId: "LatteL
 const stocked = { ...latteLarrys, deposit: 1000, tenants: ["moe"], tags: ["coffee"] };
 const coffeeIsFood = (attr, op) => op.eq(attr.category, "food/coffee");
 
+/** The documentation's `update` and `patch` pages show the same five changes of a coffee
+ * shop (`verb` on `key` of `seed`); the append's detail is spelled as each page spells it. */
+function changes(verb, seed, key, detail) {
+  const change = (e) => e[verb](key);
+  return [
+    ["set", (e) => change(e).set({ category: "food/meal" })],
+    ["add", (e) => change(e).add({ warnings: 1, tenants: ["larry"] })],
+    ["subtract", (e) => change(e).subtract({ deposit: 500 })],
+    ["append", (e) => change(e).append({ rentalAgreement: [{ type: detail, detail: "no soup for you" }] })],
+    ["remove", (e) => change(e).remove(["discount"])],
+  ].map(([name, run]) => ({ name: `${verb}-store-location-${name}`, seed: [seed], run: (e) => run(e).where(coffeeIsFood) }));
+}
+
 const losAngeles = [
   { ...latteLarrys, cityId: "LosAngeles1", buildingId: "F34", unitId: "a1", leaseEndDate: "2022-03-22" },
   { ...latteLarrys, cityId: "LosAngeles1", storeId: "MochaJoes", buildingId: "F35", unitId: "a2", leaseEndDate: "2021-01-22", rent: "1500.00" },
@@ -112,30 +125,13 @@ const examples = [
     run: (e) => e.patch(key).set({ rent: "5000.00" }).where(({ rent }, { lt }) => lt(rent, "4000.00")),
     rejected: true,
   },
-  { name: "update-store-location-set", seed: [stocked], run: (e) => e.update(key).set({ category: "food/meal" }).where(coffeeIsFood) },
-  { name: "update-store-location-add", seed: [stocked], run: (e) => e.update(key).add({ warnings: 1, tenants: ["larry"] }).where(coffeeIsFood) },
-  { name: "update-store-location-subtract", seed: [stocked], run: (e) => e.update(key).subtract({ deposit: 500 }).where(coffeeIsFood) },
-  {
-    name: "update-store-location-append",
-    seed: [stocked],
-    run: (e) => e.update(key).append({ rentalAgreement: [{ type: "amendment", detail: "no soup for you" }] }).where(coffeeIsFood),
-  },
-  { name: "update-store-location-remove", seed: [stocked], run: (e) => e.update(key).remove(["discount"]).where(coffeeIsFood) },
-  { name: "patch-store-location-set", seed: [portland], run: (e) => e.patch(portlandKey).set({ category: "food/meal" }).where(coffeeIsFood) },
-  { name: "patch-store-location-add", seed: [portland], run: (e) => e.patch(portlandKey).add({ warnings: 1, tenants: ["larry"] }).where(coffeeIsFood) },
-  { name: "patch-store-location-subtract", seed: [portland], run: (e) => e.patch(portlandKey).subtract({ deposit: 500 }).where(coffeeIsFood) },
-  {
-    name: "patch-store-location-append",
-    seed: [portland],
-    run: (e) => e.patch(portlandKey).append({ rentalAgreement: [{ type: "ammendment", detail: "no soup for you" }] }).where(coffeeIsFood),
-  },
-  { name: "patch-store-location-remove", seed: [portland], run: (e) => e.patch(portlandKey).remove(["discount"]).where(coffeeIsFood) },
+  ...changes("update", stocked, key, "amendment"),
+  ...changes("patch", portland, portlandKey, "ammendment"),
   { name: "query-leases-by-store-id", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }) },
   { name: "query-leases-by-store-id-date", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys", leaseEndDate: "2020-03-22" }) },
   { name: "query-leases-by-store-id-begins-year", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }).begins({ leaseEndDate: "2020-00-00" }) },
   {
     name: "query-leases-by-store-id-between",
-   
     seed: [latteLarrys],
     run: (e) => e.query.leases({ storeId: "LatteLarrys" }).between({ leaseEndDate: "2010-00-00" }, { leaseEndDate: "2020-99-99" }),
   },
