@@ -84,6 +84,23 @@ pub fn insert(
     }
 }
 
+/// Fills the defaults given as values (`#[dynorm(default = "main")]`) where the item has
+/// none, before `to_item` builds keys and `watch` fields from them, as every whole-item
+/// write stores them.
+pub fn fill_defaults(schema: &Schema, item: &mut Item) -> Result<(), Error> {
+    schema.apply_defaults(item, false)
+}
+
+/// An encoded value, or which attribute could not be stored.
+#[inline]
+pub fn stored(
+    model: &'static str,
+    name: &'static str,
+    value: Result<Option<AttributeValue>, AttrError>,
+) -> Result<Option<AttributeValue>, Error> {
+    value.map_err(|e| Error::unstorable(model, name, e))
+}
+
 /// Names the model and attribute of a decoding error.
 #[inline]
 pub fn field<T>(
@@ -110,31 +127,27 @@ pub fn key_value(
     }
 }
 
-/// The text of a `#[combine]` attribute from its sources' stored values, as a string
-/// attribute value.
+/// The stored value of a `#[combine]` or `watch` attribute, from its sources' stored
+/// values; `None` when a source dynorm generates (a `default`, `updated_at`) has no value
+/// yet: the item then keeps the field's own value, since every whole-item write builds the
+/// attribute again after setting them.
 pub fn combine(
     model: &'static str,
-    name: &'static str,
-    separator: &'static str,
+    combine: &Combine,
     item: &Item,
-    sources: &[&'static str],
-) -> Result<AttributeValue, Error> {
-    combined_text(model, name, separator, item, sources).map(AttributeValue::S)
-}
-
-/// [`combine`] for a `#[combine]` with a source dynorm generates (a `default`,
-/// `updated_at`): `None` while such a source has no value, and the item keeps the field's
-/// own value, since every whole-item write builds the attribute again after setting them.
-pub fn combine_generated(
-    model: &'static str,
-    name: &'static str,
-    separator: &'static str,
-    item: &Item,
-    sources: &[&'static str],
     generated: &[&'static str],
 ) -> Result<Option<AttributeValue>, Error> {
     if generated.iter().any(|g| !item.contains_key(*g)) {
         return Ok(None);
     }
-    combine(model, name, separator, item, sources).map(Some)
+    combine.value(model, item)
+}
+
+/// An item holding the stored values of `sources`, as a `watch` attribute's function reads
+/// them.
+pub fn sources_of(item: &Item, sources: &[&'static str]) -> Item {
+    sources
+        .iter()
+        .filter_map(|s| Some(((*s).to_owned(), item.get(*s)?.clone())))
+        .collect()
 }

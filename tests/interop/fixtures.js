@@ -16,6 +16,7 @@ const tasks = models.taskManager(client, "TaskManager");
 const { Trainer, Badge } = models.trainers(pokedex);
 const repositories = models.repositories(client, "VersionControl");
 const owned = models.subCollections(client, "Owned");
+const tickets = models.tickets(client, "Tickets");
 /** The partition and range key values of a query's key condition, as ElectroDB sends them. */
 const keyCondition = ({ ExpressionAttributeValues: values }) => ({ pk: values[":pk"], sk: values[":sk1"] });
 
@@ -59,6 +60,29 @@ const fixtures = {
   // The sub-collections' queries: `owned` reads all three entities, `managed` two.
   owned_collection_query: keyCondition(owned.service.collections.owned({ username: "ann" }).params()),
   managed_collection_query: keyCondition(owned.service.collections.managed({ username: "ann" }).params()),
+  // Attributes ElectroDB computes (`watch`) and transforms (`set`), in keys too.
+  tickets_issue: electro(tickets, {
+    repoOwner: "tywalch",
+    repoName: "electrodb",
+    issueNumber: "42",
+    username: "ann",
+    ticketType: "Anything",
+    ticketNumber: "ignored",
+    subject: "Keys fold case",
+  }),
+  tickets_issue_closed: electro(tickets, {
+    repoOwner: "tywalch",
+    repoName: "electrodb",
+    issueNumber: "43",
+    username: "bo",
+    status: "Closed",
+    replyViewed: "bo",
+    subject: "Sub-collections",
+  }),
+  // An update of the status: ElectroDB sets its code and rebuilds `gsi2sk` from it.
+  tickets_close: tickets.patch({ repoOwner: "tywalch", repoName: "electrodb", issueNumber: "42" })
+    .set({ status: "Closed" })
+    .params(),
 };
 
 // Set by the library to the time of writing: the same text, "<now>", on both sides.

@@ -317,6 +317,73 @@ function subCollections(client, table) {
   return { repository, issue, pullRequest, service: new Service({ repository, issue, pullRequest }) };
 }
 
+/** ElectroDB's version-control status codes: a status is stored as its position. */
+const STATUSES = ["Open", "Closed"];
+/** ElectroDB's version-control marker of a reply nobody has viewed yet. */
+const NOT_YET_VIEWED = "#";
+
+/**
+ * The version-control service's issues, with attributes ElectroDB computes: `ticketNumber`
+ * follows `issueNumber` (`watch`), `status` is stored as a code (`set`, `get`) and is part
+ * of an index's sort key, `replyViewed` stores a marker for "not viewed yet", and
+ * `ticketType` is always `Issue`. Written from ElectroDB's version-control example.
+ */
+function tickets(client, table) {
+  return new Entity(
+    {
+      model: { entity: "issues", service: "versioncontrol", version: "1" },
+      attributes: {
+        issueNumber: { type: "string", required: true },
+        repoName: { type: "string", required: true },
+        repoOwner: { type: "string", required: true },
+        username: { type: "string", required: true },
+        ticketType: { type: "string", set: () => "Issue", readOnly: true },
+        ticketNumber: {
+          type: "string",
+          readOnly: true,
+          watch: ["issueNumber"],
+          set: (_, { issueNumber }) => issueNumber,
+        },
+        status: {
+          type: STATUSES,
+          default: "Open",
+          set: (status) => {
+            const index = STATUSES.indexOf(status);
+            return index < 0 ? undefined : `${index}`;
+          },
+          get: (code) => STATUSES[Number(code)],
+        },
+        replyViewed: {
+          type: "string",
+          get: (viewed) => (viewed === NOT_YET_VIEWED ? undefined : viewed),
+          set: (viewed) => (viewed === undefined ? NOT_YET_VIEWED : viewed),
+        },
+        subject: { type: "string", required: true },
+      },
+      indexes: {
+        issue: {
+          collection: "issueReview",
+          pk: { field: "pk", composite: ["repoOwner", "repoName", "issueNumber"] },
+          sk: { field: "sk", composite: [] },
+        },
+        todos: {
+          collection: "activity",
+          index: "gsi2pk-gsi2sk-index",
+          pk: { field: "gsi2pk", composite: ["repoOwner", "repoName"] },
+          sk: { field: "gsi2sk", composite: ["status", "issueNumber"] },
+        },
+        subscribers: {
+          collection: "subscribers",
+          index: "gsi4pk-gsi4sk-index",
+          pk: { field: "gsi4pk", composite: ["repoOwner", "repoName", "ticketNumber"] },
+          sk: { field: "gsi4sk", composite: [] },
+        },
+      },
+    },
+    { client, table },
+  );
+}
+
 module.exports = {
   documentClient,
   teamsWithTemplates,
@@ -327,4 +394,5 @@ module.exports = {
   toolbox,
   repositories,
   subCollections,
+  tickets,
 };

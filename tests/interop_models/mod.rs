@@ -527,6 +527,97 @@ pub mod owned {
     }
 }
 
+pub mod tickets {
+    //! The version-control service's issues (`tests/interop/models.js`, `tickets`), with
+    //! the attributes ElectroDB computes: `ticket_number` follows `issue_number` (`watch`),
+    //! `status` is stored as a code (`set`, `get`) and is part of `gsi2sk`, `reply_viewed`
+    //! stores `#` for "not viewed yet", and `ticket_type` is always `Issue`.
+
+    use dynorm::Model;
+
+    /// The statuses, each stored as its position.
+    const STATUSES: [&str; 2] = ["Open", "Closed"];
+    /// The stored marker of a reply nobody has viewed yet.
+    const NOT_YET_VIEWED: &str = "#";
+
+    /// `status` as stored: its code (an unknown status is stored as nothing, then the
+    /// default fills it in).
+    pub fn to_status_code(status: String) -> String {
+        STATUSES
+            .iter()
+            .position(|s| *s == status)
+            .map_or_else(String::new, |code| code.to_string())
+    }
+
+    /// `status` as read: the status its code stands for.
+    pub fn to_status(code: String) -> String {
+        code.parse::<usize>()
+            .ok()
+            .and_then(|i| STATUSES.get(i))
+            .map_or(code, |s| (*s).to_owned())
+    }
+
+    /// A reply nobody has viewed is stored as the marker.
+    pub fn mark_unviewed(viewed: Option<String>) -> Option<String> {
+        Some(viewed.unwrap_or_else(|| NOT_YET_VIEWED.to_owned()))
+    }
+
+    /// The marker is read as no viewer.
+    pub fn hide_unviewed(viewed: Option<String>) -> Option<String> {
+        viewed.filter(|v| v != NOT_YET_VIEWED)
+    }
+
+    /// A ticket's number is its issue's.
+    pub fn ticket_number(issue_number: &String) -> String {
+        issue_number.clone()
+    }
+
+    /// Every issue is an `Issue` ticket, whatever it was given.
+    pub fn issue_ticket(_: String) -> String {
+        "Issue".to_owned()
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Tickets", entity = "issues", rename_all = "camelCase")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(
+        pk = [repo_owner, repo_name, issue_number],
+        sk = [],
+        collection = "issueReview"
+    )]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [repo_owner, repo_name],
+        gsi2sk = [status, issue_number],
+        collection = "activity"
+    )]
+    #[key(
+        index = "gsi4pk-gsi4sk-index",
+        gsi4pk = [repo_owner, repo_name, ticket_number],
+        gsi4sk = [],
+        collection = "subscribers"
+    )]
+    pub struct Issue {
+        pub issue_number: String,
+        pub repo_name: String,
+        pub repo_owner: String,
+        pub username: String,
+        #[dynorm(set = issue_ticket, read_only)]
+        pub ticket_type: String,
+        #[dynorm(watch = [issue_number], set = ticket_number)]
+        pub ticket_number: String,
+        #[dynorm(default = "Open", set = to_status_code, get = to_status)]
+        pub status: String,
+        #[dynorm(set = mark_unviewed, get = hide_unviewed)]
+        pub reply_viewed: Option<String>,
+        pub subject: String,
+    }
+}
+
 pub mod edgecases {
     //! ElectroDB's update edge case (`tests/interop/conformance/edgecases.js`).
 

@@ -60,10 +60,15 @@ pub fn attr_consts_with(model: &Model, encoder: impl Fn(&Field) -> TokenStream) 
     }
 }
 
-/// The `Attr` constants, each encoding values in its field's storage.
+/// The `Attr` constants, each encoding values in its field's storage, through its `set`
+/// transform if it has one: a condition then compares what a write of the value stores.
 pub fn attr_consts(model: &Model) -> TokenStream {
     attr_consts_with(model, |field| {
         let present = field.present;
+        if field.set.is_some() {
+            let encode = codec::encode_owned(field, quote!(::core::clone::Clone::clone(__value)));
+            return quote!(|__value: &#present| #encode);
+        }
         let encode = codec::encode_present(field, &quote!(__value));
         quote!(|__value: &#present| #encode)
     })

@@ -52,10 +52,56 @@ fn decode_present(field: &Field, value: TokenStream) -> TokenStream {
     }
 }
 
+/// An expression of type `Result<Option<AttributeValue>, AttrError>` for `value`, an owned
+/// present value of the field, stored through its `set` transform if it has one (which
+/// takes the field's type: an `Option` of the value, for an `Option` field).
+pub fn encode_owned(field: &Field, value: TokenStream) -> TokenStream {
+    let present = field.present;
+    let encode = encode_present(field, &quote!(&__owned));
+    match field.set {
+        None => quote!({ let __owned: #present = #value; #encode }),
+        Some(set) if field.optional => quote_spanned!(set.span()=>
+            match #set(::core::option::Option::Some(#value)) {
+                ::core::option::Option::Some(__owned) => #encode,
+                ::core::option::Option::None => ::core::result::Result::Ok(::core::option::Option::None),
+            }
+        ),
+        Some(set) => quote_spanned!(set.span()=> { let __owned: #present = #set(#value); #encode }),
+    }
+}
+
+/// [`encode_present`] for a reference to a key value: through the field's `set` transform
+/// if it has one, as a write stores the value the key is built from.
+pub fn encode_key(field: &Field, value: &TokenStream) -> TokenStream {
+    if field.set.is_some() {
+        encode_owned(field, quote!(::core::clone::Clone::clone(#value)))
+    } else {
+        encode_present(field, value)
+    }
+}
+
 /// A statement that writes `self.<member>` into `__item`.
 pub fn insert_field(model: &str, field: &Field) -> TokenStream {
     let member = field.member;
     let name = &field.name;
+    if let Some(set) = field.set {
+        // The transform takes the field's value; for an `Option` field it may fill one in.
+        let transformed =
+            quote_spanned!(set.span()=> #set(::core::clone::Clone::clone(&self.#member)));
+        let encode = encode_present(field, &quote!(&__value));
+        return if field.optional {
+            quote! {
+                if let ::core::option::Option::Some(__value) = #transformed {
+                    ::dynorm::__private::insert(&mut __item, #model, #name, #encode)?;
+                }
+            }
+        } else {
+            quote! {
+                let __value = #transformed;
+                ::dynorm::__private::insert(&mut __item, #model, #name, #encode)?;
+            }
+        };
+    }
     if field.optional {
         let encode = encode_present(field, &quote!(__value));
         quote! {
@@ -80,7 +126,11 @@ pub fn read_field(model: &str, field: &Field) -> TokenStream {
     } else {
         decode_present(field, quote!(__item.remove(#name)))
     };
-    quote!(::dynorm::__private::field(#model, #name, #decoded)?)
+    let read = quote!(::dynorm::__private::field(#model, #name, #decoded)?);
+    match field.get {
+        Some(get) => quote_spanned!(get.span()=> #get(#read)),
+        None => read,
+    }
 }
 
 /// An expression of the field's present type (the inner type of an `Option`), read out of
@@ -88,7 +138,20 @@ pub fn read_field(model: &str, field: &Field) -> TokenStream {
 pub fn read_present(model: &str, field: &Field) -> TokenStream {
     let name = &field.name;
     let decoded = decode_present(field, quote!(__item.remove(#name)));
-    quote!(::dynorm::__private::field(#model, #name, #decoded)?)
+    let Some(get) = field.get else {
+        return quote!(::dynorm::__private::field(#model, #name, #decoded)?);
+    };
+    if field.optional {
+        // The transform takes the field's type; a key value read must stay present.
+        quote_spanned!(get.span()=> ::dynorm::__private::field(
+            #model,
+            #name,
+            #decoded.and_then(|__value| #get(::core::option::Option::Some(__value))
+                .ok_or_else(::dynorm::__private::AttrError::missing)),
+        )?)
+    } else {
+        quote_spanned!(get.span()=> #get(::dynorm::__private::field(#model, #name, #decoded)?))
+    }
 }
 
 /// An expression of the field's type, read out of `__item`, whose values were parsed out of
@@ -96,9 +159,13 @@ pub fn read_present(model: &str, field: &Field) -> TokenStream {
 pub fn read_template_field(model: &str, field: &Field) -> TokenStream {
     let name = &field.name;
     let decode = decode_present(field, quote!(__value));
-    quote!(::dynorm::__private::field(
+    let read = quote!(::dynorm::__private::field(
         #model,
         #name,
         ::dynorm::__private::template_field(__item.remove(#name), |__value| #decode),
-    )?)
+    )?);
+    match field.get {
+        Some(get) => quote_spanned!(get.span()=> #get(#read)),
+        None => read,
+    }
 }

@@ -45,7 +45,7 @@ fn field_hash_items(model: &Model, hash: &[usize]) -> TokenStream {
     if let [position] = hash {
         let field = &model.fields[*position];
         let name = &field.name;
-        let encode = codec::encode_present(field, &quote!(__key));
+        let encode = codec::encode_key(field, &quote!(__key));
         let body = quote!(::dynorm::__private::hash_value(#model_name, #name, #encode));
         return hash_key_items_with(model, hash, body);
     }
@@ -53,7 +53,7 @@ fn field_hash_items(model: &Model, hash: &[usize]) -> TokenStream {
     let values = hash.iter().zip(&bindings).map(|(&p, binding)| {
         let field = &model.fields[p];
         let name = &field.name;
-        let encode = codec::encode_present(field, &quote!(#binding));
+        let encode = codec::encode_key(field, &quote!(#binding));
         quote!((#name, ::dynorm::__private::key_value(#model_name, #name, #encode)?))
     });
     let body = quote! {
@@ -73,7 +73,7 @@ fn template_hash_items(model: &Model, hash: &Template, index: Option<&str>) -> T
     let inserts = fields.iter().zip(&bindings).map(|(&p, binding)| {
         let field = &model.fields[p];
         let name = &field.name;
-        let encode = codec::encode_present(field, &quote!(#binding));
+        let encode = codec::encode_key(field, &quote!(#binding));
         quote!(::dynorm::__private::insert(&mut __item, #model_name, #name, #encode)?;)
     });
     let index = match index {

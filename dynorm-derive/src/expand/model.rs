@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use crate::expand::{codec, schema};
-use crate::internals::resolve::{Model, PrimaryKey};
+use crate::internals::resolve::{GeneratedValue, Model, PrimaryKey};
 
 /// The whole `impl Model for ...`.
 pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
@@ -26,35 +26,38 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         .fields
         .iter()
         .map(|field| codec::insert_field(model_name, field));
-    let combine_inserts = model.combines.iter().map(|combine| {
+    let combine_inserts = model.combines.iter().enumerate().map(|(i, combine)| {
         let name = &model.fields[combine.field].name;
-        let separator = &combine.separator;
-        let sources = combine.sources.iter().map(|s| &model.fields[s.field].name);
         // A source dynorm generates may have no value yet: the item keeps the field's own
-        // value, and a write sets the source, then builds the combination.
+        // value, and a write sets the source, then builds the field.
         let generated: Vec<&String> = combine
             .sources
             .iter()
             .filter(|s| {
                 model.defaults.iter().any(|g| g.field == s.field)
-                    || model.updated_at.as_ref().is_some_and(|g| g.field == s.field)
+                    || model
+                        .updated_at
+                        .as_ref()
+                        .is_some_and(|g| g.field == s.field)
             })
             .map(|s| &model.fields[s.field].name)
             .collect();
-        if generated.is_empty() {
-            return quote! {
-                let __combined = ::dynorm::__private::combine(#model_name, #name, #separator, &__item, &[#(#sources),*])?;
-                __item.insert(::std::string::String::from(#name), __combined);
-            };
-        }
         quote! {
-            if let ::core::option::Option::Some(__combined) = ::dynorm::__private::combine_generated(
-                #model_name, #name, #separator, &__item, &[#(#sources),*], &[#(#generated),*],
+            if let ::core::option::Option::Some(__built) = ::dynorm::__private::combine(
+                #model_name,
+                &<Self as ::dynorm::__private::Model>::SCHEMA.combines[#i],
+                &__item,
+                &[#(#generated),*],
             )? {
-                __item.insert(::std::string::String::from(#name), __combined);
+                __item.insert(::std::string::String::from(#name), __built);
             }
         }
     });
+    let fill_defaults = model
+        .defaults
+        .iter()
+        .any(|g| matches!(g.value, GeneratedValue::Fixed(_)))
+        .then(|| quote!(::dynorm::__private::fill_defaults(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item)?;));
     let reads = model.fields.iter().map(|field| {
         let member = field.member;
         let read = codec::read_field(model_name, field);
@@ -141,6 +144,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);
                 #(#inserts)*
+                #fill_defaults
                 #(#combine_inserts)*
                 #write_entity
                 ::core::result::Result::Ok(__item)
@@ -240,9 +244,9 @@ fn key_signature(model: &Model, primary: &PrimaryKey) -> Option<TokenStream> {
     if model
         .key_fields
         .iter()
-        .any(|&p| model.combine_of(p).is_some())
+        .any(|&p| model.combine_of(p).is_some() || model.fields[p].set.is_some())
     {
-        // `key()` rebuilds a combined key from its sources.
+        // `key()` rebuilds a combined key from its sources, and transforms a key value.
         return None;
     }
     let pushes = model.key_fields.iter().map(|&position| {

@@ -8,8 +8,8 @@ use syn::spanned::Spanned;
 use crate::expand::codec;
 use crate::internals::attr::DateStorage;
 use crate::internals::resolve::{
-    Casing, Convention, Entity, Field, Generated, GeneratedValue, Index, IndexKeys, Model, Part,
-    PrimaryKey, Projection, Template,
+    Casing, Combine, Convention, Entity, Field, Generated, GeneratedValue, Index, IndexKeys, Model,
+    Part, PrimaryKey, Projection, Template,
 };
 
 /// `Some(value)` or `None`, as tokens.
@@ -173,7 +173,7 @@ fn generated(model: &Model, generated: &Generated) -> TokenStream {
         GeneratedValue::Fixed(expr) => {
             let field = &model.fields[generated.field];
             let ty = field.present;
-            let encode = codec::encode_present(field, &quote!(&__value));
+            let encode = codec::encode_owned(field, quote!(__value));
             let value = quote_spanned!(expr.span()=>
                 <_ as ::dynorm::__private::DefaultOf<#ty>>::default_of(#expr)
             );
@@ -197,6 +197,53 @@ fn generated(model: &Model, generated: &Generated) -> TokenStream {
     quote!(::dynorm::__private::Generated { attribute: #name, value: #value })
 }
 
+/// The function a `watch` field is computed by: its sources read out of the item as their
+/// fields' types, passed by reference to the field's `set`, and the result encoded.
+fn compute(model: &Model, combine: &Combine, path: &syn::Path) -> TokenStream {
+    let model_name = &model.name;
+    let field = &model.fields[combine.field];
+    let name = &field.name;
+    let source_names = combine.sources.iter().map(|s| &model.fields[s.field].name);
+    let bindings: Vec<syn::Ident> = (0..combine.sources.len())
+        .map(|i| quote::format_ident!("__source{}", i))
+        .collect();
+    let reads = combine
+        .sources
+        .iter()
+        .zip(&bindings)
+        .map(|(source, binding)| {
+            let source = &model.fields[source.field];
+            let ty = source.ty;
+            let read = codec::read_field(model_name, source);
+            quote!(let #binding: #ty = #read;)
+        });
+    let ty = field.ty;
+    let present = field.present;
+    let encode = codec::encode_present(field, &quote!(&__value));
+    let encoded = if field.optional {
+        quote! {
+            match __computed {
+                ::core::option::Option::Some(__value) => #encode,
+                ::core::option::Option::None => ::core::result::Result::Ok(::core::option::Option::None),
+            }
+        }
+    } else {
+        quote!({ let __value: #present = __computed; #encode })
+    };
+    let call = quote_spanned!(path.span()=> #path(#(&#bindings),*));
+    quote!({
+        fn __compute(
+            __sources: &::dynorm::__private::Item,
+        ) -> ::dynorm::__private::Result<::core::option::Option<::dynorm::__private::AttributeValue>> {
+            let mut __item = ::dynorm::__private::sources_of(__sources, &[#(#source_names),*]);
+            #(#reads)*
+            let __computed: #ty = #call;
+            ::dynorm::__private::stored(#model_name, #name, #encoded)
+        }
+        __compute
+    })
+}
+
 /// The value of `Model::SCHEMA`.
 pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let model_name = &model.name;
@@ -218,8 +265,14 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
         let name = name_of(combine.field);
         let separator = &combine.separator;
         let sources = combine.sources.iter().map(|s| name_of(s.field));
-        quote!(::dynorm::__private::Combine { attribute: #name, sources: &[#(#sources),*], separator: #separator })
+        let compute = option(combine.compute.map(|path| compute(model, combine, path)));
+        quote!(::dynorm::__private::Combine { attribute: #name, sources: &[#(#sources),*], separator: #separator, compute: #compute })
     });
+    let transformed = model
+        .fields
+        .iter()
+        .filter(|f| f.set.is_some())
+        .map(|f| &f.name);
     let entity = entity(model, model.entity.as_ref());
     let defaults = model.defaults.iter().map(|g| generated(model, g));
     let updated_at = option(model.updated_at.as_ref().map(|g| generated(model, g)));
@@ -281,6 +334,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 version: #version,
                 ttl: #ttl,
                 combines: &[#(#combines),*],
+                transformed: &[#(#transformed),*],
                 entity: #entity,
                 defaults: &[#(#defaults),*],
                 updated_at: #updated_at,

@@ -103,6 +103,12 @@ pub const DEFAULT: Symbol = Symbol("default");
 pub const READ_ONLY: Symbol = Symbol("read_only");
 /// `#[dynorm(updated_at)]`
 pub const UPDATED_AT: Symbol = Symbol("updated_at");
+/// `#[dynorm(set = f)]`: the value is stored as `f` makes it (with `watch`: computed).
+pub const SET: Symbol = Symbol("set");
+/// `#[dynorm(get = f)]`: the value is read as `f` makes it.
+pub const GET: Symbol = Symbol("get");
+/// `#[dynorm(watch = [a, b], set = f)]`: computed from other fields on every write.
+pub const WATCH: Symbol = Symbol("watch");
 
 // `#[index(...)]`
 
@@ -160,7 +166,9 @@ pub const CASINGS: &[&str] = &["none", "lower", "upper", "default"];
 /// The values `#[dynorm(stream = "...")]` accepts.
 pub const STREAM_VIEWS: &[&str] = &["keys_only", "new_image", "old_image", "new_and_old_images"];
 /// The keys `#[dynorm(...)]` accepts on a field.
-pub const FIELD_KEYS: &[Symbol] = &[RENAME, DATE, DEFAULT, READ_ONLY, UPDATED_AT];
+pub const FIELD_KEYS: &[Symbol] = &[
+    RENAME, DATE, DEFAULT, READ_ONLY, UPDATED_AT, SET, GET, WATCH,
+];
 /// The keys `#[index(...)]` accepts on a field.
 pub const FIELD_INDEX_KEYS: &[Symbol] = &[NAME, RANGE_KEY, LOCAL, PROJECT];
 /// The keys `#[index(...)]` accepts on the struct.

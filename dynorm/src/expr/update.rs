@@ -109,7 +109,16 @@ impl<M: Model> Update<M> {
             )))
         } else if schema.combines.iter().any(|c| c.attribute == name) {
             Some(refuse(format!(
-                "`{name}` is built by #[combine]; update its sources instead"
+                "`{name}` is built from other attributes (#[combine] or `watch`); update its sources instead"
+            )))
+        } else if schema.transformed.contains(&name)
+            && !matches!(
+                action,
+                Ok(Action::Set(_) | Action::SetIfNotExists(_) | Action::Remove)
+            )
+        {
+            Some(refuse(format!(
+                "`{name}` is stored through its #[dynorm(set)] transform, so an update can only `set` or `remove` it: an amount or elements added would be stored untransformed"
             )))
         } else if self.actions.iter().any(|(t, _)| *t == name) {
             Some(refuse(format!("`{name}` is updated twice in one request")))

@@ -1,19 +1,38 @@
-//! `#[combine]` attributes: text built from other attributes on every write.
+//! Attributes built from others on every write: `#[combine]` joins its sources' text, and
+//! a `#[dynorm(watch = [..], set = f)]` attribute is what `f` computes from its sources.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
 use crate::value::Item;
 
-/// An attribute built from others, `#[combine(fields = [month, status], sep = "#")]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The stored value of a derived attribute, computed from an item holding its sources'
+/// stored values; `None`: the item has no such attribute.
+pub type Compute = fn(&Item) -> Result<Option<AttributeValue>>;
+
+/// An attribute built from others: `#[combine(fields = [month, status], sep = "#")]`, or
+/// `#[dynorm(watch = [issue], set = ticket)]`.
+#[derive(Clone, Copy, Debug)]
 pub struct Combine {
-    /// The combined attribute.
+    /// The built attribute.
     pub attribute: &'static str,
     /// Its sources, in order.
     pub sources: &'static [&'static str],
-    /// The text between sources.
+    /// The text between sources (`#[combine]`).
     pub separator: &'static str,
+    /// The function that computes it from its sources (`watch`), instead of joining them.
+    pub compute: Option<Compute>,
+}
+
+impl Combine {
+    /// The attribute's stored value, from an item holding its sources' stored values.
+    pub fn value(&self, model: &'static str, item: &Item) -> Result<Option<AttributeValue>> {
+        match self.compute {
+            Some(compute) => compute(item),
+            None => combined_text(model, self.attribute, self.separator, item, self.sources)
+                .map(|text| Some(AttributeValue::S(text))),
+        }
+    }
 }
 
 /// The joined text of a `#[combine]` attribute, from its sources' stored values.

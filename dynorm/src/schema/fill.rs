@@ -1,10 +1,10 @@
 //! The attributes dynorm writes into a whole item itself: `#[dynorm(default)]`s when
-//! absent, `updated_at`, and every `#[combine]` built again from its sources.
+//! absent, `updated_at`, and every `#[combine]` and `watch` attribute built again from its
+//! sources.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::Result;
-use crate::schema::combine::combined_text;
 use crate::schema::generated::GeneratedValue;
 use crate::schema::Schema;
 use crate::value::Item;
@@ -58,19 +58,15 @@ impl Schema {
         }
     }
 
-    /// Builds every `#[combine]` attribute again from the item's sources, for a whole-item
-    /// write: after the attributes dynorm sets itself (`default`s, `updated_at`, the
-    /// `#[version]`), so that a combination of them holds the values stored.
+    /// Builds every `#[combine]` and `watch` attribute again from the item's sources, for a
+    /// whole-item write: after the attributes dynorm sets itself (`default`s, `updated_at`,
+    /// the `#[version]`), so that one built from them holds the values stored.
     pub(crate) fn write_combines(&self, item: &mut Item) -> Result<()> {
         for combine in self.combines {
-            let text = combined_text(
-                self.model,
-                combine.attribute,
-                combine.separator,
-                item,
-                combine.sources,
-            )?;
-            item.insert(combine.attribute.to_owned(), AttributeValue::S(text));
+            match combine.value(self.model, item)? {
+                Some(value) => item.insert(combine.attribute.to_owned(), value),
+                None => item.remove(combine.attribute),
+            };
         }
         Ok(())
     }

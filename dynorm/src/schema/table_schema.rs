@@ -36,8 +36,12 @@ pub struct Schema {
     pub version: Option<&'static str>,
     /// The `#[ttl]` attribute: the item's expiry in epoch seconds.
     pub ttl: Option<&'static str>,
-    /// The `#[combine]` attributes, each built from other attributes on every write.
+    /// The `#[combine]` and `watch` attributes, each built from other attributes on every
+    /// write.
     pub combines: &'static [Combine],
+    /// The attributes stored through a `#[dynorm(set = f)]` transform: an update can only
+    /// `set` or `remove` them, since an amount or elements added would not be transformed.
+    pub transformed: &'static [&'static str],
     /// For a single-table model: its entity name and key templates.
     pub entity: Option<Entity>,
     /// Attributes filled in by `create` when they are absent (`#[dynorm(default = ...)]`).
@@ -89,6 +93,7 @@ impl Schema {
             version: None,
             ttl: None,
             combines: &[],
+            transformed: &[],
             entity: None,
             defaults: &[],
             updated_at: None,

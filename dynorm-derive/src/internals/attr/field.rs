@@ -2,6 +2,7 @@
 //! `#[hash_key]`, `#[range_key]`, `#[version]` and `#[ttl]`.
 
 use proc_macro2::Span;
+use syn::spanned::Spanned;
 use syn::{Attribute, LitStr};
 
 use super::parse::{field_list, non_empty_string, set_once, unknown_key, FieldRef};
@@ -88,6 +89,13 @@ pub struct FieldAttrs {
     pub read_only: Option<syn::Path>,
     /// `#[dynorm(updated_at)]`: set to now on every write.
     pub updated_at: Option<syn::Path>,
+    /// `#[dynorm(set = f)]`: `fn(T) -> T`, applied to every value written; with `watch`,
+    /// the function that computes the field from its sources.
+    pub set: Option<syn::Path>,
+    /// `#[dynorm(get = f)]`: `fn(T) -> T`, applied to every value read.
+    pub get: Option<syn::Path>,
+    /// `#[dynorm(watch = [a, b])]`: the fields it is computed from, with the attribute's span.
+    pub watch: Option<(Vec<FieldRef>, Span)>,
 }
 
 impl FieldAttrs {
@@ -172,6 +180,25 @@ fn dynorm(cx: &Ctxt, attr: &Attribute, out: &mut FieldAttrs) {
                 &meta,
                 UPDATED_AT,
             );
+        } else if meta.path == SET {
+            // #[dynorm(set = normalize)]
+            let value: syn::Path = meta.value()?.parse()?;
+            set_once(cx, &mut out.set, value, &meta, SET);
+        } else if meta.path == GET {
+            // #[dynorm(get = display)]
+            let value: syn::Path = meta.value()?.parse()?;
+            set_once(cx, &mut out.get, value, &meta, GET);
+        } else if meta.path == WATCH {
+            // #[dynorm(watch = [issue_number])]
+            let span = meta.path.span();
+            let fields = field_list(&meta)?;
+            if fields.is_empty() {
+                cx.error_spanned_by(
+                    &meta.path,
+                    "`watch` needs the fields it is computed from: watch = [a, b]",
+                );
+            }
+            set_once(cx, &mut out.watch, (fields, span), &meta, WATCH);
         } else if meta.path == DATE {
             // #[dynorm(date = "iso" | "milliseconds" | "seconds")]
             let value: LitStr = meta.value()?.parse()?;

@@ -2,6 +2,7 @@
 //! resolved facts. It only reports; it changes nothing.
 
 mod convention;
+mod derived;
 
 use std::collections::HashMap;
 
@@ -23,6 +24,7 @@ pub fn check(cx: &Ctxt, cont: &Container, model: &Model) {
     check_unique_names(cx, model);
     check_version_and_ttl(cx, model);
     check_combines(cx, model);
+    derived::check_derived(cx, model);
     check_uniques(cx, model);
     check_guard_name(cx, cont, model);
     check_guard_prefix(cx, model);
@@ -258,11 +260,12 @@ fn check_version_and_ttl(cx: &Ctxt, model: &Model) {
     }
 }
 
-/// `#[combine]` on a `String` field, from other fields that are not combined themselves.
+/// `#[combine]` on a `String` field, and `watch` on any, from other fields that are not
+/// built themselves.
 fn check_combines(cx: &Ctxt, model: &Model) {
     for combine in &model.combines {
         let field = &model.fields[combine.field];
-        if field.optional || !field.string {
+        if combine.compute.is_none() && (field.optional || !field.string) {
             cx.error_spanned_by(
                 field.ty,
                 "a #[combine] field holds the joined text, so it must be a `String`",
@@ -270,15 +273,12 @@ fn check_combines(cx: &Ctxt, model: &Model) {
         }
         for source in &combine.sources {
             if source.field == combine.field {
-                cx.error_spanned_by(
-                    source.written,
-                    "a #[combine] field cannot be built from itself",
-                );
+                cx.error_spanned_by(source.written, "a field cannot be built from itself");
             } else if model.combine_of(source.field).is_some() {
                 cx.error_spanned_by(
                     source.written,
                     format!(
-                        "`{}` is combined itself; combine its sources instead",
+                        "`{}` is built from other fields itself (#[combine] or `watch`); name its sources instead",
                         source.written
                     ),
                 );

@@ -32,9 +32,13 @@ pub struct Field<'a> {
     pub codec: Codec,
     /// The name of the field's `Attr` constant: `STATUS` for `status`.
     pub constant: Ident,
-    /// Whether an update may write the field: not `read_only`, and not a source of the
-    /// table's key templates.
+    /// Whether an update may write the field: not `read_only`, not built from other
+    /// fields, and not a source of the table's key templates.
     pub writable: bool,
+    /// `#[dynorm(set = f)]` without `watch`: every value written goes through `f`.
+    pub set: Option<&'a syn::Path>,
+    /// `#[dynorm(get = f)]`: every value read goes through `f`.
+    pub get: Option<&'a syn::Path>,
 }
 
 /// How a field's present value is encoded and decoded.
@@ -88,7 +92,11 @@ impl<'a> Field<'a> {
             codec,
             // An uppercased identifier is an identifier, and never a keyword.
             constant: format_ident!("{}", plain.to_ascii_uppercase()),
-            writable: ast.attrs.read_only.is_none(),
+            writable: ast.attrs.read_only.is_none()
+                && ast.attrs.combine.is_none()
+                && ast.attrs.watch.is_none(),
+            set: ast.attrs.set.as_ref().filter(|_| ast.attrs.watch.is_none()),
+            get: ast.attrs.get.as_ref(),
         }
     }
 

@@ -136,8 +136,10 @@ pub struct Combine<'a> {
     pub field: usize,
     /// The source fields, in order.
     pub sources: Vec<Ref<'a>>,
-    /// The text between the sources' values.
+    /// The text between the sources' values (`#[combine]`).
     pub separator: String,
+    /// The function computing the field from its sources (`watch`), instead of joining.
+    pub compute: Option<&'a syn::Path>,
 }
 
 /// A field reference resolved to its position, with the name as written for errors.
@@ -244,15 +246,20 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
         .iter()
         .enumerate()
         .filter_map(|(position, field)| {
-            let combine = field.attrs.combine.as_ref()?;
+            let attrs = &field.attrs;
+            let (sources, separator, compute) = match (&attrs.combine, &attrs.watch) {
+                (Some(combine), _) => (&combine.fields, combine.separator.value(), None),
+                (None, Some((watched, _))) => (watched, String::new(), attrs.set.as_ref()),
+                (None, None) => return None,
+            };
             Some(Combine {
                 field: position,
-                sources: combine
-                    .fields
+                sources: sources
                     .iter()
                     .filter_map(|source| resolver.reference(source))
                     .collect(),
-                separator: combine.separator.value(),
+                separator,
+                compute,
             })
         })
         .collect();

@@ -1,5 +1,7 @@
-//! The keys an update rebuilds: every `#[combine]` attribute and template key one of whose
-//! sources the update changes, rendered from what the update knows of the item it leaves.
+//! The keys an update rebuilds: every `#[combine]` or `watch` attribute and template key
+//! one of whose sources the update changes, rendered from what the update knows of the item
+//! it leaves. A template built from a `#[combine]` or `watch` attribute has that
+//! attribute's sources as its own.
 //!
 //! A source changes when the caller writes it, and always when dynorm does: `updated_at`
 //! (set to now) and the `#[version]` (incremented) change on every update. A key can be
@@ -13,7 +15,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::action::Action;
 use super::state::Update;
 use crate::error::{Error, Result};
-use crate::schema::combine::combined_text;
 use crate::schema::entity::KeyTemplate;
 use crate::schema::entity_keys::electrodb_index_keys;
 use crate::schema::{Combine, Convention, Entity, Schema};
@@ -195,9 +196,15 @@ impl<M> After<'_, M> {
                     continue;
                 }
                 seen.push(template.index);
-                let sources = templates(entity, template.index)
-                    .flat_map(KeyTemplate::fields)
-                    .collect();
+                let mut sources: Vec<&'static str> = Vec::new();
+                for field in templates(entity, template.index).flat_map(KeyTemplate::fields) {
+                    let built = self.schema.combines.iter().find(|c| c.attribute == field);
+                    for source in built.map_or(&[field][..], |c| c.sources) {
+                        if !sources.contains(source) {
+                            sources.push(source);
+                        }
+                    }
+                }
                 keys.push((Key::Templates(entity, template.index), sources));
             }
         }
@@ -310,7 +317,7 @@ impl<M> After<'_, M> {
                     let Key::Templates(entity, Some(index)) = key else {
                         continue;
                     };
-                    let values = self.values(&sources);
+                    let values = self.values(&sources)?;
                     for (attribute, text) in
                         electrodb_index_keys(self.schema, entity, index, &values)?
                     {
@@ -322,15 +329,23 @@ impl<M> After<'_, M> {
         Ok(out)
     }
 
-    /// The known present values of `sources`.
-    fn values(&self, sources: &[&'static str]) -> Item {
+    /// The known present values of `sources`, with every `#[combine]` or `watch` attribute
+    /// built from them, as a template built from one reads it.
+    fn values(&self, sources: &[&'static str]) -> Result<Item> {
         let mut values = Item::new();
         for source in sources {
             if let Some(Some(value)) = self.value(source) {
                 values.insert((*source).to_owned(), value.clone());
             }
         }
-        values
+        for combine in self.schema.combines {
+            if combine.sources.iter().all(|s| sources.contains(s)) {
+                if let Some(value) = combine.value(self.schema.model, &values)? {
+                    values.insert(combine.attribute.to_owned(), value);
+                }
+            }
+        }
+        Ok(values)
     }
 
     /// The actions that write `key` again from its sources' values.
@@ -340,17 +355,14 @@ impl<M> After<'_, M> {
         sources: &[&'static str],
         out: &mut Vec<(&'static str, Action)>,
     ) -> Result<()> {
-        let values = self.values(sources);
+        let values = self.values(sources)?;
         let (entity, index) = match key {
             Key::Combine(combine) => {
-                let text = combined_text(
-                    self.schema.model,
-                    combine.attribute,
-                    combine.separator,
-                    &values,
-                    combine.sources,
-                )?;
-                out.push((combine.attribute, Action::Set(AttributeValue::S(text))));
+                let action = match combine.value(self.schema.model, &values)? {
+                    Some(value) => Action::Set(value),
+                    None => Action::Remove,
+                };
+                out.push((combine.attribute, action));
                 return Ok(());
             }
             Key::Templates(entity, index) => (*entity, *index),
