@@ -109,10 +109,13 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
     gsi4pk = "CAT#{category}",
     gsi4sk = "CREATED#{created_at}"
 )]
+#[key(index = "GSI5", gsi5pk = "SLUG#{slug}", gsi5sk = "TASK#{id}")]
 #[relation(name = "owner", one = Org, fields = [org], references = [org])]
 struct Task {
     org: String,
     id: String,
+    /// Stored as its code (`status_code`), in `gsi1pk` too, and read back as the status.
+    #[dynorm(set = status_code, get = status_name)]
     status: String,
     due: String,
     priority: u32,
@@ -121,6 +124,9 @@ struct Task {
     title: String,
     #[combine(fields = [category, title], sep = "#")]
     label: String,
+    /// Computed from `title` on every write (`slug_of`), and the source of `gsi5pk`.
+    #[dynorm(watch = [title], set = slug_of)]
+    slug: String,
     views: i64,
     /// A literal default: a whole-item write of a task without a note stores `NOTE_DEFAULT`.
     #[dynorm(default = "n0")]
@@ -381,6 +387,27 @@ const PEOPLE: [&str; 2] = ["ann", "bob"];
 const CATEGORIES: [&str; 2] = ["bug", "ops"];
 /// The last source of `label`, so it may hold the separator.
 const TITLES: [&str; 3] = ["fix", "ship", "x#y"];
+
+/// `Task::status` as stored: its position in `STATUSES`, or the text itself.
+fn status_code(status: String) -> String {
+    STATUSES
+        .iter()
+        .position(|s| *s == status)
+        .map_or(status, |code| code.to_string())
+}
+
+/// `Task::status` as read: the status its code stands for, or the text itself.
+fn status_name(code: String) -> String {
+    code.parse::<usize>()
+        .ok()
+        .and_then(|i| STATUSES.get(i))
+        .map_or(code, |s| (*s).to_owned())
+}
+
+/// `Task::slug`, computed from the title.
+fn slug_of(title: &String) -> String {
+    title.replace('#', "-").to_uppercase()
+}
 const NOTES: [&str; 2] = ["n1", "n2"];
 /// `Task::note`'s literal default, which no step writes itself.
 const NOTE_DEFAULT: &str = "n0";
@@ -562,6 +589,7 @@ impl TaskFields {
             category: self.category.into(),
             title: self.title.into(),
             label: format!("{}#{}", self.category, self.title),
+            slug: slug_of(&self.title.to_owned()),
             views: self.views,
             note: self.note.map(Into::into),
             version,
@@ -712,6 +740,7 @@ impl TaskAction {
             Self::RemoveExpires => task.expires_at = None,
         }
         task.label = format!("{}#{}", task.category, task.title);
+        task.slug = slug_of(&task.title);
     }
 
     fn add_to(self, update: Update<Task>) -> Update<Task> {
@@ -737,7 +766,7 @@ impl TaskAction {
 
 /// The attributes of a task built from templates or `#[combine]` that an update can
 /// touch: the index they key (`None` for `label`), their name and their sources.
-const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 9] = [
+const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 11] = [
     (Some("GSI1"), "gsi1pk", &["status"]),
     (Some("GSI1"), "gsi1sk", &["due", "priority"]),
     (Some("GSI2"), "gsi2pk", &["assignee"]),
@@ -747,6 +776,8 @@ const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 9] = [
     (Some("GSI4"), "gsi4pk", &["category"]),
     (Some("GSI4"), "gsi4sk", &["created_at"]),
     (None, "label", &["category", "title"]),
+    (None, "slug", &["title"]),
+    (Some("GSI5"), "gsi5pk", &["title"]),
 ];
 
 /// Whether the library must refuse an update before sending.
@@ -2925,6 +2956,7 @@ fn check_item(item: &Item) -> Result<(), String> {
         let assignee = text(item, "assignee").filter(|a| !a.is_empty());
         expected.extend([
             ("sk", Some(format!("TASK#{id}"))),
+            // `status` is stored as its code, by every path, and the key is built from it.
             ("gsi1pk", Some(format!("STATUS#{}", source("status")?))),
             (
                 "gsi1sk",
@@ -2961,7 +2993,23 @@ fn check_item(item: &Item) -> Result<(), String> {
                 "label",
                 Some(format!("{}#{}", source("category")?, source("title")?)),
             ),
+            ("slug", Some(slug_of(&source("title")?))),
+            (
+                "gsi5pk",
+                Some(format!("SLUG#{}", slug_of(&source("title")?))),
+            ),
+            ("gsi5sk", Some(format!("TASK#{id}"))),
         ]);
+        let status = source("status")?;
+        if !STATUSES
+            .iter()
+            .any(|s| status_code((*s).to_owned()) == status)
+        {
+            return Err(format!(
+                "invariant 1: `status` is stored as {status:?}, not as a status's code, in {}",
+                show()
+            ));
+        }
         &[
             "pk",
             "sk",
@@ -2973,6 +3021,8 @@ fn check_item(item: &Item) -> Result<(), String> {
             "gsi3sk",
             "gsi4pk",
             "gsi4sk",
+            "gsi5pk",
+            "gsi5sk",
             "__edb_e__",
             "__edb_v__",
             "org",
@@ -2984,6 +3034,7 @@ fn check_item(item: &Item) -> Result<(), String> {
             "category",
             "title",
             "label",
+            "slug",
             "views",
             "note",
             "version",
@@ -3142,6 +3193,7 @@ fn task_diff(found: &Task, expected: &Task) -> String {
             &found.category,
             &found.title,
             &found.label,
+            &found.slug,
             found.views,
             &found.note
         )
@@ -3156,12 +3208,13 @@ fn task_diff(found: &Task, expected: &Task) -> String {
             &expected.category,
             &expected.title,
             &expected.label,
+            &expected.slug,
             expected.views,
             &expected.note
         )
     );
     field(
-        "(status, due, priority, assignee, category, title, label, views, note)",
+        "(status, due, priority, assignee, category, title, label, slug, views, note)",
         "",
         found_rest,
         expected_rest,

@@ -388,13 +388,8 @@ async fn combined_keys_are_built_on_every_write_and_never_go_stale() {
         .await
         .unwrap_err();
     assert_eq!(error.attribute(), Some("team"), "{error}");
-    let error = db
-        .update::<Invoice>(open.key())
-        .set(Invoice::REGION_TEAM, "x/y")
-        .send()
-        .await
-        .unwrap_err();
-    assert!(error.to_string().contains("#[combine]"), "{error}");
+    // The combined field itself is read-only: `set(Invoice::REGION_TEAM, ..)` does not
+    // compile (ui test `watch_update`).
     let updated = db
         .update::<Invoice>(open.key())
         .set(Invoice::REGION, "us")
@@ -792,4 +787,194 @@ async fn conditions_and_filters_reach_inside_maps_and_lists_on_every_path() {
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Validation);
     assert!(error.to_string().contains("at most 6 steps"), "{error}");
+}
+
+/// The slug an article is found by: its title, lower case, words joined by `-`.
+fn slug_of(title: &String) -> String {
+    title
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Titles are stored trimmed.
+fn trimmed(title: String) -> String {
+    title.trim().to_owned()
+}
+
+/// Scores are stored in tenths, and read back as points.
+fn in_tenths(points: u32) -> u32 {
+    points * 10
+}
+
+fn in_points(tenths: u32) -> u32 {
+    tenths / 10
+}
+
+/// A computed field (`watch`) that keys an index, and transformed fields (`set`, `get`).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Articles")]
+struct Article {
+    #[hash_key]
+    id: String,
+    #[dynorm(set = trimmed)]
+    title: String,
+    #[index(name = "bySlug")]
+    #[dynorm(watch = [title], set = slug_of)]
+    slug: String,
+    #[dynorm(set = in_tenths, get = in_points)]
+    score: u32,
+}
+
+fn article(id: &str, title: &str, score: u32) -> Article {
+    Article {
+        id: id.into(),
+        title: title.into(),
+        slug: String::new(),
+        score,
+    }
+}
+
+/// A `watch` field is computed from the stored value of its source on every write path,
+/// and the index it keys follows; a transformed field is stored transformed on every
+/// write path, read back through `get` on every read path, and compared transformed in
+/// conditions; an update can `set` it but not change it by an amount.
+#[tokio::test]
+async fn computed_and_transformed_fields_hold_on_every_path() {
+    let db = common::db_with::<Article>("writes_computed").await;
+    let by_slug = |slug: &'static str| {
+        let db = db.clone();
+        async move {
+            db.query_by::<ArticleBySlug>(slug)
+                .all()
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|a: Article| a.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    let raw = |id: &'static str| {
+        let db = db.clone();
+        async move {
+            db.sdk()
+                .get_item()
+                .table_name(db.tables().name::<Article>())
+                .key("id", AttributeValue::S(id.into()))
+                .send()
+                .await
+                .unwrap()
+                .item
+                .unwrap()
+        }
+    };
+
+    // Whole-item writes: create, put, batch and transaction puts, an upsert that creates.
+    db.create(&article("a1", "  Hello World ", 3))
+        .send()
+        .await
+        .unwrap();
+    db.put(&article("a2", "Second Post", 4))
+        .send()
+        .await
+        .unwrap();
+    db.batch_write()
+        .put_many(&[article("a3", "Third  Post", 5)])
+        .send()
+        .await
+        .unwrap();
+    db.transact_write()
+        .write(db.put(&article("a4", "Fourth", 6)))
+        .send()
+        .await
+        .unwrap();
+    db.update::<Article>("a5")
+        .set(Article::TITLE, " Fifth ")
+        .set(Article::SCORE, 7)
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    for (id, title, slug, tenths) in [
+        ("a1", "Hello World", "hello-world", "30"),
+        ("a2", "Second Post", "second-post", "40"),
+        ("a3", "Third  Post", "third-post", "50"),
+        ("a4", "Fourth", "fourth", "60"),
+        ("a5", "Fifth", "fifth", "70"),
+    ] {
+        let item = raw(id).await;
+        assert_eq!(item["title"], AttributeValue::S(title.into()), "{id}");
+        assert_eq!(item["slug"], AttributeValue::S(slug.into()), "{id}");
+        assert_eq!(item["score"], AttributeValue::N(tenths.into()), "{id}");
+    }
+    assert_eq!(by_slug("hello-world").await, ["a1"]);
+
+    // An update of the source computes the field again, and moves the item in the index.
+    db.update::<Article>("a1")
+        .set(Article::TITLE, "Goodbye World")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_slug("hello-world").await, Vec::<String>::new());
+    assert_eq!(by_slug("goodbye-world").await, ["a1"]);
+
+    // Reads go through `get`: get, batch get, transaction get, query and scan.
+    let got: Article = db.get::<Article>("a1").send().await.unwrap().unwrap();
+    assert_eq!(
+        (got.title.as_str(), got.slug.as_str(), got.score),
+        ("Goodbye World", "goodbye-world", 3)
+    );
+    let many: Vec<Article> = db
+        .get_many::<Article, _>(["a2", "a3"])
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        many.iter().all(|a| a.score == 4 || a.score == 5),
+        "{many:?}"
+    );
+    let items = db.transact_get().get::<Article>("a4").send().await.unwrap();
+    assert_eq!(items.get::<Article>(0).unwrap().unwrap().score, 6);
+    let scanned: Vec<Article> = db.scan::<Article>().all().await.unwrap();
+    let mut scores: Vec<u32> = scanned.iter().map(|a| a.score).collect();
+    scores.sort_unstable();
+    assert_eq!(scores, [3, 4, 5, 6, 7]);
+
+    // A condition compares the value as a write stores it.
+    db.update::<Article>("a2")
+        .set(Article::SCORE, 9)
+        .condition(Article::SCORE.eq(4))
+        .send()
+        .await
+        .unwrap();
+    let refused = db
+        .update::<Article>("a2")
+        .set(Article::SCORE, 1)
+        .condition(Article::SCORE.eq(40))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::ConditionFailed, "{refused}");
+    let filtered: Vec<Article> = db
+        .scan::<Article>()
+        .filter(Article::SCORE.gt(6))
+        .all()
+        .await
+        .unwrap();
+    let mut ids: Vec<String> = filtered.into_iter().map(|a| a.id).collect();
+    ids.sort();
+    assert_eq!(ids, ["a2", "a5"]);
+
+    // An amount added would be stored untransformed: refused before sending, by name.
+    let error = db
+        .update::<Article>("a2")
+        .increment(Article::SCORE, 1)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert_eq!(error.model(), Some("Article"));
+    assert_eq!(error.attribute(), Some("score"));
+    assert_eq!(raw("a2").await["score"], AttributeValue::N("90".into()));
 }

@@ -119,6 +119,7 @@ pub fn model(input: &DeriveInput, model: &Model, errors: Option<syn::Error>) -> 
                     version: ::core::option::Option::None,
                     ttl: ::core::option::Option::None,
                     combines: &[],
+                    transformed: &[],
                     entity: ::core::option::Option::None,
                     defaults: &[],
                     updated_at: ::core::option::Option::None,

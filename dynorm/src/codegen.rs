@@ -84,13 +84,6 @@ pub fn insert(
     }
 }
 
-/// Fills the defaults given as values (`#[dynorm(default = "main")]`) where the item has
-/// none, before `to_item` builds keys and `watch` fields from them, as every whole-item
-/// write stores them.
-pub fn fill_defaults(schema: &Schema, item: &mut Item) -> Result<(), Error> {
-    schema.apply_defaults(item, false)
-}
-
 /// An encoded value, or which attribute could not be stored.
 #[inline]
 pub fn stored(

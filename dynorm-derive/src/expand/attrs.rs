@@ -1,7 +1,8 @@
 //! One typed attribute handle per field: `Order::STATUS: Attr<Order, Status, ..>`.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use crate::expand::codec;
 use crate::internals::resolve::{Field, Model};
@@ -72,4 +73,67 @@ pub fn attr_consts(model: &Model) -> TokenStream {
         let encode = codec::encode_present(field, &quote!(__value));
         quote!(|__value: &#present| #encode)
     })
+}
+
+/// The model's functions that call each field's `set` and `get` (`__dynorm_set_status`),
+/// with the field's types: every use calls them, so that a function of the wrong type is
+/// one error, at the function named. A `watch` field's `set` takes its sources by
+/// reference.
+pub fn transform_fns(model: &Model) -> TokenStream {
+    let ident = model.ident;
+    let fns = model
+        .fields
+        .iter()
+        .enumerate()
+        .flat_map(|(position, field)| {
+            let ty = field.ty;
+            let set_call = field.set_call.clone();
+            let get_call = field.get_call.clone();
+            let name_of = |call: &TokenStream| call.clone().into_iter().last();
+            let set = field.ast.attrs.set.as_ref().map(|path| {
+                let name = name_of(&set_call);
+                match model.combine_of(position) {
+                    Some(combine) => {
+                        let params = combine.sources.iter().enumerate().map(|(i, source)| {
+                            let binding = quote::format_ident!("__source{}", i, span = path.span());
+                            let source_ty = model.fields[source.field].ty;
+                            quote!(#binding: &#source_ty)
+                        });
+                        let args = (0..combine.sources.len())
+                            .map(|i| quote::format_ident!("__source{}", i, span = path.span()));
+                        quote_spanned! {path.span()=>
+                            #[doc(hidden)]
+                            #[inline]
+                            fn #name(#(#params),*) -> #ty {
+                                #path(#(#args),*)
+                            }
+                        }
+                    }
+                    None => quote_spanned! {path.span()=>
+                        #[doc(hidden)]
+                        #[inline]
+                        fn #name(__value: #ty) -> #ty {
+                            #path(__value)
+                        }
+                    },
+                }
+            });
+            let get = field.get.map(|path| {
+                let name = name_of(&get_call);
+                quote_spanned! {path.span()=>
+                    #[doc(hidden)]
+                    #[inline]
+                    fn #name(__value: #ty) -> #ty {
+                        #path(__value)
+                    }
+                }
+            });
+            set.into_iter().chain(get)
+        });
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            #(#fns)*
+        }
+    }
 }

@@ -58,15 +58,16 @@ fn decode_present(field: &Field, value: TokenStream) -> TokenStream {
 pub fn encode_owned(field: &Field, value: TokenStream) -> TokenStream {
     let present = field.present;
     let encode = encode_present(field, &quote!(&__owned));
+    let set = &field.set_call;
     match field.set {
         None => quote!({ let __owned: #present = #value; #encode }),
-        Some(set) if field.optional => quote_spanned!(set.span()=>
+        Some(_) if field.optional => quote! {
             match #set(::core::option::Option::Some(#value)) {
                 ::core::option::Option::Some(__owned) => #encode,
                 ::core::option::Option::None => ::core::result::Result::Ok(::core::option::Option::None),
             }
-        ),
-        Some(set) => quote_spanned!(set.span()=> { let __owned: #present = #set(#value); #encode }),
+        },
+        Some(_) => quote!({ let __owned: #present = #set(#value); #encode }),
     }
 }
 
@@ -84,10 +85,10 @@ pub fn encode_key(field: &Field, value: &TokenStream) -> TokenStream {
 pub fn insert_field(model: &str, field: &Field) -> TokenStream {
     let member = field.member;
     let name = &field.name;
-    if let Some(set) = field.set {
+    if field.set.is_some() {
         // The transform takes the field's value; for an `Option` field it may fill one in.
-        let transformed =
-            quote_spanned!(set.span()=> #set(::core::clone::Clone::clone(&self.#member)));
+        let set = &field.set_call;
+        let transformed = quote!(#set(::core::clone::Clone::clone(&self.#member)));
         let encode = encode_present(field, &quote!(&__value));
         return if field.optional {
             quote! {
@@ -127,8 +128,9 @@ pub fn read_field(model: &str, field: &Field) -> TokenStream {
         decode_present(field, quote!(__item.remove(#name)))
     };
     let read = quote!(::dynorm::__private::field(#model, #name, #decoded)?);
+    let get = &field.get_call;
     match field.get {
-        Some(get) => quote_spanned!(get.span()=> #get(#read)),
+        Some(_) => quote!(#get(#read)),
         None => read,
     }
 }
@@ -138,19 +140,20 @@ pub fn read_field(model: &str, field: &Field) -> TokenStream {
 pub fn read_present(model: &str, field: &Field) -> TokenStream {
     let name = &field.name;
     let decoded = decode_present(field, quote!(__item.remove(#name)));
-    let Some(get) = field.get else {
+    if field.get.is_none() {
         return quote!(::dynorm::__private::field(#model, #name, #decoded)?);
-    };
+    }
+    let get = &field.get_call;
     if field.optional {
         // The transform takes the field's type; a key value read must stay present.
-        quote_spanned!(get.span()=> ::dynorm::__private::field(
+        quote!(::dynorm::__private::field(
             #model,
             #name,
             #decoded.and_then(|__value| #get(::core::option::Option::Some(__value))
                 .ok_or_else(::dynorm::__private::AttrError::missing)),
         )?)
     } else {
-        quote_spanned!(get.span()=> #get(::dynorm::__private::field(#model, #name, #decoded)?))
+        quote!(#get(::dynorm::__private::field(#model, #name, #decoded)?))
     }
 }
 
@@ -164,8 +167,9 @@ pub fn read_template_field(model: &str, field: &Field) -> TokenStream {
         #name,
         ::dynorm::__private::template_field(__item.remove(#name), |__value| #decode),
     )?);
+    let get = &field.get_call;
     match field.get {
-        Some(get) => quote_spanned!(get.span()=> #get(#read)),
+        Some(_) => quote!(#get(#read)),
         None => read,
     }
 }

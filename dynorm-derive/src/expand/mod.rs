@@ -32,6 +32,7 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let from_impls = key::from_impls(model);
     let model_impl = model::model_impl(model, primary);
     let attr_consts = attrs::attr_consts(model);
+    let transform_fns = attrs::transform_fns(model);
     let feature_checks = model.fields.iter().map(|field| features::checks(field.ty));
     let table_index = index::table_index(model, primary);
     let index_types = model.indexes.iter().map(|i| index::index_types(model, i));
@@ -55,6 +56,7 @@ pub fn derive(model: &Model, primary: &PrimaryKey) -> TokenStream {
             #table_index
             #(#index_impls)*
             #attr_consts
+            #transform_fns
             #(#feature_checks)*
         },
     )

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use crate::expand::{codec, schema};
-use crate::internals::resolve::{GeneratedValue, Model, PrimaryKey};
+use crate::internals::resolve::{Model, PrimaryKey};
 
 /// The whole `impl Model for ...`.
 pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
@@ -53,11 +53,6 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             }
         }
     });
-    let fill_defaults = model
-        .defaults
-        .iter()
-        .any(|g| matches!(g.value, GeneratedValue::Fixed(_)))
-        .then(|| quote!(::dynorm::__private::fill_defaults(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item)?;));
     let reads = model.fields.iter().map(|field| {
         let member = field.member;
         let read = codec::read_field(model_name, field);
@@ -144,7 +139,6 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             fn to_item(&self) -> ::dynorm::__private::Result<::dynorm::__private::Item> {
                 let mut __item = ::dynorm::__private::Item::with_capacity(#count);
                 #(#inserts)*
-                #fill_defaults
                 #(#combine_inserts)*
                 #write_entity
                 ::core::result::Result::Ok(__item)

@@ -199,7 +199,7 @@ fn generated(model: &Model, generated: &Generated) -> TokenStream {
 
 /// The function a `watch` field is computed by: its sources read out of the item as their
 /// fields' types, passed by reference to the field's `set`, and the result encoded.
-fn compute(model: &Model, combine: &Combine, path: &syn::Path) -> TokenStream {
+fn compute(model: &Model, combine: &Combine) -> TokenStream {
     let model_name = &model.name;
     let field = &model.fields[combine.field];
     let name = &field.name;
@@ -230,7 +230,8 @@ fn compute(model: &Model, combine: &Combine, path: &syn::Path) -> TokenStream {
     } else {
         quote!({ let __value: #present = __computed; #encode })
     };
-    let call = quote_spanned!(path.span()=> #path(#(&#bindings),*));
+    let set = &field.set_call;
+    let call = quote!(#set(#(&#bindings),*));
     quote!({
         fn __compute(
             __sources: &::dynorm::__private::Item,
@@ -265,7 +266,7 @@ pub fn schema(model: &Model, primary: &PrimaryKey) -> TokenStream {
         let name = name_of(combine.field);
         let separator = &combine.separator;
         let sources = combine.sources.iter().map(|s| name_of(s.field));
-        let compute = option(combine.compute.map(|path| compute(model, combine, path)));
+        let compute = option(combine.compute.map(|_| compute(model, combine)));
         quote!(::dynorm::__private::Combine { attribute: #name, sources: &[#(#sources),*], separator: #separator, compute: #compute })
     });
     let transformed = model

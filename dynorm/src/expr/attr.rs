@@ -37,7 +37,7 @@ pub enum ReadOnly {}
 #[diagnostic::on_unimplemented(
     message = "this attribute is read-only: no update can write it",
     label = "a read-only attribute",
-    note = "`#[dynorm(read_only)]` fields, the fields a single-table key is built from, and paths inside an attribute (`field`, `at`) are read-only"
+    note = "`#[dynorm(read_only)]` fields, fields built from others (`#[combine]`, `watch`), the fields a single-table key is built from, and paths inside an attribute (`field`, `at`) are read-only"
 )]
 pub trait Updatable: sealed::Sealed {}
 

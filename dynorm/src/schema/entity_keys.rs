@@ -21,7 +21,9 @@ fn entity(schema: &Schema) -> Result<&Entity> {
 pub enum MissingTableKey {
     /// Refuse the item: every write renders the keys with this.
     Refuse,
-    /// Leave the key out: `to_item` does, since a `default` may fill it on create.
+    /// Leave the key out: `to_item` does, since a `default` may fill it on create. An
+    /// index key ElectroDB would refuse for lack of a value is left out too: the write
+    /// renders every key again, strictly, after the defaults.
     LeaveOut,
 }
 
@@ -45,7 +47,11 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
     indexes.dedup();
     for index in indexes {
         if matches!(entity.convention, Convention::ElectroDb { .. }) {
-            rendered.extend(electrodb_index_keys(schema, entity, index, item)?);
+            match electrodb_index_keys(schema, entity, index, item) {
+                Ok(keys) => rendered.extend(keys),
+                Err(_) if missing == MissingTableKey::LeaveOut => {}
+                Err(error) => return Err(error),
+            }
             continue;
         }
         let mut index_keys = Vec::new();

@@ -1,7 +1,8 @@
 //! A field with what its type and attributes mean: the type inside `Option`, the
 //! attribute name, the codec and the `Attr` constant's name.
 
-use quote::format_ident;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 use syn::ext::IdentExt;
 use syn::{Ident, Type};
 
@@ -39,6 +40,11 @@ pub struct Field<'a> {
     pub set: Option<&'a syn::Path>,
     /// `#[dynorm(get = f)]`: every value read goes through `f`.
     pub get: Option<&'a syn::Path>,
+    /// The model's function that applies `set`, `watch`'s included (`Model::__dynorm_set_x`):
+    /// the only place `f` is called, so that a wrong signature is one error at `f`.
+    pub set_call: TokenStream,
+    /// The model's function that applies `get` (`Model::__dynorm_get_x`).
+    pub get_call: TokenStream,
 }
 
 /// How a field's present value is encoded and decoded.
@@ -64,7 +70,11 @@ impl Codec {
 
 impl<'a> Field<'a> {
     /// Reads what the field's type and attributes mean.
-    pub(super) fn new(ast: &'a ast::Field<'a>, rename_all: Option<RenameRule>) -> Self {
+    pub(super) fn new(
+        ast: &'a ast::Field<'a>,
+        rename_all: Option<RenameRule>,
+        model: &Ident,
+    ) -> Self {
         let optional_inner = types::option_inner(ast.ty);
         let present = optional_inner.unwrap_or(ast.ty);
         let shape = types::shape(present);
@@ -97,6 +107,14 @@ impl<'a> Field<'a> {
                 && ast.attrs.watch.is_none(),
             set: ast.attrs.set.as_ref().filter(|_| ast.attrs.watch.is_none()),
             get: ast.attrs.get.as_ref(),
+            set_call: {
+                let name = format_ident!("__dynorm_set_{}", plain);
+                quote!(#model::#name)
+            },
+            get_call: {
+                let name = format_ident!("__dynorm_get_{}", plain);
+                quote!(#model::#name)
+            },
         }
     }
 

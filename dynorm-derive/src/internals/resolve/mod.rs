@@ -202,7 +202,7 @@ pub fn resolve<'a>(cx: &Ctxt, cont: &'a Container<'a>) -> Model<'a> {
     let mut fields: Vec<Field> = cont
         .fields
         .iter()
-        .map(|field| Field::new(field, cont.attrs.rename_all))
+        .map(|field| Field::new(field, cont.attrs.rename_all, cont.ident))
         .collect();
     let name = cont.ident.unraw().to_string();
     let convention = Convention::of(&cont.attrs);
