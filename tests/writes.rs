@@ -789,6 +789,104 @@ async fn conditions_and_filters_reach_inside_maps_and_lists_on_every_path() {
     assert!(error.to_string().contains("at most 6 steps"), "{error}");
 }
 
+/// An update writes a path inside a map or a list (`SET #a.#b = ..`, an increment of a
+/// nested number), alone, with other paths of the same attribute, and in a transaction;
+/// it refuses before sending what DynamoDB or the model would refuse: `ADD` on a path,
+/// paths that overlap, a path inside a key attribute, and an upsert (a new item has no
+/// map to write into).
+#[tokio::test]
+async fn updates_write_paths_inside_maps_and_lists() {
+    let db = common::db_with::<Pet>("nested_updates").await;
+    let pet = Pet {
+        id: "p1".into(),
+        kind: "cat".into(),
+        vet: Some(Vet {
+            full_name: "Herb".into(),
+            visits: 2,
+        }),
+        litters: vec![
+            Litter {
+                name: "Spring".into(),
+                size: 3,
+            },
+            Litter {
+                name: "Autumn".into(),
+                size: 4,
+            },
+        ],
+    };
+    db.put(&pet).send().await.unwrap();
+    let visits = Pet::VET.field::<u32>("visits");
+    let second_name = Pet::LITTERS.at(1).field::<String>("name");
+
+    let update = db
+        .update::<Pet>("p1")
+        .set(visits, 5)
+        .set(second_name, "Winter")
+        .condition(Pet::VET.field::<String>("fullName").eq("Herb"));
+    let input = dynorm::Request::preview(&update).unwrap();
+    let expression = input.update_expression().unwrap_or_default().to_owned();
+    assert!(expression.contains("#n0.#n1 = :v0"), "{expression}");
+    assert!(expression.contains("[1].#n"), "{expression}");
+    update.send().await.unwrap();
+    db.update::<Pet>("p1")
+        .increment(visits, 2)
+        .send()
+        .await
+        .unwrap();
+    db.transact_write()
+        .write(
+            db.update::<Pet>("p1")
+                .set(Pet::LITTERS.at(0).field::<u32>("size"), 9),
+        )
+        .send()
+        .await
+        .unwrap();
+    let stored = db.get::<Pet>("p1").send().await.unwrap().unwrap();
+    assert_eq!(
+        stored.vet,
+        Some(Vet {
+            full_name: "Herb".into(),
+            visits: 7
+        })
+    );
+    assert_eq!(
+        (stored.litters[0].size, stored.litters[1].name.as_str()),
+        (9, "Winter")
+    );
+
+    // Refused before sending, each naming the attribute.
+    let refusals = [
+        db.update::<Pet>("p1").set(visits, 1).remove(Pet::VET),
+        db.update::<Pet>("p1")
+            .set(
+                Pet::LITTERS.at(0),
+                Litter {
+                    name: "x".into(),
+                    size: 1,
+                },
+            )
+            .set(Pet::LITTERS.at(0).field::<u32>("size"), 2),
+        db.update::<Pet>("p1")
+            .set(Pet::KIND.field::<String>("x"), "y"),
+        db.update::<Pet>("p1").set(visits, 1).upsert(),
+    ];
+    for (i, refused) in refusals.into_iter().enumerate() {
+        let error = refused.send().await.unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::Validation, "{i}: {error}");
+        assert!(error.attribute().is_some(), "{i}: {error}");
+    }
+    let tags = Pet::VET.field::<HashSet<String>>("tags");
+    let error = db
+        .update::<Pet>("p1")
+        .add_to_set(tags, HashSet::from(["x".to_owned()]))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("top-level"), "{error}");
+    assert_eq!(db.get::<Pet>("p1").send().await.unwrap().unwrap(), stored);
+}
+
 /// The slug an article is found by: its title, lower case, words joined by `-`.
 fn slug_of(title: &String) -> String {
     title

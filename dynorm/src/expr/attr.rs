@@ -37,7 +37,7 @@ pub enum ReadOnly {}
 #[diagnostic::on_unimplemented(
     message = "this attribute is read-only: no update can write it",
     label = "a read-only attribute",
-    note = "`#[dynorm(read_only)]` fields, fields built from others (`#[combine]`, `watch`), the fields a single-table key is built from, and paths inside an attribute (`field`, `at`) are read-only"
+    note = "`#[dynorm(read_only)]` fields, fields built from others (`#[combine]`, `watch`), the fields a single-table key is built from, and the paths inside them (`field`, `at`) are read-only"
 )]
 pub trait Updatable: sealed::Sealed {}
 
@@ -146,15 +146,15 @@ impl<M, T, O, W> Attr<M, T, O, W> {
 
     /// The value under map key `key` inside this attribute (a struct's field, as serde
     /// names it, or a map's key), of type `V`: `Animal::VETERINARIAN.field::<String>("name")`
-    /// stands for `veterinarian.name`. Conditions on it compare values in serde's form, as
-    /// the attribute stores what is inside it; updates cannot write it. At most 6 steps
-    /// deep.
-    pub const fn field<V: Serialize>(&self, key: &'static str) -> Attr<M, V, Optional, ReadOnly> {
+    /// stands for `veterinarian.name`. Conditions and updates on it take values in serde's
+    /// form, as the attribute stores what is inside it; an update can write it where it can
+    /// write the attribute. At most 6 steps deep.
+    pub const fn field<V: Serialize>(&self, key: &'static str) -> Attr<M, V, Optional, W> {
         self.step(Step::Key(key))
     }
 
     /// A handle on the path one step further, whose values are `V`s.
-    const fn step<V: Serialize>(&self, step: Step) -> Attr<M, V, Optional, ReadOnly> {
+    const fn step<V: Serialize>(&self, step: Step) -> Attr<M, V, Optional, W> {
         Attr {
             name: self.name,
             model: self.model,
@@ -167,6 +167,11 @@ impl<M, T, O, W> Attr<M, T, O, W> {
     /// Whether the handle stands for a path inside its attribute rather than the attribute.
     const fn is_nested(&self) -> bool {
         !self.steps.is_empty()
+    }
+
+    /// The path inside the attribute that the handle stands for (none for the attribute).
+    pub(crate) const fn steps(&self) -> Steps {
+        self.steps
     }
 
     /// The refusal of a path where only an attribute fits, or `None` for an attribute.
@@ -410,7 +415,7 @@ impl<M, E, O, W> Attr<M, Vec<E>, O, W> {
     /// The element at `index` of this list, of type `E`:
     /// `Animal::OFFSPRING.at(0).field::<String>("name")` stands for `offspring[0].name`.
     /// As [`field`](Attr::field), conditions compare it in serde's form.
-    pub const fn at(&self, index: u32) -> Attr<M, E, Optional, ReadOnly>
+    pub const fn at(&self, index: u32) -> Attr<M, E, Optional, W>
     where
         E: Serialize,
     {

@@ -59,6 +59,14 @@ impl Steps {
         self.too_deep
     }
 
+    /// Whether one path is the other or inside it: `a.b` and `a.b[0]` overlap, `a.b` and
+    /// `a.c` do not.
+    pub(crate) fn overlaps(&self, other: &Steps) -> bool {
+        let (a, b) = (self.as_slice(), other.as_slice());
+        let shorter = a.len().min(b.len());
+        a[..shorter] == b[..shorter]
+    }
+
     /// The path as a user writes it, for messages: `offspring[0].name`.
     pub(crate) fn describe(&self, attribute: &str) -> String {
         let mut out = attribute.to_owned();
@@ -87,5 +95,15 @@ mod tests {
         }
         assert!(deep.too_deep() && !deep.is_empty());
         assert_eq!(deep.as_slice().len(), MAX_STEPS);
+    }
+
+    #[test]
+    fn paths_overlap_when_one_is_inside_the_other() {
+        let litter = Steps::NONE.then(Step::Index(0));
+        let size = litter.then(Step::Key("size"));
+        let name = litter.then(Step::Key("name"));
+        assert!(litter.overlaps(&size) && size.overlaps(&litter) && size.overlaps(&size));
+        assert!(!size.overlaps(&name));
+        assert!(!litter.overlaps(&Steps::NONE.then(Step::Index(1))));
     }
 }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::expr::condition::Expr;
-use crate::expr::path::Step;
+use crate::expr::path::{Step, Steps};
 
 /// What names a leaf's attribute in an expression: its placeholder, or a path's text.
 enum Target<'p> {
@@ -64,6 +64,25 @@ impl Placeholders {
         self.names
             .insert(format!("#n{index}"), attribute.to_owned());
         index
+    }
+
+    /// The text of `steps` inside `attribute`, with placeholders: `#n0.#n1[2]`.
+    pub(crate) fn path(&mut self, attribute: &'static str, steps: &Steps) -> String {
+        let mut text = String::new();
+        write_name(&mut text, self.name(attribute));
+        for step in steps.as_slice() {
+            match step {
+                Step::Key(key) => {
+                    text.push('.');
+                    let key = self.name(key);
+                    write_name(&mut text, key);
+                }
+                Step::Index(index) => {
+                    let _ = write!(text, "[{index}]");
+                }
+            }
+        }
+        text
     }
 
     /// The number of a new value placeholder.
@@ -157,20 +176,7 @@ impl Placeholders {
                     // Only a leaf goes inside a path (`Attr` makes no other).
                     return self.write_at(leaf, path, out);
                 };
-                let mut text = String::new();
-                write_name(&mut text, self.name(attribute));
-                for step in steps.as_slice() {
-                    match step {
-                        Step::Key(key) => {
-                            text.push('.');
-                            let key = self.name(key);
-                            write_name(&mut text, key);
-                        }
-                        Step::Index(index) => {
-                            let _ = write!(text, "[{index}]");
-                        }
-                    }
-                }
+                let text = self.path(attribute, steps);
                 self.write_at(leaf, Some(&text), out);
             }
         }

@@ -21,6 +21,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
 use crate::expr::attr::{Attr, Operand, Optional, Updatable};
+use crate::expr::path::{Steps, MAX_STEPS};
 use crate::expr::placeholders::{Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
 use crate::schema::{Convention, Entity, Model, Schema};
@@ -71,6 +72,7 @@ impl<M: Model> Update<M> {
     pub fn new() -> Self {
         Self {
             actions: Vec::new(),
+            nested: Vec::new(),
             errors: Vec::new(),
             model: PhantomData,
         }
@@ -78,12 +80,15 @@ impl<M: Model> Update<M> {
 
     /// Whether the caller gave no action.
     pub fn is_empty(&self) -> bool {
-        self.actions.is_empty()
+        self.actions.is_empty() && self.nested.is_empty()
     }
 
-    /// The attributes the caller's actions write, in order.
+    /// The attributes the caller's actions write (or write a path inside), in order.
     pub fn attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.actions.iter().map(|(name, _)| *name)
+        self.actions
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(self.nested.iter().map(|(name, _, _)| *name))
     }
 
     /// Adds every action of `other`, with the same checks.
@@ -91,6 +96,69 @@ impl<M: Model> Update<M> {
         self.errors.extend(other.errors);
         for (name, action) in other.actions {
             self = self.push(name, Ok(action));
+        }
+        for (name, steps, action) in other.nested {
+            self = self.push_inside(name, steps, Ok(action));
+        }
+        self
+    }
+
+    /// Records an action on the attribute or the path inside it that `attr` stands for.
+    fn push_at<T, O, W>(self, attr: &Attr<M, T, O, W>, action: Result<Action>) -> Self {
+        let steps = attr.steps();
+        if steps.is_empty() && !steps.too_deep() {
+            return self.push(attr.name(), action);
+        }
+        self.push_inside(attr.name(), steps, action)
+    }
+
+    /// Records an action on a path inside `name`, refusing what DynamoDB or the model's
+    /// invariants refuse: a path too deep, `ADD`/`DELETE` (top-level only in DynamoDB), an
+    /// attribute a key, a built field, a constraint or a transform reads whole, and paths
+    /// that overlap another action's.
+    fn push_inside(mut self, name: &'static str, steps: Steps, action: Result<Action>) -> Self {
+        let schema = &M::SCHEMA;
+        let path = steps.describe(name);
+        let refuse = |message: String| {
+            Error::validation(message)
+                .with_model(schema.model)
+                .with_attribute(name)
+        };
+        let problem = if steps.too_deep() {
+            Some(refuse(format!(
+                "a path goes at most {MAX_STEPS} steps inside an attribute: `{path}..` goes further"
+            )))
+        } else if matches!(action, Ok(Action::Add(_) | Action::DeleteFromSet(_))) {
+            Some(refuse(format!(
+                "DynamoDB adds and deletes set elements only in top-level attributes, not in `{path}`; `set` the path instead"
+            )))
+        } else if let Some(why) = schema.read_whole(name) {
+            Some(refuse(format!(
+                "`{path}` is inside `{name}`, {why}, so an update writes `{name}` whole"
+            )))
+        } else if self.actions.iter().any(|(t, _)| *t == name) {
+            Some(refuse(format!(
+                "`{path}` is inside `{name}`, which the update also writes"
+            )))
+        } else if let Some((_, other, _)) = self
+            .nested
+            .iter()
+            .find(|(t, other, _)| *t == name && other.overlaps(&steps))
+        {
+            Some(refuse(format!(
+                "`{path}` and `{}` overlap: DynamoDB refuses two actions on one document path",
+                other.describe(name)
+            )))
+        } else {
+            None
+        };
+        match (problem, action) {
+            (Some(error), _) => self.errors.push(error),
+            (None, Err(error)) if error.attribute().is_none() => {
+                self.errors.push(error.with_attribute(name))
+            }
+            (None, Err(error)) => self.errors.push(error),
+            (None, Ok(action)) => self.nested.push((name, steps, action)),
         }
         self
     }
@@ -122,6 +190,10 @@ impl<M: Model> Update<M> {
             )))
         } else if self.actions.iter().any(|(t, _)| *t == name) {
             Some(refuse(format!("`{name}` is updated twice in one request")))
+        } else if self.touches_inside(name) {
+            Some(refuse(format!(
+                "`{name}` is updated whole and at a path inside it in one request"
+            )))
         } else {
             empty_index_key(schema, name, &action).map(|index| {
                 refuse(format!(
@@ -150,7 +222,7 @@ impl<M: Model> Update<M> {
                 Some(value) => Action::Set(value),
                 None => Action::Remove,
             });
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
     /// `SET attribute = if_not_exists(attribute, value)`: sets it only when it is absent.
@@ -162,24 +234,24 @@ impl<M: Model> Update<M> {
         let action = attr
             .value(&value.into_operand())
             .map(Action::SetIfNotExists);
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
     /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
     pub fn remove<T, W: Updatable>(self, attr: Attr<M, T, Optional, W>) -> Self {
-        self.push(attr.name(), Ok(Action::Remove))
+        self.push_at(&attr, Ok(Action::Remove))
     }
 
     /// `SET attribute = attribute + by`, from 0 when absent.
     pub fn increment<T: Numeric, O, W: Updatable>(self, attr: Attr<M, T, O, W>, by: T) -> Self {
         let action = attr.value(&by).map(|v| Action::Arithmetic(Sign::Plus, v));
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
     /// `SET attribute = attribute - by`, from 0 when absent.
     pub fn decrement<T: Numeric, O, W: Updatable>(self, attr: Attr<M, T, O, W>, by: T) -> Self {
         let action = attr.value(&by).map(|v| Action::Arithmetic(Sign::Minus, v));
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
     /// Appends to a list.
@@ -187,7 +259,7 @@ impl<M: Model> Update<M> {
         let action = attr
             .value(&items)
             .map(|v| Action::ListAppend(ListEnd::Back, v));
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
     /// Prepends to a list.
@@ -195,7 +267,7 @@ impl<M: Model> Update<M> {
         let action = attr
             .value(&items)
             .map(|v| Action::ListAppend(ListEnd::Front, v));
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
     /// `ADD attribute elements`: adds elements to a set. Adding no elements is refused,
@@ -206,7 +278,7 @@ impl<M: Model> Update<M> {
         elements: T,
     ) -> Self {
         let action = set_elements(&attr, &elements, "add_to_set").map(Action::Add);
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
     /// `DELETE attribute elements`: deletes elements from a set. Deleting no elements is
@@ -217,12 +289,12 @@ impl<M: Model> Update<M> {
         elements: T,
     ) -> Self {
         let action = set_elements(&attr, &elements, "delete_from_set").map(Action::DeleteFromSet);
-        self.push(attr.name(), action)
+        self.push_at(&attr, action)
     }
 
-    /// The attributes the caller's actions write.
+    /// The attributes the caller's actions write, or write a path inside.
     pub(crate) fn touched(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.actions.iter().map(|(name, _)| *name)
+        self.attributes()
     }
 
     /// The actions dynorm adds to the caller's: rebuilt `#[combine]` attributes and template
@@ -321,7 +393,7 @@ impl<M: Model> Update<M> {
         stored: &Stored,
         upsert: bool,
     ) -> Result<Vec<&'static str>> {
-        if !self.errors.is_empty() || self.actions.is_empty() {
+        if !self.errors.is_empty() || self.is_empty() {
             return Ok(Vec::new());
         }
         self.check_named(stored)?;
@@ -422,19 +494,38 @@ impl<M: Model> Update<M> {
         if let Some(error) = self.errors.first() {
             return Err(error.clone());
         }
-        if self.actions.is_empty() {
+        if self.is_empty() {
             return Err(Error::validation("an update needs at least one action"));
         }
         self.check_named(stored)?;
         let generated = Managed::new(self, &M::SCHEMA, stored, upsert)?;
         let managed = self.managed_actions(&self.after(stored, &generated, upsert))?;
         if upsert {
+            if let Some((name, steps, _)) = self.nested.first() {
+                return Err(Error::validation(format!(
+                    "an upsert may create the item, and `{}` is a path inside `{name}`, which a new item does not have; set `{name}` whole",
+                    steps.describe(name)
+                ))
+                .with_attribute(*name));
+            }
             self.check_creatable(stored.fixed, &managed)?;
         }
         // One text per clause, in clause order; placeholders are numbered in action order.
         let mut clauses: [String; 4] = Default::default();
-        for (name, action) in self.actions.iter().chain(&managed) {
-            let name = placeholders.name(name);
+        let whole = self
+            .actions
+            .iter()
+            .map(|(name, action)| (*name, None, action));
+        let inside = self
+            .nested
+            .iter()
+            .map(|(name, steps, action)| (*name, Some(steps), action));
+        let managed_actions = managed.iter().map(|(name, action)| (*name, None, action));
+        for (name, steps, action) in whole.chain(inside).chain(managed_actions) {
+            let target = match steps {
+                Some(steps) => placeholders.path(name, steps),
+                None => format!("#n{}", placeholders.name(name)),
+            };
             let clause = action.clause();
             let text = &mut clauses[clause as usize];
             if text.is_empty() {
@@ -444,7 +535,7 @@ impl<M: Model> Update<M> {
             } else {
                 text.push_str(", ");
             }
-            action.write(name, placeholders, text);
+            action.write(&target, placeholders, text);
         }
         let mut used = clauses.into_iter().filter(|text| !text.is_empty());
         let mut expression = used.next().unwrap_or_default();

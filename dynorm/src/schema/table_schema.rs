@@ -187,6 +187,35 @@ impl Schema {
         self.keys.iter().any(|k| k.name == attribute)
     }
 
+    /// Why an update must write `attribute` whole, never a path inside it: something
+    /// reads or builds from the whole value (a key, a built field, a constraint, a
+    /// transform), or dynorm sets it. `None` for an attribute a path update may change.
+    pub(crate) fn read_whole(&self, attribute: &str) -> Option<&'static str> {
+        let built_from = self.combines.iter().any(|c| c.sources.contains(&attribute))
+            || self
+                .entity
+                .as_ref()
+                .is_some_and(|e| e.keys.iter().any(|k| k.fields().any(|f| f == attribute)));
+        if self.is_table_key(attribute) || self.indexes.iter().any(|i| i.has_key(attribute)) {
+            Some("a key attribute")
+        } else if self.combines.iter().any(|c| c.attribute == attribute) {
+            Some("which is built from other attributes")
+        } else if built_from {
+            Some("a source of a key or of a field built from it")
+        } else if self.transformed.contains(&attribute) {
+            Some("which is stored through its `set` transform")
+        } else if self.companion_sources().any(|s| s == attribute) {
+            Some("part of a unique constraint or of a count's reference")
+        } else if self.version == Some(attribute)
+            || self.ttl == Some(attribute)
+            || self.updated_at.is_some_and(|u| u.attribute == attribute)
+        {
+            Some("which dynorm sets itself")
+        } else {
+            None
+        }
+    }
+
     /// Picks the key attributes out of a whole item.
     pub fn key_of(&self, item: &Item) -> Item {
         self.key_attributes()

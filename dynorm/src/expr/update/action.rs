@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::expr::placeholders::{write_name, Placeholders};
+use crate::expr::placeholders::Placeholders;
 
 /// Which end of a list `list_append` adds to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,21 +65,22 @@ impl Action {
         }
     }
 
-    /// Writes the action's text within its clause, with placeholders, into `out`.
-    pub(super) fn write(&self, name: usize, placeholders: &mut Placeholders, out: &mut String) {
+    /// Writes the action's text within its clause, with placeholders, into `out`: `target` is
+    /// the attribute's placeholder (`#n0`), or a path inside it (`#n0.#n1[2]`).
+    pub(super) fn write(&self, target: &str, placeholders: &mut Placeholders, out: &mut String) {
         match self {
             Self::Set(value) => {
                 let value = placeholders.value(value.clone());
-                let _ = write!(out, "#n{name} = :v{value}");
+                let _ = write!(out, "{target} = :v{value}");
             }
             Self::SetIfNotExists(value) => {
                 let value = placeholders.value(value.clone());
-                let _ = write!(out, "#n{name} = if_not_exists(#n{name}, :v{value})");
+                let _ = write!(out, "{target} = if_not_exists({target}, :v{value})");
             }
-            Self::Remove => write_name(out, name),
+            Self::Remove => out.push_str(target),
             Self::Add(value) | Self::DeleteFromSet(value) => {
                 let value = placeholders.value(value.clone());
-                let _ = write!(out, "#n{name} :v{value}");
+                let _ = write!(out, "{target} :v{value}");
             }
             Self::Arithmetic(sign, value) => {
                 let zero = placeholders.value(AttributeValue::N("0".into()));
@@ -90,7 +91,7 @@ impl Action {
                 };
                 let _ = write!(
                     out,
-                    "#n{name} = if_not_exists(#n{name}, :v{zero}) {operator} :v{value}"
+                    "{target} = if_not_exists({target}, :v{zero}) {operator} :v{value}"
                 );
             }
             Self::ListAppend(end, value) => {
@@ -99,11 +100,11 @@ impl Action {
                 let _ = match end {
                     ListEnd::Back => write!(
                         out,
-                        "#n{name} = list_append(if_not_exists(#n{name}, :v{empty}), :v{value})"
+                        "{target} = list_append(if_not_exists({target}, :v{empty}), :v{value})"
                     ),
                     ListEnd::Front => write!(
                         out,
-                        "#n{name} = list_append(:v{value}, if_not_exists(#n{name}, :v{empty}))"
+                        "{target} = list_append(:v{value}, if_not_exists({target}, :v{empty}))"
                     ),
                 };
             }

@@ -128,6 +128,9 @@ impl<M> After<'_, M> {
     /// attribute the item will not hold, `None` when the update leaves it unknown (not
     /// touched and not named, or changed relative to its stored value).
     pub(super) fn value(&self, attribute: &str) -> Option<Option<&AttributeValue>> {
+        if self.update.touches_inside(attribute) {
+            return None;
+        }
         if let Some((_, action)) = self.update.actions.iter().find(|(n, _)| *n == attribute) {
             return match action {
                 Action::Set(value) => Some(Some(value)),

@@ -5,17 +5,20 @@ use std::marker::PhantomData;
 
 use super::action::Action;
 use crate::error::Error;
+use crate::expr::path::Steps;
 
 /// A typed update expression on model `M`: `SET`, `REMOVE`, `ADD` and `DELETE` actions,
 /// each on a field's [`Attr`](crate::Attr) with a value of the field's type.
 ///
 /// It refuses, before anything is sent: a table key, the `#[version]` (dynorm increments
-/// it), a `#[combine]` attribute (update its sources), a read-only field (at compile time),
-/// and an attribute written twice. Values that cannot be encoded are kept as errors and
+/// it), a `#[combine]` or `watch` attribute (update its sources), a read-only field (at
+/// compile time), an attribute written twice, and paths inside an attribute that overlap. Values that cannot be encoded are kept as errors and
 /// reported when the update is sent.
 #[must_use = "an update does nothing until it is part of a request"]
 pub struct Update<M> {
     pub(super) actions: Vec<(&'static str, Action)>,
+    /// Actions on paths inside an attribute (`field`, `at`).
+    pub(super) nested: Vec<(&'static str, Steps, Action)>,
     pub(super) errors: Vec<Error>,
     pub(super) model: PhantomData<fn() -> M>,
 }
@@ -24,6 +27,7 @@ impl<M> Clone for Update<M> {
     fn clone(&self) -> Self {
         Self {
             actions: self.actions.clone(),
+            nested: self.nested.clone(),
             errors: self.errors.clone(),
             model: PhantomData,
         }
@@ -34,14 +38,20 @@ impl<M> std::fmt::Debug for Update<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Update")
             .field("actions", &self.actions)
+            .field("nested", &self.nested)
             .field("errors", &self.errors)
             .finish()
     }
 }
 
 impl<M> Update<M> {
-    /// Whether the update writes `attribute` at all.
+    /// Whether the update writes `attribute` at all, or a path inside it.
     pub(super) fn touches(&self, attribute: &str) -> bool {
-        self.actions.iter().any(|(name, _)| *name == attribute)
+        self.actions.iter().any(|(name, _)| *name == attribute) || self.touches_inside(attribute)
+    }
+
+    /// Whether the update writes a path inside `attribute`, leaving the rest of it.
+    pub(super) fn touches_inside(&self, attribute: &str) -> bool {
+        self.nested.iter().any(|(name, _, _)| *name == attribute)
     }
 }
