@@ -489,9 +489,18 @@ async fn electrodb_version_control_in_both_directions() {
         repo_name: "electrodb".into(),
         issue_number: number.into(),
     };
-    let issue_42: Issue = db.get(key("42")).send().await.unwrap().expect("ElectroDB's issue");
+    let issue_42: Issue = db
+        .get(key("42"))
+        .send()
+        .await
+        .unwrap()
+        .expect("ElectroDB's issue");
     assert_eq!(
-        (issue_42.status.as_str(), issue_42.ticket_number.as_str(), &issue_42.reply_viewed),
+        (
+            issue_42.status.as_str(),
+            issue_42.ticket_number.as_str(),
+            &issue_42.reply_viewed
+        ),
         ("Open", "42", &None)
     );
     // A key condition on the transformed key part finds ElectroDB's closed issue.
@@ -502,7 +511,10 @@ async fn electrodb_version_control_in_both_directions() {
         .await
         .unwrap();
     assert_eq!(
-        closed.iter().map(|i| i.issue_number.as_str()).collect::<Vec<_>>(),
+        closed
+            .iter()
+            .map(|i| i.issue_number.as_str())
+            .collect::<Vec<_>>(),
         ["43"]
     );
     db.update(key("42"))
@@ -538,7 +550,10 @@ async fn electrodb_version_control_in_both_directions() {
         .await
         .unwrap();
     assert_eq!(
-        public.iter().map(|r| r.repo_name.as_str()).collect::<Vec<_>>(),
+        public
+            .iter()
+            .map(|r| r.repo_name.as_str())
+            .collect::<Vec<_>>(),
         ["ElectroDB"]
     );
     db.put(&Repository {
@@ -553,8 +568,18 @@ async fn electrodb_version_control_in_both_directions() {
     .unwrap();
 
     // ElectroDB's sub-collection levels, and a pull request dynorm adds to both.
-    assert_eq!(db.collection::<OwnedWork>("ann").all().await.unwrap().len(), 2);
-    assert!(db.collection::<ManagedWork>("ann").all().await.unwrap().len() == 1);
+    assert_eq!(
+        db.collection::<OwnedWork>("ann").all().await.unwrap().len(),
+        2
+    );
+    assert!(
+        db.collection::<ManagedWork>("ann")
+            .all()
+            .await
+            .unwrap()
+            .len()
+            == 1
+    );
     db.create(&PullRequest {
         username: "ann".into(),
         id: "p1".into(),

@@ -37,6 +37,9 @@
 //!    update changes a `read_only` field; a literal default (`Task::note`, `Org::tier`)
 //!    fills an absent attribute on every whole-item write (create, put, insert, batch and
 //!    transaction puts) and on an upsert that creates the item, and on nothing else;
+//!    `status` is stored as its code (`#[dynorm(set)]`) and `slug` computed from `title`
+//!    (`watch`, the source of `gsi5pk`) by every write; updates write paths inside
+//!    `details` (a condition tests one), and never a path with `details` itself;
 //! 5. the item decodes back into its model.
 //!
 //! The oracle says what is correct. Expectations that once failed are marked
@@ -127,6 +130,8 @@ struct Task {
     /// Computed from `title` on every write (`slug_of`), and the source of `gsi5pk`.
     #[dynorm(watch = [title], set = slug_of)]
     slug: String,
+    /// A map whose paths updates write (`details.reviewer`, `details.points`).
+    details: Details,
     views: i64,
     /// A literal default: a whole-item write of a task without a note stores `NOTE_DEFAULT`.
     #[dynorm(default = "n0")]
@@ -141,6 +146,13 @@ struct Task {
     created_at: Option<DateTime<Utc>>,
     #[dynorm(default = "uuid_v7")]
     token: Option<String>,
+}
+
+/// A task's details: a map, whose paths an update writes one by one.
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq, Default)]
+struct Details {
+    reviewer: String,
+    points: u32,
 }
 
 /// An org: no version, so batches can write it; a sparse entry in the shared GSI1.
@@ -590,6 +602,10 @@ impl TaskFields {
             title: self.title.into(),
             label: format!("{}#{}", self.category, self.title),
             slug: slug_of(&self.title.to_owned()),
+            details: Details {
+                reviewer: self.title.into(),
+                points: self.priority,
+            },
             views: self.views,
             note: self.note.map(Into::into),
             version,
@@ -614,6 +630,7 @@ impl TaskFields {
             self.note.map_or(TaskAction::RemoveNote, TaskAction::Note),
             self.expires
                 .map_or(TaskAction::RemoveExpires, TaskAction::Expires),
+            TaskAction::Details(self.title, self.priority),
         ]
     }
 }
@@ -686,6 +703,12 @@ enum TaskAction {
     RemoveNote,
     Expires(Expiry),
     RemoveExpires,
+    /// `details`, whole.
+    Details(&'static str, u32),
+    /// The path `details.reviewer`.
+    Reviewer(&'static str),
+    /// An increment of the path `details.points`.
+    BumpPoints,
 }
 
 /// What an action does to its attribute.
@@ -711,12 +734,21 @@ impl TaskAction {
             Self::Views(_) | Self::SetViews(_) => "views",
             Self::Note(_) | Self::RemoveNote => "note",
             Self::Expires(_) | Self::RemoveExpires => "expires_at",
+            Self::Details(..) => "details",
+            // Paths: each its own, so that two paths of `details` go together.
+            Self::Reviewer(_) => "details.reviewer",
+            Self::BumpPoints => "details.points",
         }
+    }
+
+    /// Whether the action writes a path inside `details` rather than an attribute.
+    fn is_path(self) -> bool {
+        matches!(self, Self::Reviewer(_) | Self::BumpPoints)
     }
 
     fn effect(self) -> Effect {
         match self {
-            Self::BumpPriority | Self::Views(_) => Effect::Computed,
+            Self::BumpPriority | Self::Views(_) | Self::BumpPoints => Effect::Computed,
             Self::Unassign | Self::RemoveNote | Self::RemoveExpires => Effect::Remove,
             _ => Effect::Set,
         }
@@ -738,6 +770,14 @@ impl TaskAction {
             Self::RemoveNote => task.note = None,
             Self::Expires(e) => task.expires_at = Some(e.at()),
             Self::RemoveExpires => task.expires_at = None,
+            Self::Details(reviewer, points) => {
+                task.details = Details {
+                    reviewer: reviewer.into(),
+                    points,
+                }
+            }
+            Self::Reviewer(v) => task.details.reviewer = v.into(),
+            Self::BumpPoints => task.details.points += 1,
         }
         task.label = format!("{}#{}", task.category, task.title);
         task.slug = slug_of(&task.title);
@@ -760,6 +800,15 @@ impl TaskAction {
             Self::RemoveNote => update.remove(Task::NOTE),
             Self::Expires(e) => update.set(Task::EXPIRES_AT, e.at()),
             Self::RemoveExpires => update.remove(Task::EXPIRES_AT),
+            Self::Details(reviewer, points) => update.set(
+                Task::DETAILS,
+                Details {
+                    reviewer: reviewer.into(),
+                    points,
+                },
+            ),
+            Self::Reviewer(v) => update.set(Task::DETAILS.field::<String>("reviewer"), v),
+            Self::BumpPoints => update.increment(Task::DETAILS.field::<u32>("points"), 1),
         }
     }
 }
@@ -813,6 +862,10 @@ fn task_update_refusal(actions: &[TaskAction], src: KeySrc, alone: bool) -> Refu
         if !seen.insert(action.attribute()) {
             return Refusal::Must; // an attribute written twice
         }
+    }
+    // `details` whole and a path inside it overlap.
+    if seen.contains("details") && actions.iter().any(|a| a.is_path()) {
+        return Refusal::Must;
     }
     let mut refusal = Refusal::No;
     for action in actions {
@@ -1048,6 +1101,8 @@ enum TaskCheck {
     /// `version = v`, with the stored version or a stale one.
     Version(PutVer),
     Status(&'static str),
+    /// A condition on the path `details.reviewer`.
+    Reviewer(&'static str),
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1312,6 +1367,9 @@ fn task_action() -> impl Strategy<Value = TaskAction> {
         2 => select(&NOTES[..]).prop_map(TaskAction::Note),
         1 => Just(TaskAction::RemoveNote),
         2 => expiry().prop_map(|e| e.map_or(TaskAction::RemoveExpires, TaskAction::Expires)),
+        1 => (select(&TITLES[..]), 0..3u32).prop_map(|(r, p)| TaskAction::Details(r, p)),
+        2 => select(&TITLES[..]).prop_map(TaskAction::Reviewer),
+        2 => Just(TaskAction::BumpPoints),
     ]
 }
 
@@ -1424,6 +1482,7 @@ fn tx_op() -> impl Strategy<Value = TxOp> {
             Just(TaskCheck::Version(PutVer::Read)),
             Just(TaskCheck::Version(PutVer::Stale)),
             select(&STATUSES[..]).prop_map(TaskCheck::Status),
+            select(&TITLES[..]).prop_map(TaskCheck::Reviewer),
         ]).prop_map(|(k, c)| TxOp::CheckTask(k, c)),
         2 => (okey(), org_fields()).prop_map(|(k, f)| TxOp::CreateOrg(k, f)),
         1 => (okey(), org_fields()).prop_map(|(k, f)| TxOp::PutOrg(k, f)),
@@ -2198,6 +2257,9 @@ fn eval_tx_op(world: &World, op: &TxOp, sem: Sem, since: DateTime<Utc>) -> (Read
                     seen.is_some_and(|t| t.version == expected)
                 }
                 TaskCheck::Status(status) => seen.is_some_and(|t| t.status == *status),
+                TaskCheck::Reviewer(reviewer) => {
+                    seen.is_some_and(|t| t.details.reviewer == *reviewer)
+                }
             };
             let result = if holds {
                 done(Vec::new())
@@ -2521,6 +2583,9 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                                 Task::VERSION.eq(check_version(world, *key, *ver))
                             }
                             TaskCheck::Status(status) => Task::STATUS.eq(*status),
+                            TaskCheck::Reviewer(reviewer) => {
+                                Task::DETAILS.field::<String>("reviewer").eq(*reviewer)
+                            }
                         };
                         tx.check::<Task>(key.typed(), condition)
                     }
@@ -3035,6 +3100,7 @@ fn check_item(item: &Item) -> Result<(), String> {
             "title",
             "label",
             "slug",
+            "details",
             "views",
             "note",
             "version",
@@ -3194,6 +3260,7 @@ fn task_diff(found: &Task, expected: &Task) -> String {
             &found.title,
             &found.label,
             &found.slug,
+            &found.details,
             found.views,
             &found.note
         )
@@ -3209,12 +3276,13 @@ fn task_diff(found: &Task, expected: &Task) -> String {
             &expected.title,
             &expected.label,
             &expected.slug,
+            &expected.details,
             expected.views,
             &expected.note
         )
     );
     field(
-        "(status, due, priority, assignee, category, title, label, slug, views, note)",
+        "(status, due, priority, assignee, category, title, label, slug, details, views, note)",
         "",
         found_rest,
         expected_rest,
