@@ -417,7 +417,7 @@ fn status_name(code: String) -> String {
 }
 
 /// `Task::slug`, computed from the title.
-fn slug_of(title: &String) -> String {
+fn slug_of(title: &str) -> String {
     title.replace('#', "-").to_uppercase()
 }
 const NOTES: [&str; 2] = ["n1", "n2"];
@@ -601,7 +601,7 @@ impl TaskFields {
             category: self.category.into(),
             title: self.title.into(),
             label: format!("{}#{}", self.category, self.title),
-            slug: slug_of(&self.title.to_owned()),
+            slug: slug_of(self.title),
             details: Details {
                 reviewer: self.title.into(),
                 points: self.priority,

@@ -888,7 +888,7 @@ async fn updates_write_paths_inside_maps_and_lists() {
 }
 
 /// The slug an article is found by: its title, lower case, words joined by `-`.
-fn slug_of(title: &String) -> String {
+fn slug_of(title: &str) -> String {
     title
         .to_lowercase()
         .split_whitespace()

@@ -568,8 +568,8 @@ pub mod tickets {
     }
 
     /// A ticket's number is its issue's.
-    pub fn ticket_number(issue_number: &String) -> String {
-        issue_number.clone()
+    pub fn ticket_number(issue_number: &str) -> String {
+        issue_number.to_owned()
     }
 
     /// Every issue is an `Issue` ticket, whatever it was given.

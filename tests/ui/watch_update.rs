@@ -1,6 +1,6 @@
 use dynorm::Model;
 
-fn slug_of(title: &String) -> String {
+fn slug_of(title: &str) -> String {
     title.to_lowercase()
 }
 
