@@ -323,7 +323,52 @@ async fn dynamodb_toolbox_and_dynorm_share_a_table() {
     .await
     .unwrap();
 
+    // DynamoDB-Toolbox's computed, transformed and default attributes: its gym read
+    // through `get`, then a path of its map and its computed slug's source changed.
+    let pewter = db
+        .get::<tasks::Gym>("pewter")
+        .send()
+        .await
+        .unwrap()
+        .expect("the gym exists");
+    assert_eq!(
+        (
+            pewter.leader_slug.as_str(),
+            pewter.city.as_str(),
+            pewter.badges
+        ),
+        ("brock", "pewter", Some(8))
+    );
+    db.update::<tasks::Gym>("pewter")
+        .set(tasks::Gym::ADDRESS.field::<u32>("number"), 2)
+        .set(tasks::Gym::LEADER, "Flint")
+        .send()
+        .await
+        .unwrap();
+    db.create(&tasks::Gym {
+        gym_id: "cerulean".into(),
+        leader: "Misty".into(),
+        leader_slug: String::new(),
+        city: "Cerulean".into(),
+        badges: None,
+        address: tasks::Address {
+            street: "Water St".into(),
+            number: 3,
+        },
+    })
+    .send()
+    .await
+    .unwrap();
+
     node("toolbox.js", &["verify", &endpoint, &table]);
+    // DynamoDB-Toolbox's update of a path in the map dynorm wrote.
+    let cerulean = db
+        .get::<tasks::Gym>("cerulean")
+        .send()
+        .await
+        .unwrap()
+        .expect("the gym exists");
+    assert_eq!(cerulean.address.number, 7);
 }
 
 #[tokio::test]

@@ -249,7 +249,24 @@ function trainers(table) {
     computeKey: ({ badgeId }) => ({ pk: `BADGE#${badgeId}`, sk: "INFO" }),
     timestamps: false,
   });
-  return { Trainer, Badge };
+  // A computed attribute (`link`, computed on a put from `leader`), a transformed one
+  // (`transform`: stored upper case, read lower case), a literal default and a map whose
+  // paths updates write.
+  const Gym = new toolbox.Entity({
+    name: "GYM",
+    table,
+    schema: toolbox.item({
+      gymId: toolbox.string().key(),
+      leader: toolbox.string(),
+      leaderSlug: toolbox.string().link(({ leader }) => leader.toLowerCase()),
+      city: toolbox.string().transform({ encode: (city) => city.toUpperCase(), decode: (city) => city.toLowerCase() }),
+      badges: toolbox.number().default(8),
+      address: toolbox.map({ street: toolbox.string(), number: toolbox.number() }),
+    }),
+    computeKey: ({ gymId }) => ({ pk: `GYM#${gymId}`, sk: "INFO" }),
+    timestamps: false,
+  });
+  return { Trainer, Badge, Gym };
 }
 
 /**

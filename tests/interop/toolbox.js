@@ -11,12 +11,12 @@
 const { GetCommand } = require("@aws-sdk/lib-dynamodb");
 const models = require("./models.js");
 const { assert, sameItem, run } = require("./check.js");
-const { GetItemCommand, PutItemCommand } = models.toolbox;
+const { GetItemCommand, PutItemCommand, UpdateItemCommand } = models.toolbox;
 
 const [mode, endpoint, tableName] = process.argv.slice(2);
 const client = models.documentClient(endpoint);
 const { table, Pokemon } = models.pokedex(client, tableName);
-const { Trainer, Badge } = models.trainers(table);
+const { Trainer, Badge, Gym } = models.trainers(table);
 
 async function write() {
   await Pokemon.build(PutItemCommand)
@@ -25,7 +25,10 @@ async function write() {
   await Trainer.build(PutItemCommand)
     .item({ trainerId: "ash", name: "Ash", home: { town: "Pallet", rival: { name: "Gary" } } })
     .send();
-  return { written: 2 };
+  await Gym.build(PutItemCommand)
+    .item({ gymId: "pewter", leader: "Brock", city: "pewter", address: { street: "Rock Way", number: 1 } })
+    .send();
+  return { written: 3 };
 }
 
 async function owned(pokemonId) {
@@ -62,7 +65,31 @@ async function verify() {
   assert.deepEqual(misty.home, { town: "Cerulean", rival: { name: "Brock" } });
   const { Item: cascade } = await Badge.build(GetItemCommand).key({ badgeId: "cascade" }).send();
   assert.ok(cascade && cascade.created === undefined, "timestamps = false writes no _ct");
-  return { verified: 4 };
+
+  // Computed, transformed and default attributes and a path update, both ways: dynorm
+  // wrote Cerulean's gym, and moved Pewter's to another number and leader.
+  const gym = async (gymId) => {
+    const { Item } = await Gym.build(GetItemCommand).key({ gymId }).send();
+    assert.ok(Item, `GYM ${gymId}: DynamoDB-Toolbox does not read it`);
+    const stored = (
+      await client.send(new GetCommand({ TableName: tableName, Key: { pk: `GYM#${gymId}`, sk: "INFO" } }))
+    ).Item;
+    sameItem(`GYM ${gymId}`, stored, Gym.build(PutItemCommand).item(Item).params().Item);
+    return Item;
+  };
+  const cerulean = await gym("cerulean");
+  assert.deepEqual(
+    [cerulean.leaderSlug, cerulean.city, cerulean.badges],
+    ["misty", "cerulean", 8],
+  );
+  const pewter = await gym("pewter");
+  assert.deepEqual(
+    [pewter.leader, pewter.leaderSlug, pewter.address],
+    ["Flint", "flint", { street: "Rock Way", number: 2 }],
+  );
+  // Toolbox's own update of a path in the map dynorm wrote.
+  await Gym.build(UpdateItemCommand).item({ gymId: "cerulean", address: { number: 7 } }).send();
+  return { verified: 6 };
 }
 
 run(() => (mode === "write" ? write() : verify()));

@@ -256,6 +256,45 @@ pub mod tasks {
         pub badge_id: String,
         pub name: String,
     }
+
+    /// A gym leader's slug, as DynamoDB-Toolbox's `link` computes it.
+    pub fn slug(leader: &str) -> String {
+        leader.to_lowercase()
+    }
+
+    /// A city is stored upper case, as DynamoDB-Toolbox's `transform` encodes it.
+    pub fn upper(city: String) -> String {
+        city.to_uppercase()
+    }
+
+    /// And read lower case.
+    pub fn lower(city: String) -> String {
+        city.to_lowercase()
+    }
+
+    /// DynamoDB-Toolbox's computed (`link`), transformed (`transform`) and default
+    /// attributes, and a map whose paths updates write.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Pokedex", entity = "GYM", rename_all = "camelCase")]
+    #[dynorm(convention = "dynamodb-toolbox", timestamps = false)]
+    #[key(pk = "GYM#{gym_id}", sk = "INFO")]
+    pub struct Gym {
+        pub gym_id: String,
+        pub leader: String,
+        #[dynorm(watch = [leader], set = slug)]
+        pub leader_slug: String,
+        #[dynorm(set = upper, get = lower)]
+        pub city: String,
+        #[dynorm(default = 8)]
+        pub badges: Option<u32>,
+        pub address: Address,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct Address {
+        pub street: String,
+        pub number: u32,
+    }
 }
 
 pub mod animal_examples;
