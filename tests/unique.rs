@@ -365,6 +365,17 @@ async fn lookups_read_the_guard_then_the_item() {
         .unwrap_err();
     assert!(error.kind() == dynorm::ErrorKind::Validation);
     assert!(error.message().contains("[team, handle]"), "{error}");
+    // A path inside an attribute is refused before sending, naming it: a constraint holds
+    // whole attributes.
+    let error = counted
+        .get_unique::<User>()
+        .value(User::EMAIL.field::<String>("domain"), "example.com")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(error.kind() == dynorm::ErrorKind::Validation);
+    assert!(error.to_string().contains("email.domain"), "{error}");
+    requests.assert_counts(std::iter::empty());
 }
 
 #[tokio::test]
