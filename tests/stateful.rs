@@ -11,8 +11,9 @@
 //! `delete_raw`, and writes that must be refused (a stale version, a create over a live
 //! item, an update of a missing item, an update that cannot rebuild a key, values a key
 //! cannot hold). The reads: `get`, `get_raw`, `get_many`, `transact_get`, queries through
-//! both GSIs (through GSI1 also hydrated, which gives the same items in the same order,
-//! GSI1 projecting every attribute), scans, a collection, and relations loaded with `find` (an
+//! the GSIs (through GSI1 also hydrated, which gives the same items in the same order,
+//! GSI1 projecting every attribute; through GSI5 by a computed slug, with or without its
+//! `bool` part), scans, a collection, and relations loaded with `find` (an
 //! org with its tasks, in one Query of the shared partition or with a per-parent limit;
 //! tasks with their owner, by org or through GSI2, whole or page by page within a budget
 //! that no page passes). A few orgs and ids make the steps
@@ -38,8 +39,9 @@
 //!    fills an absent attribute on every whole-item write (create, put, insert, batch and
 //!    transaction puts) and on an upsert that creates the item, and on nothing else;
 //!    `status` is stored as its code (`#[dynorm(set)]`) and `slug` computed from `title`
-//!    (`watch`, the source of `gsi5pk`) by every write; updates write paths inside
-//!    `details` (a condition tests one), and never a path with `details` itself;
+//!    (`watch`, the source of `gsi5pk`) by every write, and the `bool` `urgent` is one
+//!    part of `gsi5sk` (`URGENT#true#..`); updates write paths inside `details` (a
+//!    condition tests one), and never a path with `details` itself;
 //! 5. the item decodes back into its model.
 //!
 //! The oracle says what is correct. Expectations that once failed are marked
@@ -112,7 +114,7 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
     gsi4pk = "CAT#{category}",
     gsi4sk = "CREATED#{created_at}"
 )]
-#[key(index = "GSI5", gsi5pk = "SLUG#{slug}", gsi5sk = "TASK#{id}")]
+#[key(index = "GSI5", gsi5pk = "SLUG#{slug}", gsi5sk = "URGENT#{urgent}#TASK#{id}")]
 #[relation(name = "owner", one = Org, fields = [org], references = [org])]
 struct Task {
     org: String,
@@ -132,6 +134,8 @@ struct Task {
     slug: String,
     /// A map whose paths updates write (`details.reviewer`, `details.points`).
     details: Details,
+    /// A `bool` as one part of `gsi5sk`: `true` or `false` in the key.
+    urgent: bool,
     views: i64,
     /// A literal default: a whole-item write of a task without a note stores `NOTE_DEFAULT`.
     #[dynorm(default = "n0")]
@@ -606,6 +610,7 @@ impl TaskFields {
                 reviewer: self.title.into(),
                 points: self.priority,
             },
+            urgent: self.priority >= 2,
             views: self.views,
             note: self.note.map(Into::into),
             version,
@@ -631,6 +636,7 @@ impl TaskFields {
             self.expires
                 .map_or(TaskAction::RemoveExpires, TaskAction::Expires),
             TaskAction::Details(self.title, self.priority),
+            TaskAction::Urgent(self.priority >= 2),
         ]
     }
 }
@@ -709,6 +715,8 @@ enum TaskAction {
     Reviewer(&'static str),
     /// An increment of the path `details.points`.
     BumpPoints,
+    /// The `bool` part of `gsi5sk`.
+    Urgent(bool),
 }
 
 /// What an action does to its attribute.
@@ -738,6 +746,7 @@ impl TaskAction {
             // Paths: each its own, so that two paths of `details` go together.
             Self::Reviewer(_) => "details.reviewer",
             Self::BumpPoints => "details.points",
+            Self::Urgent(_) => "urgent",
         }
     }
 
@@ -778,6 +787,7 @@ impl TaskAction {
             }
             Self::Reviewer(v) => task.details.reviewer = v.into(),
             Self::BumpPoints => task.details.points += 1,
+            Self::Urgent(v) => task.urgent = v,
         }
         task.label = format!("{}#{}", task.category, task.title);
         task.slug = slug_of(&task.title);
@@ -809,13 +819,14 @@ impl TaskAction {
             ),
             Self::Reviewer(v) => update.set(Task::DETAILS.field::<String>("reviewer"), v),
             Self::BumpPoints => update.increment(Task::DETAILS.field::<u32>("points"), 1),
+            Self::Urgent(v) => update.set(Task::URGENT, v),
         }
     }
 }
 
 /// The attributes of a task built from templates or `#[combine]` that an update can
 /// touch: the index they key (`None` for `label`), their name and their sources.
-const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 11] = [
+const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 12] = [
     (Some("GSI1"), "gsi1pk", &["status"]),
     (Some("GSI1"), "gsi1sk", &["due", "priority"]),
     (Some("GSI2"), "gsi2pk", &["assignee"]),
@@ -827,6 +838,7 @@ const TASK_DERIVED: [(Option<&str>, &str, &[&str]); 11] = [
     (None, "label", &["category", "title"]),
     (None, "slug", &["title"]),
     (Some("GSI5"), "gsi5pk", &["title"]),
+    (Some("GSI5"), "gsi5sk", &["urgent", "id"]),
 ];
 
 /// Whether the library must refuse an update before sending.
@@ -1199,6 +1211,8 @@ enum Op {
     GetMany(Vec<TKey>),
     TransactGet(Vec<ReadKey>),
     QueryStatus(&'static str),
+    /// GSI5 by the computed slug of a title, with or without its `bool` sort-key part.
+    QuerySlug(&'static str, Option<bool>),
     QueryAssignee(&'static str),
     QueryPlan(&'static str),
     ScanTasks {
@@ -1271,6 +1285,7 @@ impl Op {
             | Self::GetMany(_)
             | Self::TransactGet(_)
             | Self::QueryStatus(_)
+            | Self::QuerySlug(..)
             | Self::QueryAssignee(_)
             | Self::QueryPlan(_)
             | Self::ScanTasks { .. }
@@ -1370,6 +1385,7 @@ fn task_action() -> impl Strategy<Value = TaskAction> {
         1 => (select(&TITLES[..]), 0..3u32).prop_map(|(r, p)| TaskAction::Details(r, p)),
         2 => select(&TITLES[..]).prop_map(TaskAction::Reviewer),
         2 => Just(TaskAction::BumpPoints),
+        2 => any::<bool>().prop_map(TaskAction::Urgent),
     ]
 }
 
@@ -1505,6 +1521,8 @@ fn reads() -> impl Strategy<Value = Op> {
         )
         .prop_map(|keys| Op::TransactGet(keys.into_iter().collect())),
         2 => select(&STATUSES[..]).prop_map(Op::QueryStatus),
+        2 => (select(&TITLES[..]), proptest::option::of(any::<bool>()))
+            .prop_map(|(title, urgent)| Op::QuerySlug(title, urgent)),
         2 => select(&PEOPLE[..]).prop_map(Op::QueryAssignee),
         1 => select(&PLANS[..]).prop_map(Op::QueryPlan),
         1 => rarely().prop_map(|include_expired| Op::ScanTasks { include_expired }),
@@ -2736,6 +2754,19 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
             let expected = live_tasks().filter(|t| t.status == *status).collect();
             same("query GSI1", by_key(found), by_key(expected))
         }
+        Op::QuerySlug(title, urgent) => {
+            let slug = slug_of(title);
+            let query = db.query_by::<TaskGSI5>(slug.clone());
+            let query = match urgent {
+                Some(urgent) => query.matching(Task::URGENT.eq(*urgent)),
+                None => query,
+            };
+            let found = query.all().await.map_err(failed("query GSI5"))?;
+            let expected = live_tasks()
+                .filter(|t| t.slug == slug && urgent.is_none_or(|u| t.urgent == u))
+                .collect();
+            same("query GSI5", by_key(found), by_key(expected))
+        }
         Op::QueryAssignee(person) => {
             let found = db
                 .query_by::<TaskGSI2>(*person)
@@ -3063,7 +3094,16 @@ fn check_item(item: &Item) -> Result<(), String> {
                 "gsi5pk",
                 Some(format!("SLUG#{}", slug_of(&source("title")?))),
             ),
-            ("gsi5sk", Some(format!("TASK#{id}"))),
+            (
+                "gsi5sk",
+                Some(format!(
+                    "URGENT#{}#TASK#{id}",
+                    match item.get("urgent") {
+                        Some(AttributeValue::Bool(urgent)) => urgent.to_string(),
+                        other => return Err(format!("`urgent` is {other:?} in {}", show())),
+                    }
+                )),
+            ),
         ]);
         let status = source("status")?;
         if !STATUSES
@@ -3101,6 +3141,7 @@ fn check_item(item: &Item) -> Result<(), String> {
             "label",
             "slug",
             "details",
+            "urgent",
             "views",
             "note",
             "version",
@@ -3261,6 +3302,7 @@ fn task_diff(found: &Task, expected: &Task) -> String {
             &found.label,
             &found.slug,
             &found.details,
+            found.urgent,
             found.views,
             &found.note
         )
@@ -3277,12 +3319,13 @@ fn task_diff(found: &Task, expected: &Task) -> String {
             &expected.label,
             &expected.slug,
             &expected.details,
+            expected.urgent,
             expected.views,
             &expected.note
         )
     );
     field(
-        "(status, due, priority, assignee, category, title, label, slug, details, views, note)",
+        "(status, due, priority, assignee, category, title, label, slug, details, urgent, views, note)",
         "",
         found_rest,
         expected_rest,
