@@ -13,7 +13,7 @@
 //! cannot hold). The reads: `get`, `get_raw`, `get_many`, `transact_get`, queries through
 //! the GSIs (through GSI1 also hydrated, which gives the same items in the same order,
 //! GSI1 projecting every attribute; through GSI5 by a computed slug, with or without its
-//! `bool` part), scans, a collection, and relations loaded with `find` (an
+//! `bool` part; and through the index the planner chooses from equalities), scans, a collection, and relations loaded with `find` (an
 //! org with its tasks, in one Query of the shared partition or with a per-parent limit;
 //! tasks with their owner, by org or through GSI2, whole or page by page within a budget
 //! that no page passes). A few orgs and ids make the steps
@@ -114,7 +114,11 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunne
     gsi4pk = "CAT#{category}",
     gsi4sk = "CREATED#{created_at}"
 )]
-#[key(index = "GSI5", gsi5pk = "SLUG#{slug}", gsi5sk = "URGENT#{urgent}#TASK#{id}")]
+#[key(
+    index = "GSI5",
+    gsi5pk = "SLUG#{slug}",
+    gsi5sk = "URGENT#{urgent}#TASK#{id}"
+)]
 #[relation(name = "owner", one = Org, fields = [org], references = [org])]
 struct Task {
     org: String,
@@ -1213,6 +1217,9 @@ enum Op {
     QueryStatus(&'static str),
     /// GSI5 by the computed slug of a title, with or without its `bool` sort-key part.
     QuerySlug(&'static str, Option<bool>),
+    /// `query::<Task>()` without an index: the planner chooses one from the equalities
+    /// (a status, and maybe an assignee).
+    QueryChosen(&'static str, Option<&'static str>),
     QueryAssignee(&'static str),
     QueryPlan(&'static str),
     ScanTasks {
@@ -1286,6 +1293,7 @@ impl Op {
             | Self::TransactGet(_)
             | Self::QueryStatus(_)
             | Self::QuerySlug(..)
+            | Self::QueryChosen(..)
             | Self::QueryAssignee(_)
             | Self::QueryPlan(_)
             | Self::ScanTasks { .. }
@@ -1523,6 +1531,8 @@ fn reads() -> impl Strategy<Value = Op> {
         2 => select(&STATUSES[..]).prop_map(Op::QueryStatus),
         2 => (select(&TITLES[..]), proptest::option::of(any::<bool>()))
             .prop_map(|(title, urgent)| Op::QuerySlug(title, urgent)),
+        1 => (select(&STATUSES[..]), proptest::option::of(select(&PEOPLE[..])))
+            .prop_map(|(status, person)| Op::QueryChosen(status, person)),
         2 => select(&PEOPLE[..]).prop_map(Op::QueryAssignee),
         1 => select(&PLANS[..]).prop_map(Op::QueryPlan),
         1 => rarely().prop_map(|include_expired| Op::ScanTasks { include_expired }),
@@ -2766,6 +2776,24 @@ async fn read(db: &Client, world: &World, op: &Op) -> Result<(), String> {
                 .filter(|t| t.slug == slug && urgent.is_none_or(|u| t.urgent == u))
                 .collect();
             same("query GSI5", by_key(found), by_key(expected))
+        }
+        Op::QueryChosen(status, person) => {
+            let equalities = match person {
+                Some(person) => Task::STATUS.eq(*status) & Task::ASSIGNEE.eq(*person),
+                None => Task::STATUS.eq(*status),
+            };
+            let found = db
+                .query::<Task>()
+                .matching(equalities)
+                .all()
+                .await
+                .map_err(failed("query choosing its index"))?;
+            let expected = live_tasks()
+                .filter(|t| {
+                    t.status == *status && person.is_none_or(|p| t.assignee.as_deref() == Some(p))
+                })
+                .collect();
+            same("query choosing its index", by_key(found), by_key(expected))
         }
         Op::QueryAssignee(person) => {
             let found = db
