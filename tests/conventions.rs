@@ -831,4 +831,14 @@ async fn electrodb_computed_and_transformed_attributes_match_the_library() {
         .await
         .unwrap();
     assert_eq!(closed_ones.len(), 2, "{closed_ones:?}");
+
+    // The transform decides what an absent `reply_viewed` stores, so an update cannot
+    // remove it.
+    let error = db
+        .update(open.key())
+        .remove(Issue::REPLY_VIEWED)
+        .preview()
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert_eq!(error.attribute(), Some("replyViewed"), "{error}");
 }

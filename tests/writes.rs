@@ -1075,4 +1075,40 @@ async fn computed_and_transformed_fields_hold_on_every_path() {
     assert_eq!(error.model(), Some("Article"));
     assert_eq!(error.attribute(), Some("score"));
     assert_eq!(raw("a2").await["score"], AttributeValue::N("90".into()));
+
+    // A computed index key that comes out empty is refused before sending, as a given one.
+    let error = db
+        .update::<Article>("a2")
+        .set(Article::TITLE, "   ")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+    assert_eq!(error.attribute(), Some("slug"), "{error}");
+
+    // An upsert that creates the item computes a field whose source is the key.
+    let db = common::db_with::<Coupon>("writes_computed_upsert").await;
+    db.update::<Coupon>("save10")
+        .set(Coupon::PERCENT, 10)
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    let coupon = db.get::<Coupon>("save10").send().await.unwrap().unwrap();
+    assert_eq!(coupon.label, "SAVE10");
+}
+
+/// A code shown upper case, computed from the key.
+fn shout(code: &str) -> String {
+    code.to_uppercase()
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Coupons")]
+struct Coupon {
+    #[hash_key]
+    code: String,
+    #[dynorm(watch = [code], set = shout)]
+    label: String,
+    percent: u32,
 }

@@ -121,19 +121,20 @@ pub fn key_value(
 }
 
 /// The stored value of a `#[combine]` or `watch` attribute, from its sources' stored
-/// values; `None` when a source dynorm generates (a `default`, `updated_at`) has no value
-/// yet: the item then keeps the field's own value, since every whole-item write builds the
+/// values: `Some(None)` when it computes no value (the item then has no such attribute),
+/// and `None` when a source dynorm generates (a `default`, `updated_at`) has no value yet:
+/// the item then keeps the field's own value, since every whole-item write builds the
 /// attribute again after setting them.
 pub fn combine(
     model: &'static str,
     combine: &Combine,
     item: &Item,
     generated: &[&'static str],
-) -> Result<Option<AttributeValue>, Error> {
+) -> Result<Option<Option<AttributeValue>>, Error> {
     if generated.iter().any(|g| !item.contains_key(*g)) {
         return Ok(None);
     }
-    combine.value(model, item)
+    combine.value(model, item).map(Some)
 }
 
 /// An item holding the stored values of `sources`, as a `watch` attribute's function reads

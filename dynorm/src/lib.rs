@@ -44,6 +44,8 @@
 //! | `#[version]` | integer field | optimistic locking |
 //! | `#[ttl]` | `DateTime<Utc>` field | expiry, in epoch seconds |
 //! | `#[combine(fields = [a, b], sep = "#")]` | `String` field | built from other fields on every write |
+//! | `#[dynorm(watch = [a, b], set = f)]` | field | computed by `f(&a, &b)` on every write; read-only |
+//! | `#[dynorm(set = f)]`, `#[dynorm(get = g)]` | field | `fn(T) -> T` on every value written (conditions too), and read |
 //! | `#[key(pk = "TEAM#{id}", sk = "#METADATA")]` | struct | single-table keys from templates; `index = "..."` for an index |
 //! | `#[dynorm(entity = "...", entity_attribute = "...")]` | struct | the entity name stored with each item |
 //! | `#[dynorm(default = "now" \| "uuid_v7" \| value)]`, `#[dynorm(read_only)]`, `#[dynorm(updated_at)]` | field | generated and protected attributes (generated ones are left out of the insert type `NewModel`); a value default is of the field's type |

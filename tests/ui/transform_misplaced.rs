@@ -8,6 +8,17 @@ fn bump(value: u64) -> u64 {
     value
 }
 
+#[derive(Model)]
+struct Month {
+    #[hash_key]
+    id: String,
+    year: String,
+    // A joined text takes no transform; `watch` computes a field.
+    #[combine(fields = [id, year], sep = "#")]
+    #[dynorm(set = upper)]
+    label: String,
+}
+
 // A transform changes what is stored, so a value compared as given (a unique attribute)
 // or set by dynorm (the version) takes none.
 #[derive(Model)]

@@ -17,4 +17,17 @@ struct Post {
     again: String,
 }
 
+// A guard compares the value given: a computed field cannot scope a unique attribute.
+#[derive(Model)]
+#[dynorm(unique_name = "Handle")]
+struct Handle {
+    #[hash_key]
+    id: String,
+    team: String,
+    #[dynorm(watch = [team], set = copy)]
+    team_slug: String,
+    #[unique(scope = team_slug)]
+    handle: String,
+}
+
 fn main() {}

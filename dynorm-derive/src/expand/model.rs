@@ -43,13 +43,19 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
             .map(|s| &model.fields[s.field].name)
             .collect();
         quote! {
-            if let ::core::option::Option::Some(__built) = ::dynorm::__private::combine(
+            match ::dynorm::__private::combine(
                 #model_name,
                 &<Self as ::dynorm::__private::Model>::SCHEMA.combines[#i],
                 &__item,
                 &[#(#generated),*],
             )? {
-                __item.insert(::std::string::String::from(#name), __built);
+                ::core::option::Option::Some(::core::option::Option::Some(__built)) => {
+                    __item.insert(::std::string::String::from(#name), __built);
+                }
+                ::core::option::Option::Some(::core::option::Option::None) => {
+                    __item.remove(#name);
+                }
+                ::core::option::Option::None => {}
             }
         }
     });

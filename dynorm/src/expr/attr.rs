@@ -28,8 +28,9 @@ type Markers<M, O, W> = fn() -> (M, O, W);
 #[derive(Clone, Copy, Debug)]
 pub enum Writable {}
 
-/// Marks an [`Attr`] that updates cannot write: `#[dynorm(read_only)]` fields and the
-/// fields a single-table key is built from.
+/// Marks an [`Attr`] that updates cannot write: `#[dynorm(read_only)]` fields, fields
+/// built from others (`#[combine]`, `watch`), the fields a single-table key is built from,
+/// and the paths inside them.
 #[derive(Clone, Copy, Debug)]
 pub enum ReadOnly {}
 

@@ -180,13 +180,10 @@ impl<M: Model> Update<M> {
                 "`{name}` is built from other attributes (#[combine] or `watch`); update its sources instead"
             )))
         } else if schema.transformed.contains(&name)
-            && !matches!(
-                action,
-                Ok(Action::Set(_) | Action::SetIfNotExists(_) | Action::Remove)
-            )
+            && !matches!(action, Ok(Action::Set(_) | Action::SetIfNotExists(_)))
         {
             Some(refuse(format!(
-                "`{name}` is stored through its #[dynorm(set)] transform, so an update can only `set` or `remove` it: an amount or elements added would be stored untransformed"
+                "`{name}` is stored through its #[dynorm(set)] transform, so an update can only `set` it: an amount or elements added would be stored untransformed, and the transform decides what an absent value stores (write the item whole to store it)"
             )))
         } else if self.actions.iter().any(|(t, _)| *t == name) {
             Some(refuse(format!("`{name}` is updated twice in one request")))
@@ -237,7 +234,9 @@ impl<M: Model> Update<M> {
         self.push_at(&attr, action)
     }
 
-    /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
+    /// `REMOVE attribute`: only for `Option` fields, since a required field must stay, and
+    /// for paths inside an attribute (a path to a field its type requires leaves an item
+    /// that does not read back: remove the optional ones).
     pub fn remove<T, W: Updatable>(self, attr: Attr<M, T, Optional, W>) -> Self {
         self.push_at(&attr, Ok(Action::Remove))
     }
@@ -304,6 +303,15 @@ impl<M: Model> Update<M> {
         let schema = after.schema;
         let upsert = after.upsert;
         let mut out = after.rebuilt()?;
+        // A built field that keys an index is refused empty, as a caller's value is.
+        for (attribute, action) in &out {
+            if let Some(index) = empty_index_key(schema, attribute, &Ok(action.clone())) {
+                return Err(Error::validation(format!(
+                    "`{attribute}` is a key of index `{index}`, and the value the update builds for it is empty"
+                ))
+                .with_attribute(*attribute));
+            }
+        }
         if let Some(entity) = schema.entity {
             out.extend(identity_actions(&entity));
             if upsert {

@@ -146,7 +146,9 @@ impl<M: Model> UpdateItem<M> {
         self
     }
 
-    /// `REMOVE attribute`: only for `Option` fields, since a required field must stay.
+    /// `REMOVE attribute`: only for `Option` fields, since a required field must stay, and
+    /// for paths inside an attribute (a path to a field its type requires leaves an item
+    /// that does not read back: remove the optional ones).
     pub fn remove<T, W: Updatable>(mut self, attr: Attr<M, T, Optional, W>) -> Self {
         self.update = self.update.remove(attr);
         self

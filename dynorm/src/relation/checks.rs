@@ -74,6 +74,25 @@ pub const fn check_reachable(
     model: &str,
 ) {
     let references = relation.references;
+    // A reference compares this model's values with the related model's as given, so
+    // none may be stored through a `set` transform.
+    let mut r = 0;
+    while r < references.len() {
+        if contains(schema.transformed, references[r]) {
+            crate::schema::const_text::ConstText::new()
+                .push("relation `")
+                .push(relation.name)
+                .push("` of `")
+                .push(model)
+                .push("`: `")
+                .push(references[r])
+                .push("` of `")
+                .push(schema.model)
+                .push("` is stored through its #[dynorm(set)] transform, so the values that reference it would not match")
+                .fail();
+        }
+        r += 1;
+    }
     if relation.allow_scan {
         return;
     }

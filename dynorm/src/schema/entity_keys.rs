@@ -47,11 +47,9 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
     indexes.dedup();
     for index in indexes {
         if matches!(entity.convention, Convention::ElectroDb { .. }) {
-            match electrodb_index_keys(schema, entity, index, item) {
-                Ok(keys) => rendered.extend(keys),
-                Err(_) if missing == MissingTableKey::LeaveOut => {}
-                Err(error) => return Err(error),
-            }
+            rendered.extend(electrodb_index_keys_with(
+                schema, entity, index, item, missing,
+            )?);
             continue;
         }
         let mut index_keys = Vec::new();
@@ -84,11 +82,26 @@ pub(crate) fn electrodb_index_keys(
     index: &str,
     item: &Item,
 ) -> Result<Vec<(&'static str, String)>> {
+    electrodb_index_keys_with(schema, entity, index, item, MissingTableKey::Refuse)
+}
+
+/// [`electrodb_index_keys`], leaving out (`LeaveOut`) an index ElectroDB would refuse for
+/// lack of a value instead of refusing it.
+fn electrodb_index_keys_with(
+    schema: &Schema,
+    entity: &Entity,
+    index: &str,
+    item: &Item,
+    incomplete: MissingTableKey,
+) -> Result<Vec<(&'static str, String)>> {
     let mut keys = Vec::new();
     let mut complete = false;
     for template in entity.templates(Some(index)) {
         let rendered = template.render_parts(schema.model, entity.convention, item)?;
         if rendered.present > 0 && rendered.present < rendered.fields {
+            if incomplete == MissingTableKey::LeaveOut {
+                return Ok(Vec::new());
+            }
             let field = template.first_missing(item);
             return Err(Error::validation(format!(
                 "key `{}` of index `{index}` has values for some of its fields but not for `{field}`; ElectroDB refuses such an item (incomplete composite attributes)",

@@ -40,7 +40,8 @@ pub struct Schema {
     /// write.
     pub combines: &'static [Combine],
     /// The attributes stored through a `#[dynorm(set = f)]` transform: an update can only
-    /// `set` or `remove` them, since an amount or elements added would not be transformed.
+    /// `set` them (`set_if_not_exists` too), since an amount or elements added would not be
+    /// transformed, and the transform decides what an absent value stores.
     pub transformed: &'static [&'static str],
     /// For a single-table model: its entity name and key templates.
     pub entity: Option<Entity>,

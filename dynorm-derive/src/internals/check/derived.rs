@@ -12,6 +12,27 @@ pub fn check_derived(cx: &Ctxt, model: &Model) {
     let bound = bound_fields(model);
     for (position, field) in model.fields.iter().enumerate() {
         let attrs = &field.ast.attrs;
+        if let (Some(set), Some(_), None) = (&attrs.set, &attrs.combine, &attrs.watch) {
+            cx.error_spanned_by(
+                set,
+                "a #[combine] field is its sources' text joined, so it takes no `set` transform; compute it with `watch` instead",
+            );
+        }
+        // A guard, a count or a relation compares the value a caller gives; an update that
+        // changes a built field's source would leave it behind.
+        let compared = bound
+            .iter()
+            .find(|(p, why)| *p == position && !why.starts_with("the #") && !why.starts_with('`'));
+        if let (Some(built), Some((_, why))) = (model.combine_of(position), compared) {
+            let span = &model.fields[built.field].ty;
+            cx.error_spanned_by(
+                span,
+                format!(
+                    "`{}` is built from other fields (#[combine] or `watch`), so it cannot be {why}: name its sources instead",
+                    field.member
+                ),
+            );
+        }
         if let Some((_, span)) = &attrs.watch {
             let error = |message: &str| cx.syn_error(syn::Error::new(*span, message));
             if attrs.set.is_none() {
@@ -27,7 +48,7 @@ pub fn check_derived(cx: &Ctxt, model: &Model) {
                 (attrs.default.is_some(), "given a `default`"),
                 (attrs.is_key(), "a key of the table"),
                 (
-                    model.key_fields.contains(&position),
+                    model.key_fields.contains(&position) && !attrs.is_key(),
                     "a source of the table's key",
                 ),
             ];

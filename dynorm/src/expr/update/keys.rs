@@ -242,8 +242,14 @@ impl<M> After<'_, M> {
             // Every source named or known: written again as they render, which the
             // condition on the named values keeps exact.
             None if missing.is_empty() && sources.iter().any(|s| self.named(s)) => Need::Rebuild,
-            // An upsert may create the item, so it writes every index key it can render.
-            None if self.upsert && index.is_some() && missing.is_empty() => Need::Rebuild,
+            // An upsert may create the item, so it writes every index key and built field
+            // it can render.
+            None if self.upsert
+                && (index.is_some() || matches!(key, Key::Combine(_)))
+                && missing.is_empty() =>
+            {
+                Need::Rebuild
+            }
             None if self.upsert && index.is_some() && self.electrodb() => Need::WhereAbsent,
             None => Need::Skip,
         }
@@ -341,8 +347,15 @@ impl<M> After<'_, M> {
                 values.insert((*source).to_owned(), value.clone());
             }
         }
+        // Only a field all of whose sources are known (present or known absent): on the
+        // paths that write what they can (an upsert's index written where absent), a
+        // field with an unknown source is left for the write that knows it.
         for combine in self.schema.combines {
-            if combine.sources.iter().all(|s| sources.contains(s)) {
+            if combine
+                .sources
+                .iter()
+                .all(|s| sources.contains(s) && self.value(s).is_some())
+            {
                 if let Some(value) = combine.value(self.schema.model, &values)? {
                     values.insert(combine.attribute.to_owned(), value);
                 }

@@ -12,8 +12,9 @@ use crate::expr::path::Steps;
 ///
 /// It refuses, before anything is sent: a table key, the `#[version]` (dynorm increments
 /// it), a `#[combine]` or `watch` attribute (update its sources), a read-only field (at
-/// compile time), an attribute written twice, and paths inside an attribute that overlap. Values that cannot be encoded are kept as errors and
-/// reported when the update is sent.
+/// compile time), an attribute written twice, paths inside an attribute that overlap, and
+/// anything but a `set` of a transformed field. Values that cannot be encoded are kept as
+/// errors and reported when the update is sent.
 #[must_use = "an update does nothing until it is part of a request"]
 pub struct Update<M> {
     pub(super) actions: Vec<(&'static str, Action)>,
