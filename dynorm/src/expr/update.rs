@@ -113,9 +113,9 @@ impl<M: Model> Update<M> {
     }
 
     /// Records an action on a path inside `name`, refusing what DynamoDB or the model's
-    /// invariants refuse: a path too deep, `ADD`/`DELETE` (top-level only in DynamoDB), an
-    /// attribute a key, a built field, a constraint or a transform reads whole, and paths
-    /// that overlap another action's.
+    /// invariants refuse: a path too deep, set elements added or deleted (a set inside an
+    /// attribute is stored as a list), an attribute a key, a built field, a constraint or a
+    /// transform reads whole, and paths that overlap another action's.
     fn push_inside(mut self, name: &'static str, steps: Steps, action: Result<Action>) -> Self {
         let schema = &M::SCHEMA;
         let path = steps.describe(name);
@@ -130,7 +130,7 @@ impl<M: Model> Update<M> {
             )))
         } else if matches!(action, Ok(Action::Add(_) | Action::DeleteFromSet(_))) {
             Some(refuse(format!(
-                "DynamoDB adds and deletes set elements only in top-level attributes, not in `{path}`; `set` the path instead"
+                "inside an attribute values are in serde's form, where a set is a list, and DynamoDB adds and deletes elements only in a set; `set` the path `{path}` instead"
             )))
         } else if let Some(why) = schema.read_whole(name) {
             Some(refuse(format!(
