@@ -728,6 +728,14 @@ suite!(
     run
 );
 suite!(
+    StorePaths,
+    "store_paths",
+    interop_models::store_paths::StorePath,
+    store_path_examples,
+    seed,
+    run
+);
+suite!(
     ShoppingMall,
     "shopping_mall",
     interop_models::mall::MallStore,
@@ -851,12 +859,14 @@ async fn electrodb_documentation_examples_both_ways() {
     use interop_models::edgecases::Edgecase;
     use interop_models::mall::MallStore;
     use interop_models::store_locations::StoreLocation;
+    use interop_models::store_paths::StorePath;
     use serde_json::Value;
 
     let ours = db("conformance_dynorm").await;
     let theirs = db("conformance_edb").await;
     for db in [&ours, &theirs] {
         db.tables().create::<StoreLocation>().send().await.unwrap();
+        db.tables().create::<StorePath>().send().await.unwrap();
         db.tables().create::<MallStore>().send().await.unwrap();
         db.tables().create::<Edgecase>().send().await.unwrap();
         db.tables().create::<Animal>().send().await.unwrap();
@@ -871,6 +881,7 @@ async fn electrodb_documentation_examples_both_ways() {
             .expect("the suites' names");
     let suite_names = |suite: &str| names.get(suite).cloned().unwrap_or_default();
     let store = run_suite::<StoreLocations>(&ours, &suite_names(StoreLocations::NAME)).await;
+    let paths = run_suite::<StorePaths>(&ours, &suite_names(StorePaths::NAME)).await;
     let mall = run_suite::<ShoppingMall>(&ours, &suite_names(ShoppingMall::NAME)).await;
     let animals = run_suite::<Animals>(&ours, &suite_names(Animals::NAME)).await;
     let conditions =
@@ -878,6 +889,7 @@ async fn electrodb_documentation_examples_both_ways() {
     let edgecases = run_suite::<Edgecases>(&ours, &suite_names(Edgecases::NAME)).await;
     let all: Vec<&Value> = store
         .iter()
+        .chain(&paths)
         .chain(&mall)
         .chain(&animals)
         .chain(&conditions)
@@ -897,6 +909,11 @@ async fn electrodb_documentation_examples_both_ways() {
             "{}={}",
             StoreLocations::NAME,
             theirs.tables().name::<StoreLocation>()
+        ),
+        format!(
+            "{}={}",
+            StorePaths::NAME,
+            theirs.tables().name::<StorePath>()
         ),
         format!(
             "{}={}",
@@ -926,6 +943,7 @@ async fn electrodb_documentation_examples_both_ways() {
 
     let written: Value = serde_json::from_slice(&std::fs::read(&electrodb_json).unwrap()).unwrap();
     read_theirs::<StoreLocations>(&ours, &store, &written).await;
+    read_theirs::<StorePaths>(&ours, &paths, &written).await;
     read_theirs::<ShoppingMall>(&ours, &mall, &written).await;
     read_theirs::<Animals>(&ours, &animals, &written).await;
     read_theirs::<AnimalConditions>(&ours, &conditions, &written).await;

@@ -302,6 +302,7 @@ pub mod dynamodb_json;
 pub mod edgecase_examples;
 pub mod mall_examples;
 pub mod store_examples;
+pub mod store_path_examples;
 
 pub mod store_locations {
     //! ElectroDB's `StoreLocations` entity, which most of its documentation's examples use
@@ -654,6 +655,45 @@ pub mod tickets {
         #[dynorm(set = mark_unviewed, get = hide_unviewed)]
         pub reply_viewed: Option<String>,
         pub subject: String,
+    }
+}
+
+pub mod store_paths {
+    //! ElectroDB's `StoreLocations` as its map and list update examples declare it
+    //! (`tests/interop/conformance/store_paths.js`).
+
+    use std::collections::BTreeSet;
+
+    use dynorm::Model;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "StorePaths", entity = "MallStore", rename_all = "camelCase")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "MallStoreDirectory",
+        entity_version = "1"
+    )]
+    #[key(pk = [city_id, mall_id], sk = [building_id, store_id])]
+    pub struct StorePath {
+        pub city_id: String,
+        pub mall_id: String,
+        pub store_id: String,
+        pub building_id: String,
+        pub map_attribute: Option<MapAttribute>,
+        pub list_attribute: Option<Vec<ListEntry>>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+    #[serde(rename_all = "camelCase")]
+    pub struct MapAttribute {
+        pub map_property: Option<String>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ListEntry {
+        pub set_attribute: Option<BTreeSet<String>>,
     }
 }
 
