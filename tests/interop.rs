@@ -736,6 +736,22 @@ suite!(
     run
 );
 suite!(
+    Books,
+    "books",
+    interop_models::books::Book,
+    book_examples,
+    seed,
+    run
+);
+suite!(
+    Inventory,
+    "inventory",
+    interop_models::inventory::InventoryItem,
+    inventory_examples,
+    seed,
+    run
+);
+suite!(
     ShoppingMall,
     "shopping_mall",
     interop_models::mall::MallStore,
@@ -856,7 +872,9 @@ async fn read_theirs<S: Suite>(
 #[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
 async fn electrodb_documentation_examples_both_ways() {
     use interop_models::animals::{Animal, EvaluatedAnimal};
+    use interop_models::books::Book;
     use interop_models::edgecases::Edgecase;
+    use interop_models::inventory::InventoryItem;
     use interop_models::mall::MallStore;
     use interop_models::store_locations::StoreLocation;
     use interop_models::store_paths::StorePath;
@@ -867,6 +885,8 @@ async fn electrodb_documentation_examples_both_ways() {
     for db in [&ours, &theirs] {
         db.tables().create::<StoreLocation>().send().await.unwrap();
         db.tables().create::<StorePath>().send().await.unwrap();
+        db.tables().create::<Book>().send().await.unwrap();
+        db.tables().create::<InventoryItem>().send().await.unwrap();
         db.tables().create::<MallStore>().send().await.unwrap();
         db.tables().create::<Edgecase>().send().await.unwrap();
         db.tables().create::<Animal>().send().await.unwrap();
@@ -882,6 +902,8 @@ async fn electrodb_documentation_examples_both_ways() {
     let suite_names = |suite: &str| names.get(suite).cloned().unwrap_or_default();
     let store = run_suite::<StoreLocations>(&ours, &suite_names(StoreLocations::NAME)).await;
     let paths = run_suite::<StorePaths>(&ours, &suite_names(StorePaths::NAME)).await;
+    let books = run_suite::<Books>(&ours, &suite_names(Books::NAME)).await;
+    let inventory = run_suite::<Inventory>(&ours, &suite_names(Inventory::NAME)).await;
     let mall = run_suite::<ShoppingMall>(&ours, &suite_names(ShoppingMall::NAME)).await;
     let animals = run_suite::<Animals>(&ours, &suite_names(Animals::NAME)).await;
     let conditions =
@@ -890,6 +912,8 @@ async fn electrodb_documentation_examples_both_ways() {
     let all: Vec<&Value> = store
         .iter()
         .chain(&paths)
+        .chain(&books)
+        .chain(&inventory)
         .chain(&mall)
         .chain(&animals)
         .chain(&conditions)
@@ -914,6 +938,12 @@ async fn electrodb_documentation_examples_both_ways() {
             "{}={}",
             StorePaths::NAME,
             theirs.tables().name::<StorePath>()
+        ),
+        format!("{}={}", Books::NAME, theirs.tables().name::<Book>()),
+        format!(
+            "{}={}",
+            Inventory::NAME,
+            theirs.tables().name::<InventoryItem>()
         ),
         format!(
             "{}={}",
@@ -944,6 +974,8 @@ async fn electrodb_documentation_examples_both_ways() {
     let written: Value = serde_json::from_slice(&std::fs::read(&electrodb_json).unwrap()).unwrap();
     read_theirs::<StoreLocations>(&ours, &store, &written).await;
     read_theirs::<StorePaths>(&ours, &paths, &written).await;
+    read_theirs::<Books>(&ours, &books, &written).await;
+    read_theirs::<Inventory>(&ours, &inventory, &written).await;
     read_theirs::<ShoppingMall>(&ours, &mall, &written).await;
     read_theirs::<Animals>(&ours, &animals, &written).await;
     read_theirs::<AnimalConditions>(&ours, &conditions, &written).await;

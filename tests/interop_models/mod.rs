@@ -298,8 +298,10 @@ pub mod tasks {
 }
 
 pub mod animal_examples;
+pub mod book_examples;
 pub mod dynamodb_json;
 pub mod edgecase_examples;
+pub mod inventory_examples;
 pub mod mall_examples;
 pub mod store_examples;
 pub mod store_path_examples;
@@ -655,6 +657,74 @@ pub mod tickets {
         #[dynorm(set = mark_unviewed, get = hide_unviewed)]
         pub reply_viewed: Option<String>,
         pub subject: String,
+    }
+}
+
+pub mod books {
+    //! ElectroDB's quick start bookstore (`tests/interop/conformance/books.js`).
+
+    use std::collections::BTreeSet;
+
+    use dynorm::Model;
+
+    /// A book's condition, ElectroDB's enum attribute.
+    #[derive(dynorm::Value, Debug, Clone, Copy, PartialEq, Eq)]
+    #[dynorm(rename_all = "SCREAMING_SNAKE_CASE")]
+    pub enum Condition {
+        Excellent,
+        Good,
+        Fair,
+        Poor,
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Books", entity = "book", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "store", entity_version = "1")]
+    #[key(pk = [store_id], sk = [book_id])]
+    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [author], gsi1sk = [title])]
+    pub struct Book {
+        pub store_id: String,
+        pub book_id: String,
+        pub price: f64,
+        pub title: Option<String>,
+        pub author: Option<String>,
+        pub condition: Condition,
+        pub genre: Option<BTreeSet<String>>,
+        pub published: Option<String>,
+    }
+}
+
+pub mod inventory {
+    //! ElectroDB's multi-attribute index (`tests/interop/conformance/inventory.js`): `gsi1`
+    //! keyed by three attributes and sorted by three, each stored as itself.
+
+    use dynorm::Model;
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Inventory", entity = "inventoryitem")]
+    #[dynorm(convention = "electrodb", service = "warehouse", entity_version = "1")]
+    #[key(pk = [manufacturer], sk = [model, id])]
+    #[index(
+        name = "gsi1",
+        hash_key = [country, region, city],
+        range_key = [manufacturer, model, count]
+    )]
+    pub struct InventoryItem {
+        pub id: String,
+        #[dynorm(rename = "attr1")]
+        pub country: String,
+        #[dynorm(rename = "attr2")]
+        pub region: String,
+        #[dynorm(rename = "attr3")]
+        pub city: String,
+        #[dynorm(rename = "attr4")]
+        pub manufacturer: String,
+        #[dynorm(rename = "attr5")]
+        pub model: String,
+        #[dynorm(rename = "attr6")]
+        pub count: u32,
+        #[dynorm(rename = "attr7")]
+        pub name: Option<String>,
     }
 }
 
