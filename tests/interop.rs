@@ -752,6 +752,22 @@ suite!(
     run
 );
 suite!(
+    TeamDirectory,
+    "team_directory",
+    interop_models::directory::User,
+    directory_examples,
+    seed_users,
+    run_users
+);
+suite!(
+    Staff,
+    "staff",
+    interop_models::directory::Employee,
+    directory_examples,
+    seed_staff,
+    run_staff
+);
+suite!(
     ShoppingMall,
     "shopping_mall",
     interop_models::mall::MallStore,
@@ -873,6 +889,7 @@ async fn read_theirs<S: Suite>(
 async fn electrodb_documentation_examples_both_ways() {
     use interop_models::animals::{Animal, EvaluatedAnimal};
     use interop_models::books::Book;
+    use interop_models::directory::{Employee, User};
     use interop_models::edgecases::Edgecase;
     use interop_models::inventory::InventoryItem;
     use interop_models::mall::MallStore;
@@ -887,6 +904,8 @@ async fn electrodb_documentation_examples_both_ways() {
         db.tables().create::<StorePath>().send().await.unwrap();
         db.tables().create::<Book>().send().await.unwrap();
         db.tables().create::<InventoryItem>().send().await.unwrap();
+        db.tables().create::<User>().send().await.unwrap();
+        db.tables().create::<Employee>().send().await.unwrap();
         db.tables().create::<MallStore>().send().await.unwrap();
         db.tables().create::<Edgecase>().send().await.unwrap();
         db.tables().create::<Animal>().send().await.unwrap();
@@ -904,6 +923,8 @@ async fn electrodb_documentation_examples_both_ways() {
     let paths = run_suite::<StorePaths>(&ours, &suite_names(StorePaths::NAME)).await;
     let books = run_suite::<Books>(&ours, &suite_names(Books::NAME)).await;
     let inventory = run_suite::<Inventory>(&ours, &suite_names(Inventory::NAME)).await;
+    let users = run_suite::<TeamDirectory>(&ours, &suite_names(TeamDirectory::NAME)).await;
+    let staff = run_suite::<Staff>(&ours, &suite_names(Staff::NAME)).await;
     let mall = run_suite::<ShoppingMall>(&ours, &suite_names(ShoppingMall::NAME)).await;
     let animals = run_suite::<Animals>(&ours, &suite_names(Animals::NAME)).await;
     let conditions =
@@ -914,6 +935,8 @@ async fn electrodb_documentation_examples_both_ways() {
         .chain(&paths)
         .chain(&books)
         .chain(&inventory)
+        .chain(&users)
+        .chain(&staff)
         .chain(&mall)
         .chain(&animals)
         .chain(&conditions)
@@ -940,6 +963,8 @@ async fn electrodb_documentation_examples_both_ways() {
             theirs.tables().name::<StorePath>()
         ),
         format!("{}={}", Books::NAME, theirs.tables().name::<Book>()),
+        format!("{}={}", TeamDirectory::NAME, theirs.tables().name::<User>()),
+        format!("{}={}", Staff::NAME, theirs.tables().name::<Employee>()),
         format!(
             "{}={}",
             Inventory::NAME,
@@ -976,6 +1001,8 @@ async fn electrodb_documentation_examples_both_ways() {
     read_theirs::<StorePaths>(&ours, &paths, &written).await;
     read_theirs::<Books>(&ours, &books, &written).await;
     read_theirs::<Inventory>(&ours, &inventory, &written).await;
+    read_theirs::<TeamDirectory>(&ours, &users, &written).await;
+    read_theirs::<Staff>(&ours, &staff, &written).await;
     read_theirs::<ShoppingMall>(&ours, &mall, &written).await;
     read_theirs::<Animals>(&ours, &animals, &written).await;
     read_theirs::<AnimalConditions>(&ours, &conditions, &written).await;

@@ -29,7 +29,7 @@ const { ScanCommand, DeleteItemCommand, PutItemCommand } = require("@aws-sdk/cli
 const { marshall, unmarshall } = require("@aws-sdk/util-dynamodb");
 const { canonical, stable } = require("./conformance/expression.js");
 const { run } = require("./check.js");
-const SUITES = ["store_locations", "store_paths", "books", "inventory", "shopping_mall", "animals", "animal_conditions", "edgecases"];
+const SUITES = ["store_locations", "store_paths", "books", "inventory", "team_directory", "staff", "shopping_mall", "animals", "animal_conditions", "edgecases"];
 const suites = SUITES.map((name) => {
   const suite = require(`./conformance/${name}.js`);
   return { name, entityName: suite.identity.entity, ...suite };

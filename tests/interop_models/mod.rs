@@ -299,6 +299,7 @@ pub mod tasks {
 
 pub mod animal_examples;
 pub mod book_examples;
+pub mod directory_examples;
 pub mod dynamodb_json;
 pub mod edgecase_examples;
 pub mod inventory_examples;
@@ -725,6 +726,54 @@ pub mod inventory {
         pub count: u32,
         #[dynorm(rename = "attr7")]
         pub name: Option<String>,
+    }
+}
+
+pub mod directory {
+    //! ElectroDB's team directory (`conformance/team_directory.js`) and staff
+    //! (`conformance/staff.js`).
+
+    use dynorm::Model;
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "TeamDirectory", entity = "User", rename_all = "camelCase")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "TeamDirectory",
+        entity_version = "1"
+    )]
+    #[key(pk = [username], sk = [])]
+    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [team], gsi1sk = [username])]
+    pub struct User {
+        pub username: String,
+        pub team: String,
+        pub email: String,
+    }
+
+    /// ElectroDB's enum attribute `team`.
+    #[derive(dynorm::Value, Debug, Clone, Copy, PartialEq, Eq)]
+    #[dynorm(rename_all = "lowercase")]
+    pub enum Team {
+        Jupiter,
+        Mercury,
+        Saturn,
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Staff", entity = "employees", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+    #[key(pk = [organization_id], sk = [employee_id])]
+    #[key(
+        index = "gsi2",
+        gsi2pk = [employee_id],
+        gsi2sk = [],
+        collection = "contributions"
+    )]
+    pub struct Employee {
+        pub employee_id: String,
+        pub organization_id: String,
+        pub name: Option<String>,
+        pub team: Option<Team>,
     }
 }
 
