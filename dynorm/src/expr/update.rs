@@ -405,8 +405,23 @@ impl<M: Model> Update<M> {
             return Ok(Vec::new());
         }
         self.check_named(stored)?;
+        if upsert {
+            self.check_no_path()?;
+        }
         let managed = Managed::new(self, &M::SCHEMA, stored, upsert)?;
         self.after(stored, &managed, upsert).missing()
+    }
+
+    /// Refuses a path in an upsert: a new item has no map or list to write into.
+    fn check_no_path(&self) -> Result<()> {
+        match self.nested.first() {
+            Some((name, steps, _)) => Err(Error::validation(format!(
+                "an upsert may create the item, and `{}` is a path inside `{name}`, which a new item does not have; set `{name}` whole",
+                steps.describe(name)
+            ))
+            .with_attribute(*name)),
+            None => Ok(()),
+        }
     }
 
     /// Refuses an upsert whose item, were it created by this update, would not read back
@@ -509,13 +524,7 @@ impl<M: Model> Update<M> {
         let generated = Managed::new(self, &M::SCHEMA, stored, upsert)?;
         let managed = self.managed_actions(&self.after(stored, &generated, upsert))?;
         if upsert {
-            if let Some((name, steps, _)) = self.nested.first() {
-                return Err(Error::validation(format!(
-                    "an upsert may create the item, and `{}` is a path inside `{name}`, which a new item does not have; set `{name}` whole",
-                    steps.describe(name)
-                ))
-                .with_attribute(*name));
-            }
+            self.check_no_path()?;
             self.check_creatable(stored.fixed, &managed)?;
         }
         // One text per clause, in clause order; placeholders are numbered in action order.
