@@ -3,6 +3,7 @@
 "use strict";
 
 const assert = require("node:assert/strict");
+const { GetCommand } = require("@aws-sdk/lib-dynamodb");
 
 /** Attributes a library sets to the time of writing. */
 const NOW = ["updatedAt", "_ct", "_md"];
@@ -25,6 +26,19 @@ function sameItem(what, actual, expected) {
   assert.deepStrictEqual(normalize(actual), normalize(expected), `${what}: the stored item differs`);
 }
 
+/** What ElectroDB reads of the item at `key` of `entity` in `table`, with its ownership
+ * checks on, after checking that the stored item is what ElectroDB writes for the same
+ * data. */
+async function electroOwned(client, entity, table, key) {
+  const what = `${entity.getName()} ${JSON.stringify(key)}`;
+  const { data } = await entity.get(key).go();
+  assert.ok(data, `${what}: ElectroDB does not see it as its own`);
+  const params = entity.get(key).params();
+  const stored = (await client.send(new GetCommand({ TableName: table, Key: params.Key }))).Item;
+  sameItem(what, stored, entity.put(data).params().Item);
+  return data;
+}
+
 /** Runs the script's steps, reporting the first failure and exiting 1. */
 async function run(steps) {
   try {
@@ -36,4 +50,4 @@ async function run(steps) {
   }
 }
 
-module.exports = { assert, sameItem, run };
+module.exports = { assert, sameItem, electroOwned, run };

@@ -8,9 +8,8 @@
 // attribute with the item ElectroDB itself would write for the same data.
 "use strict";
 
-const { GetCommand } = require("@aws-sdk/lib-dynamodb");
 const models = require("./models.js");
-const { assert, sameItem, run } = require("./check.js");
+const { assert, electroOwned, run } = require("./check.js");
 
 const [mode, endpoint, templatesTable, defaultsTable] = process.argv.slice(2);
 const client = models.documentClient(endpoint);
@@ -33,16 +32,8 @@ async function write() {
   return { written: 10 };
 }
 
-/** Reads an item with ownership checks on, and compares the stored item with what
- * ElectroDB writes for the same data. Returns the data. */
-async function owned(entity, table, key) {
-  const { data } = await entity.get(key).go();
-  assert.ok(data, `${entity.getName()} ${JSON.stringify(key)}: ElectroDB does not see it as its own`);
-  const params = entity.get(key).params();
-  const stored = (await client.send(new GetCommand({ TableName: table, Key: params.Key }))).Item;
-  sameItem(`${entity.getName()} ${JSON.stringify(key)}`, stored, entity.put(data).params().Item);
-  return data;
-}
+/** Reads an item with ownership checks on (`check.js`). */
+const owned = (entity, table, key) => electroOwned(client, entity, table, key);
 
 async function verify() {
   const { Team, User, Membership, service } = templates;

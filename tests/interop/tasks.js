@@ -10,9 +10,8 @@
 // writes for the same data, then patches an optional key part and finds the item by it.
 "use strict";
 
-const { GetCommand } = require("@aws-sdk/lib-dynamodb");
 const models = require("./models.js");
-const { assert, sameItem, run } = require("./check.js");
+const { assert, electroOwned, run } = require("./check.js");
 
 const [mode, endpoint, table] = process.argv.slice(2);
 const client = models.documentClient(endpoint);
@@ -30,14 +29,8 @@ async function write() {
   return { written: 3 };
 }
 
-async function owned(entity, key) {
-  const { data } = await entity.get(key).go();
-  assert.ok(data, `${entity.getName()} ${JSON.stringify(key)}: ElectroDB does not see it as its own`);
-  const params = entity.get(key).params();
-  const stored = (await client.send(new GetCommand({ TableName: table, Key: params.Key }))).Item;
-  sameItem(`${entity.getName()} ${JSON.stringify(key)}`, stored, entity.put(data).params().Item);
-  return data;
-}
+/** Reads an item with ownership checks on (`check.js`). */
+const owned = (entity, key) => electroOwned(client, entity, table, key);
 
 async function verify() {
   const t3 = await owned(Task, { taskId: "T#3", project: "Core#API", employee: "Cy" });

@@ -12,9 +12,8 @@
 // the same data, and finds dynorm's items through ElectroDB's queries and collections.
 "use strict";
 
-const { GetCommand } = require("@aws-sdk/lib-dynamodb");
 const models = require("./models.js");
-const { assert, sameItem, run } = require("./check.js");
+const { assert, electroOwned, run } = require("./check.js");
 
 const [mode, endpoint, ticketTable, repositoryTable, ownedTable, taskTable] = process.argv.slice(2);
 const client = models.documentClient(endpoint);
@@ -40,23 +39,15 @@ async function write() {
   return { written: 7 };
 }
 
-/** What ElectroDB reads of an item dynorm wrote or changed, after checking the stored item
- * is what ElectroDB writes for the same data. */
-async function owned_item(entity, table, key) {
-  const { data } = await entity.get(key).go();
-  assert.ok(data, `${entity.getName()} ${JSON.stringify(key)}: ElectroDB does not see it as its own`);
-  const params = entity.get(key).params();
-  const stored = (await client.send(new GetCommand({ TableName: table, Key: params.Key }))).Item;
-  sameItem(`${entity.getName()} ${JSON.stringify(key)}`, stored, entity.put(data).params().Item);
-  return data;
-}
+/** What ElectroDB reads of an item dynorm wrote or changed (`check.js`). */
+const ownedItem = (entity, table, key) => electroOwned(client, entity, table, key);
 
 async function verify() {
   // dynorm closed ElectroDB's issue 42 and wrote issue 44 (created closed, then opened).
-  const closed = await owned_item(tickets, ticketTable, { ...repo, issueNumber: "42" });
+  const closed = await ownedItem(tickets, ticketTable, { ...repo, issueNumber: "42" });
   assert.equal(closed.status, "Closed");
   assert.equal(closed.replyViewed, undefined);
-  const reopened = await owned_item(tickets, ticketTable, { ...repo, issueNumber: "44" });
+  const reopened = await ownedItem(tickets, ticketTable, { ...repo, issueNumber: "44" });
   assert.deepEqual(
     [reopened.status, reopened.ticketNumber, reopened.ticketType, reopened.replyViewed],
     ["Open", "44", "Issue", undefined],
@@ -74,20 +65,20 @@ async function verify() {
   assert.deepEqual(subscribed.map((t) => t.issueNumber), ["44"]);
 
   // A repository dynorm wrote, found by the boolean and enum in its key; its default.
-  const rust = await owned_item(repositories, repositoryTable, { repoOwner: "tywalch", repoName: "dynorm" });
+  const rust = await ownedItem(repositories, repositoryTable, { repoOwner: "tywalch", repoName: "dynorm" });
   assert.equal(rust.defaultBranch, "main");
   const { data: publicOnes } = await repositories.query.created({ repoOwner: "tywalch", isPrivate: false }).go();
   assert.deepEqual(publicOnes.map((r) => r.repoName).sort(), ["ElectroDB", "dynorm"]);
 
   // A pull request dynorm wrote is in both levels of the sub-collection.
-  await owned_item(owned.pullRequest, ownedTable, { id: "p1" });
+  await ownedItem(owned.pullRequest, ownedTable, { id: "p1" });
   const { data: all } = await owned.service.collections.owned({ username: "ann" }).go();
   assert.deepEqual([all.repository.length, all.issue.length, all.pullRequest.length], [1, 1, 1]);
   const { data: managed } = await owned.service.collections.managed({ username: "ann" }).go();
   assert.deepEqual(managed.pullRequest.map((p) => p.id), ["p1"]);
 
   // dynorm set a path inside ElectroDB's map: the rest of the map is as ElectroDB wrote it.
-  const task = await owned_item(Task, taskTable, { taskId: "t9", project: "Docs", employee: "Ann" });
+  const task = await ownedItem(Task, taskTable, { taskId: "t9", project: "Docs", employee: "Ann" });
   assert.deepEqual(task.details, { estimate: 1, reviewer: { name: "Cy" } });
   return { verified: 8 };
 }
