@@ -809,13 +809,13 @@ async fn electrodb_computed_and_transformed_attributes_match_the_library() {
     // what a write of the value stores.
     db.put(&open).send().await.unwrap();
     db.put(&closed).send().await.unwrap();
-    let closed_ones = db
-        .query_by::<IssueGsi2pkGsi2skIndex>(("tywalch".to_owned(), "electrodb".to_owned()))
-        .range(Issue::STATUS.eq("Closed"))
-        .all()
-        .await
-        .unwrap();
-    assert_eq!(closed_ones.len(), 1, "{closed_ones:?}");
+    let query_closed = || {
+        db.query_by::<IssueGsi2pkGsi2skIndex>(("tywalch".to_owned(), "electrodb".to_owned()))
+            .range(Issue::STATUS.eq("Closed"))
+            .all()
+    };
+    let found = query_closed().await.unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
     db.update(open.key())
         .set(Issue::STATUS, "Closed")
         .condition(Issue::STATUS.eq("Open"))
@@ -824,13 +824,8 @@ async fn electrodb_computed_and_transformed_attributes_match_the_library() {
         .unwrap();
     let now_closed: Issue = db.get(open.key()).send().await.unwrap().unwrap();
     assert_eq!(now_closed.status, "Closed");
-    let closed_ones = db
-        .query_by::<IssueGsi2pkGsi2skIndex>(("tywalch".to_owned(), "electrodb".to_owned()))
-        .range(Issue::STATUS.eq("Closed"))
-        .all()
-        .await
-        .unwrap();
-    assert_eq!(closed_ones.len(), 2, "{closed_ones:?}");
+    let found = query_closed().await.unwrap();
+    assert_eq!(found.len(), 2, "{found:?}");
 
     // The transform decides what an absent `reply_viewed` stores, so an update cannot
     // remove it.
