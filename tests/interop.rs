@@ -686,17 +686,19 @@ async fn clear<M: dynorm::Model>(db: &Client) {
     }
 }
 
-/// One entity of ElectroDB's documentation and its examples, said in dynorm
-/// (`tests/interop/conformance/<NAME>.js` is the ElectroDB side).
+/// One entity of ElectroDB's documentation, or one service of several sharing a table, and
+/// its examples, said in dynorm (`tests/interop/conformance/<NAME>.js` is the ElectroDB
+/// side).
 trait Suite {
-    type Model: dynorm::Model
-        + dynorm::schema::Index<Model = Self::Model, Item = Self::Model>
-        + std::fmt::Debug
-        + PartialEq;
+    /// A model of the suite's table.
+    type Model: dynorm::Model;
     const NAME: &'static str;
-    fn seed(example: &str) -> Vec<Self::Model>;
+    /// Writes the items the example starts from.
+    async fn seed(example: &str, db: &Client) -> Result<(), dynorm::Error>;
     fn unsaid(example: &str) -> Option<&'static str>;
     async fn run(example: &str, db: &Client) -> Result<Option<usize>, dynorm::Error>;
+    /// Every item of the table as dynorm reads it, as text, sorted.
+    async fn read_all(db: &Client) -> Result<Vec<String>, dynorm::Error>;
 }
 
 /// A `Suite` of model `$model` whose examples are `$module`'s `$seed`, `unsaid` and `$run`.
@@ -706,8 +708,11 @@ macro_rules! suite {
         impl Suite for $suite {
             type Model = $model;
             const NAME: &'static str = $name;
-            fn seed(example: &str) -> Vec<Self::Model> {
-                interop_models::$module::$seed(example)
+            async fn seed(example: &str, db: &Client) -> Result<(), dynorm::Error> {
+                for item in interop_models::$module::$seed(example) {
+                    db.put(&item).send().await?;
+                }
+                Ok(())
             }
             fn unsaid(example: &str) -> Option<&'static str> {
                 interop_models::$module::unsaid(example)
@@ -715,8 +720,38 @@ macro_rules! suite {
             async fn run(example: &str, db: &Client) -> Result<Option<usize>, dynorm::Error> {
                 interop_models::$module::$run(example, db).await
             }
+            async fn read_all(db: &Client) -> Result<Vec<String>, dynorm::Error> {
+                let mut found: Vec<String> = db
+                    .scan::<$model>()
+                    .all()
+                    .await?
+                    .iter()
+                    .map(|m| format!("{m:?}"))
+                    .collect();
+                found.sort();
+                Ok(found)
+            }
         }
     };
+}
+
+/// ElectroDB's library system: four entities in one table.
+struct LibrarySystem;
+impl Suite for LibrarySystem {
+    type Model = interop_models::library::Book;
+    const NAME: &'static str = "library";
+    async fn seed(example: &str, db: &Client) -> Result<(), dynorm::Error> {
+        interop_models::library_examples::put_seed(example, db).await
+    }
+    fn unsaid(example: &str) -> Option<&'static str> {
+        interop_models::library_examples::unsaid(example)
+    }
+    async fn run(example: &str, db: &Client) -> Result<Option<usize>, dynorm::Error> {
+        interop_models::library_examples::run(example, db).await
+    }
+    async fn read_all(db: &Client) -> Result<Vec<String>, dynorm::Error> {
+        interop_models::library_examples::read_all(db).await
+    }
 }
 
 suite!(
@@ -809,9 +844,7 @@ async fn run_suite<S: Suite>(ours: &Client, names: &[String]) -> Vec<serde_json:
     let mut runs = Vec::new();
     for name in names {
         clear::<S::Model>(ours).await;
-        for item in S::seed(name) {
-            ours.put(&item).send().await.unwrap();
-        }
+        S::seed(name, ours).await.unwrap();
         requests.clear();
         if let Some(reason) = S::unsaid(name) {
             runs.push(json!({ "name": name, "unsaid": reason }));
@@ -868,9 +901,7 @@ async fn read_theirs<S: Suite>(
                     .await
                     .unwrap();
             }
-            let mut found = ours.scan::<S::Model>().all().await.unwrap();
-            found.sort_by_key(|m| format!("{m:?}"));
-            read.push(found);
+            read.push(S::read_all(ours).await.unwrap());
         }
         assert_eq!(
             read[0], read[1],
@@ -908,6 +939,11 @@ async fn electrodb_documentation_examples_both_ways() {
         db.tables().create::<Employee>().send().await.unwrap();
         db.tables().create::<MallStore>().send().await.unwrap();
         db.tables().create::<Edgecase>().send().await.unwrap();
+        db.tables()
+            .create_shared::<interop_models::library::Library>()
+            .send()
+            .await
+            .unwrap();
         db.tables().create::<Animal>().send().await.unwrap();
         db.tables()
             .create::<EvaluatedAnimal>()
@@ -930,6 +966,7 @@ async fn electrodb_documentation_examples_both_ways() {
     let conditions =
         run_suite::<AnimalConditions>(&ours, &suite_names(AnimalConditions::NAME)).await;
     let edgecases = run_suite::<Edgecases>(&ours, &suite_names(Edgecases::NAME)).await;
+    let library = run_suite::<LibrarySystem>(&ours, &suite_names(LibrarySystem::NAME)).await;
     let all: Vec<&Value> = store
         .iter()
         .chain(&paths)
@@ -941,6 +978,7 @@ async fn electrodb_documentation_examples_both_ways() {
         .chain(&animals)
         .chain(&conditions)
         .chain(&edgecases)
+        .chain(&library)
         .collect();
 
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance");
@@ -982,6 +1020,11 @@ async fn electrodb_documentation_examples_both_ways() {
             theirs.tables().name::<EvaluatedAnimal>()
         ),
         format!("{}={}", Edgecases::NAME, theirs.tables().name::<Edgecase>()),
+        format!(
+            "{}={}",
+            LibrarySystem::NAME,
+            theirs.tables().name::<interop_models::library::Book>()
+        ),
     ];
     let mut args = vec![
         "compare".to_owned(),
@@ -1007,6 +1050,7 @@ async fn electrodb_documentation_examples_both_ways() {
     read_theirs::<Animals>(&ours, &animals, &written).await;
     read_theirs::<AnimalConditions>(&ours, &conditions, &written).await;
     read_theirs::<Edgecases>(&ours, &edgecases, &written).await;
+    read_theirs::<LibrarySystem>(&ours, &library, &written).await;
 
     // The guide's table is this run's.
     let table = std::fs::read_to_string(&results).unwrap();

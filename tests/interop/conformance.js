@@ -5,7 +5,9 @@
 //   node conformance.js compare <endpoint> <dynorm.json> <electrodb.json> <results.md> <suite>=<table>...
 //
 // `names` prints each suite's examples' names. Each suite (`conformance/<suite>.js`) is one
-// entity of the documentation and its examples; `compare` runs it on the table given. `compare` reads what dynorm sent and stored in each
+// entity of the documentation, or a service of several sharing a table, and its examples;
+// an example runs one request, or several in order (`runs`). `compare` runs each suite on
+// the table given. It reads what dynorm sent and stored in each
 // example (dynorm.json), runs the same example with ElectroDB on a table of its own, and
 // for each one compares:
 // - the request: the key or item, the index, and the condition, key condition and filter
@@ -29,7 +31,7 @@ const { ScanCommand, DeleteItemCommand, PutItemCommand } = require("@aws-sdk/cli
 const { marshall, unmarshall } = require("@aws-sdk/util-dynamodb");
 const { canonical, stable } = require("./conformance/expression.js");
 const { run } = require("./check.js");
-const SUITES = ["store_locations", "store_paths", "books", "inventory", "team_directory", "staff", "shopping_mall", "animals", "animal_conditions", "edgecases"];
+const SUITES = ["store_locations", "store_paths", "books", "inventory", "team_directory", "staff", "shopping_mall", "animals", "animal_conditions", "edgecases", "library"];
 const suites = SUITES.map((name) => {
   const suite = require(`./conformance/${name}.js`);
   return { name, entityName: suite.identity.entity, ...suite };
@@ -74,10 +76,25 @@ async function clear(table, keys) {
   }
 }
 
+/** The entity of a suite's `target` (an entity, or a service of several) that `item` is. */
+function entityOf(target, item) {
+  if (!target.entities) return target;
+  const name = item.__edb_e__ && item.__edb_e__.S;
+  return Object.values(target.entities).find((e) => e.schema.model.entity === name);
+}
+
+/** Writes a seed: an item of the suite's entity, or `[entity, item]` in a service. */
+const put = (target, seed) => (Array.isArray(seed) ? target.entities[seed[0]].put(seed[1]) : target.put(seed)).go();
+
 /** What ElectroDB reads of each stored item, by key, with its ownership checks on. */
-async function readBack(entity, items) {
+async function readBack(target, items) {
   const out = [];
   for (const item of items) {
+    const entity = entityOf(target, item);
+    if (!entity) {
+      out.push(null);
+      continue;
+    }
     const { data: parsed } = entity.parse({ Item: unmarshall(item) });
     if (!parsed) {
       out.push(null);
@@ -122,15 +139,16 @@ function batchDifference(params, sent) {
   return JSON.stringify(a) === JSON.stringify(b) ? null : `${operation}: ElectroDB ${a}, dynorm ${b}`;
 }
 
-/** How the request dynorm sent differs from ElectroDB's, or `null`. */
-function requestDifference(example, params, sent, keys) {
+/** How the request dynorm sent differs from ElectroDB's, or `null`: the example's request
+ * `step` of `steps`, all of one operation, which dynorm sent in the same order. */
+function requestDifference(example, params, sent, keys, step = 0, steps = 1) {
   if (Array.isArray(params)) return batchDifference(params, sent);
   const operation = operationOf(example.name, params);
   const ours = sent.filter((r) => r.operation === operation);
   const others = [...new Set(sent.filter((r) => r.operation !== operation).map((r) => r.operation))];
-  if (ours.length !== 1) return `dynorm sent ${ours.length} ${operation} requests`;
+  if (ours.length !== steps) return `dynorm sent ${ours.length} ${operation} requests`;
   if (others.length) return `dynorm also sent ${others.join(", ")}`;
-  const body = ours[0].body;
+  const body = ours[step].body;
   const names = { ...(params.ExpressionAttributeNames || {}) };
   const theirValues = marshall(params.ExpressionAttributeValues || {}, { removeUndefinedValues: true });
   const differences = [];
@@ -142,10 +160,14 @@ function requestDifference(example, params, sent, keys) {
   compare("index", params.IndexName, body.IndexName);
   // The identity test ElectroDB applies to each item a query reads (as it reads it, or in
   // the filter of a query on a multi-attribute index), and dynorm in the query's filter.
-  const { entity: entityName, version } = example.suite.identity;
+  // In a service's suite, the test is of any of its entities (a collection's query tests
+  // each of its entities).
   const identity =
     operation === "Query"
-      ? [`__edb_e__ = value ${JSON.stringify({ S: entityName })}`, `__edb_v__ = value ${JSON.stringify({ S: version })}`]
+      ? (example.suite.identities || [example.suite.identity]).flatMap(({ entity, version }) => [
+          `__edb_e__ = value ${JSON.stringify({ S: entity })}`,
+          `__edb_v__ = value ${JSON.stringify({ S: version })}`,
+        ])
       : [];
   for (const field of ["ConditionExpression", "KeyConditionExpression", "FilterExpression"]) {
     compare(
@@ -190,14 +212,23 @@ async function compare() {
       note = ours.unsaid;
     } else {
       await clear(table, keys);
-      for (const item of example.seed || []) await entity.put(item).go();
-      const params = example.run(entity).params();
+      for (const item of example.seed || []) await put(entity, item);
+      const runs = example.runs || [example.run];
+      const params = runs.map((run) => run(entity).params());
       let rejected = false;
       let read = null;
       try {
-        const { data } = await example.run(entity).go();
-        if (/^(Query|Scan|GetItem|BatchGetItem)$/.test(Array.isArray(params) ? (JSON.stringify(params).includes('"Keys"') ? "BatchGetItem" : "") : operationOf(example.name, params))) {
-          read = Array.isArray(data) ? data.length : data ? 1 : 0;
+        for (const [i, run] of runs.entries()) {
+          const { data } = await run(entity).go();
+          if (/^(Query|Scan|GetItem|BatchGetItem)$/.test(Array.isArray(params[i]) ? (JSON.stringify(params[i]).includes('"Keys"') ? "BatchGetItem" : "") : operationOf(example.name, params[i]))) {
+            // A collection's query returns the items of each of its entities.
+            const count = Array.isArray(data)
+              ? data.length
+              : example.collection
+                ? Object.values(data).reduce((n, items) => n + items.length, 0)
+                : Number(Boolean(data));
+            read = (read || 0) + count;
+          }
         }
       } catch (error) {
         if (!/conditional/i.test(String(error.message))) throw error;
@@ -206,8 +237,10 @@ async function compare() {
       const theirs = await scan(table);
       written[example.name] = theirs;
       const differences = [];
-      const request = requestDifference(example, params, ours.requests, keys);
-      if (request) differences.push(request);
+      for (const [i, step] of params.entries()) {
+        const request = requestDifference(example, step, ours.requests, keys, i, params.length);
+        if (request) differences.push(request);
+      }
       if (read !== (ours.read ?? null)) {
         differences.push(`ElectroDB read ${read} items, dynorm ${ours.read}`);
       }
@@ -236,7 +269,7 @@ async function compare() {
       if (differences.length && !example.differs) unexpected.push(`${example.name}: ${differences.join("; ")}`);
       if (!differences.length && example.differs) unexpected.push(`${example.name}: declared different, and is identical`);
     }
-    rows.push(`| \`${example.name}\` | ${example.suite.entityName} | ${status} | ${note.replace(/\|/g, "\\|")} |`);
+    rows.push(`| \`${example.name}\` | ${example.entityName || example.suite.entityName} | ${status} | ${note.replace(/\|/g, "\\|")} |`);
   }
   fs.writeFileSync(electrodbPath, JSON.stringify(written));
   const counted = (status) => rows.filter((r) => r.includes(`| ${status} |`)).length;

@@ -303,6 +303,7 @@ pub mod directory_examples;
 pub mod dynamodb_json;
 pub mod edgecase_examples;
 pub mod inventory_examples;
+pub mod library_examples;
 pub mod mall_examples;
 pub mod store_examples;
 pub mod store_path_examples;
@@ -831,5 +832,163 @@ pub mod edgecases {
         pub attr2: String,
         pub attr3: String,
         pub attr4: Option<String>,
+    }
+}
+
+pub mod library {
+    //! ElectroDB's library system (`tests/interop/conformance/library.js`): an author, a
+    //! book copy, a book's genre and a member of the service `library`, in one table, with
+    //! the collections `account`, `works`, `detail` and `titles`.
+
+    use dynorm::{Collection, Model};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Library", entity = "author", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "library", entity_version = "1")]
+    #[key(pk = [author_last_name], sk = [author_first_name, birthday])]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [author_last_name, author_first_name],
+        gsi2sk = [],
+        collection = "works"
+    )]
+    pub struct Author {
+        pub author_first_name: String,
+        pub author_last_name: String,
+        pub birthday: String,
+        pub bio: String,
+    }
+
+    /// A copy of a book: on loan to a member until `loan_end_date`, or `AVAILABLE`.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Library", entity = "book", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "library", entity_version = "1")]
+    #[key(pk = [isbn], sk = [book_id], collection = "detail")]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [member_id],
+        gsi1sk = [loan_end_date],
+        collection = "account"
+    )]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [author_last_name, author_first_name],
+        gsi2sk = [loan_end_date],
+        collection = "works"
+    )]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [book_title],
+        gsi3sk = [release_date],
+        collection = "titles"
+    )]
+    pub struct Book {
+        pub book_id: String,
+        pub book_title: String,
+        pub description: String,
+        pub publisher: String,
+        pub release_date: String,
+        pub author_first_name: String,
+        pub author_last_name: String,
+        pub isbn: String,
+        pub loan_start_date: Option<String>,
+        pub loan_end_date: Option<String>,
+        pub member_id: Option<String>,
+    }
+
+    /// A book's genre and subgenre.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Library", entity = "genre", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "library", entity_version = "1")]
+    #[key(pk = [isbn], sk = [genre, subgenre], collection = "detail")]
+    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [genre], gsi1sk = [subgenre])]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [author_last_name, author_first_name],
+        gsi2sk = [genre],
+        collection = "works"
+    )]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [book_title],
+        gsi3sk = [genre, subgenre],
+        collection = "titles"
+    )]
+    pub struct Genre {
+        pub genre: String,
+        pub isbn: String,
+        pub book_title: Option<String>,
+        pub author_first_name: String,
+        pub author_last_name: String,
+        pub subgenre: String,
+    }
+
+    /// `address`, a map.
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Address {
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub street_address: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub city: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub state: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        pub zip: Option<String>,
+    }
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "Library", entity = "member", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "library", entity_version = "1")]
+    #[key(pk = [member_id], sk = [])]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [member_id],
+        gsi1sk = [],
+        collection = "account"
+    )]
+    pub struct Member {
+        pub member_id: String,
+        pub membership_start_date: Option<String>,
+        pub membership_end_date: Option<String>,
+        pub address: Option<Address>,
+    }
+
+    dynorm::shared_table! {
+        /// The library's table.
+        pub struct Library { Author, Book, Genre, Member }
+    }
+
+    /// `account`: a member and the copies on loan to them.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi1pk-gsi1sk-index")]
+    pub enum Account {
+        Member(Member),
+        Book(Book),
+    }
+
+    /// `works`: an author, their copies and their books' genres.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi2pk-gsi2sk-index")]
+    pub enum Works {
+        Author(Author),
+        Book(Book),
+        Genre(Genre),
+    }
+
+    /// `detail`: a book's copies and genres, by ISBN.
+    #[derive(Collection, Debug)]
+    pub enum Detail {
+        Book(Book),
+        Genre(Genre),
+    }
+
+    /// `titles`: a title's copies and genres.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi3pk-gsi3sk-index")]
+    pub enum Titles {
+        Book(Book),
+        Genre(Genre),
     }
 }

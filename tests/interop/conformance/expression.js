@@ -127,10 +127,13 @@ function canonical(text, names = {}, values = {}, keys = [], dropped = []) {
   const or = joined("OR", and);
   const tree = or();
   if (at !== tokens.length) throw new Error(`unread tokens ${tokens.slice(at)} in: ${text}`);
-  // Tests `dropped` names are left out of the top level.
+  // Tests `dropped` names are left out of the top level, and so is a group of them only
+  // (a collection's query tests each of its entities: an OR of ANDs).
   const conjuncts = (node) =>
     typeof node === "object" && node.op === "AND" ? node.of.flatMap(conjuncts) : [node];
-  const kept = { op: "AND", of: conjuncts(tree).filter((part) => !dropped.includes(show(part))) };
+  const isDropped = (node) =>
+    typeof node === "object" && node.op !== "NOT" ? node.of.every(isDropped) : dropped.includes(show(node));
+  const kept = { op: "AND", of: conjuncts(tree).filter((part) => !isDropped(part)) };
   if (kept.of.length === 0) return null;
   return show(kept.of.length === 1 ? kept.of[0] : kept);
 }
