@@ -42,7 +42,6 @@ use dynorm::types::AttributeValue;
 use dynorm::{Client, Error, ErrorKind, Item, Model};
 use proptest::prelude::*;
 use proptest::sample::select;
-use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 
 const CASES: u32 = 24;
 const MAX_STEPS: usize = 20;
@@ -1084,30 +1083,7 @@ fn every_write_path_keeps_guards_and_counts() {
             .expect("the teams' table is created");
         db
     });
-    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
-    let config = Config {
-        cases: env("PROPTEST_CASES").map_or(CASES, |c| c as u32),
-        rng_seed: RngSeed::Fixed(env("PROPTEST_RNG_SEED").unwrap_or(SEED)),
-        failure_persistence: None,
-        max_shrink_iters: 200,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
-    let result = runner.run(&proptest::collection::vec(op(), 1..=MAX_STEPS), |ops| {
-        runtime
-            .block_on(run_case(&db, &ops))
-            .map_err(TestCaseError::fail)
+    common::sequences::run_sequences(CASES, SEED, op(), MAX_STEPS, |ops| {
+        runtime.block_on(run_case(&db, &ops))
     });
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, ops)) => {
-            let steps: Vec<String> = ops
-                .iter()
-                .enumerate()
-                .map(|(i, op)| format!("  {i}: {op:?}"))
-                .collect();
-            panic!("{reason}\nminimal failing sequence:\n{}", steps.join("\n"));
-        }
-        Err(other) => panic!("{other}"),
-    }
 }

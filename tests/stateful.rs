@@ -78,7 +78,6 @@ use dynorm::{Client, Collection, Error, ErrorKind, Item, Model, Update};
 use futures::FutureExt;
 use proptest::prelude::*;
 use proptest::sample::select;
-use proptest::test_runner::{Config, RngSeed, TestCaseError, TestError, TestRunner};
 
 // ---------------------------------------------------------------------------------------
 // The entities: one table, two entities, two GSIs.
@@ -247,40 +246,16 @@ fn every_write_path_keeps_the_invariants() {
             .expect("the table is created");
         db
     });
-    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
-    let config = Config {
-        cases: env("PROPTEST_CASES").map_or(CASES, |c| c as u32),
-        rng_seed: RngSeed::Fixed(env("PROPTEST_RNG_SEED").unwrap_or(SEED)),
-        failure_persistence: None,
-        max_shrink_iters: 400,
-        max_shrink_time: 30_000,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
     // The table's items at the end of each case, for the stream's replay.
     let endings = std::cell::RefCell::new(Vec::new());
-    let result = runner.run(&proptest::collection::vec(op(), 1..=MAX_STEPS), |ops| {
+    common::sequences::run_sequences(CASES, SEED, op(), MAX_STEPS, |ops| {
         let ending = runtime.block_on(async {
             run_case(&db, &ops).await?;
             table_state(&db).await
-        });
-        endings
-            .borrow_mut()
-            .push(ending.map_err(TestCaseError::fail)?);
+        })?;
+        endings.borrow_mut().push(ending);
         Ok(())
     });
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, ops)) => {
-            let steps: Vec<String> = ops
-                .iter()
-                .enumerate()
-                .map(|(i, op)| format!("  {i}: {op:?}"))
-                .collect();
-            panic!("{reason}\nminimal failing sequence:\n{}", steps.join("\n"));
-        }
-        Err(other) => panic!("{other}"),
-    }
     if let Err(e) = runtime.block_on(replay_stream(&db, &endings.into_inner())) {
         panic!("the stream: {e}");
     }

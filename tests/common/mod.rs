@@ -7,6 +7,7 @@ pub mod guards;
 pub mod in_flight;
 pub mod observe;
 pub mod random;
+pub mod sequences;
 pub mod tasks;
 
 pub use dynorm_test::*;

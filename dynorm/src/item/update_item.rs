@@ -389,9 +389,12 @@ impl<M: Model> UpdateItem<M> {
             });
         }
         let guarded = if M::SCHEMA.has_companions() {
-            // An upsert may create a counted item: it marks it as counted.
+            // An upsert may create a counted item: it marks it as counted. An upsert that
+            // creates the item claims what its key holds too (a unique ticket that is one
+            // part of the table key, a count's parent named by a key source), so it is
+            // guarded even when it sets no other companion source.
             let touches = self.update.companion_touches(self.upsert).map_err(fail)?;
-            (!touches.is_empty()).then(|| {
+            (!touches.is_empty() || self.upsert).then(|| {
                 let mut base = fixed.clone();
                 if let Ok(key) = &self.key {
                     base.extend(key.iter().map(|(k, v)| (k.clone(), v.clone())));
