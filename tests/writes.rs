@@ -1114,3 +1114,101 @@ struct Coupon {
     label: String,
     percent: u32,
 }
+
+/// A ticket's state, stored as a one-letter code.
+fn state_code(state: String) -> String {
+    match state.as_str() {
+        "open" => "o".into(),
+        "closed" => "c".into(),
+        _ => state,
+    }
+}
+
+fn state_name(code: String) -> String {
+    match code.as_str() {
+        "o" => "open".into(),
+        "c" => "closed".into(),
+        _ => code,
+    }
+}
+
+/// Transformed fields as a part of the table's key templates, and in an index's
+/// projection. The key's fields are attributes of their own, which each index projects.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Tickets")]
+#[key(pk = "STATE#{state}", sk = "T#{id}")]
+struct Ticket {
+    #[dynorm(set = state_code, get = state_name)]
+    state: String,
+    id: String,
+    #[index(name = "byOwner", project = ["score"])]
+    owner: String,
+    #[dynorm(set = in_tenths, get = in_points)]
+    score: u32,
+    #[index(name = "byNote", project = false)]
+    note: String,
+}
+
+/// `get` applies where a value is read back out of a key's text (`from_key_item`, as a
+/// stream record's keys or a `LastEvaluatedKey` are read) and out of an index's projected
+/// item, as on every other read.
+#[tokio::test]
+async fn transforms_apply_to_keys_read_back_and_projected_items() {
+    use dynorm::schema::ModelKey;
+
+    let db = common::db_with::<Ticket>("writes_transformed_keys").await;
+    let ticket = Ticket {
+        state: "open".into(),
+        id: "t1".into(),
+        owner: "ann".into(),
+        score: 4,
+        note: "first".into(),
+    };
+    db.put(&ticket).send().await.unwrap();
+    let key = TicketKey {
+        state: "open".into(),
+        id: "t1".into(),
+    };
+    // The key text holds the stored code.
+    let key_item = key.to_key_item().unwrap();
+    assert_eq!(key_item["pk"], AttributeValue::S("STATE#o".into()));
+    // Read back out of the key's text: the value as read, which renders the same key.
+    let parsed = TicketKey::from_key_item(key_item.clone()).unwrap();
+    assert_eq!((parsed.state.as_str(), parsed.id.as_str()), ("open", "t1"));
+    assert_eq!(parsed.to_key_item().unwrap(), key_item);
+    assert_eq!(db.get::<Ticket>(parsed).send().await.unwrap(), Some(ticket));
+
+    // The projected item: the keys and `score`, each read through `get`.
+    let owned: Vec<TicketByOwnerItem> = db.query_by::<TicketByOwner>("ann").all().await.unwrap();
+    assert_eq!(owned.len(), 1);
+    assert_eq!(
+        (
+            owned[0].state.as_str(),
+            owned[0].id.as_str(),
+            owned[0].score
+        ),
+        ("open", "t1", 4)
+    );
+    // An index of keys only holds the table key's fields too.
+    let noted: Vec<TicketByNoteItem> = db.query_by::<TicketByNote>("first").all().await.unwrap();
+    assert_eq!(
+        noted
+            .iter()
+            .map(|t| (t.state.as_str(), t.id.as_str()))
+            .collect::<Vec<_>>(),
+        [("open", "t1")]
+    );
+    let definition = Ticket::create_table_input();
+    let projection = |name: &str| {
+        let index = definition
+            .global_secondary_indexes()
+            .iter()
+            .find(|g| g.index_name() == name)
+            .unwrap();
+        let mut names = index.projection().unwrap().non_key_attributes().to_vec();
+        names.sort();
+        names
+    };
+    assert_eq!(projection("byOwner"), ["id", "score", "state"]);
+    assert_eq!(projection("byNote"), ["id", "state"]);
+}

@@ -91,10 +91,27 @@ fn index_schema(model: &Model, index: &Index) -> TokenStream {
             )
         }
     };
+    // A table key built from templates is stored as its text, and its fields as attributes
+    // of their own: the index projects those too, so that its item has the key's fields as
+    // written (a key's text may fold their case).
+    let index_keys = index.key_fields();
+    let table_sources: &[usize] = match model.uses_templates() {
+        true => &model.key_fields,
+        false => &[],
+    };
+    let sources = table_sources.iter().filter(|p| !index_keys.contains(p));
     let projection = match &index.projection {
         Projection::All => quote!(::dynorm::__private::Projection::All),
-        Projection::KeysOnly => quote!(::dynorm::__private::Projection::KeysOnly),
-        Projection::Include(fields) => {
+        Projection::KeysOnly if sources.clone().next().is_none() => {
+            quote!(::dynorm::__private::Projection::KeysOnly)
+        }
+        Projection::KeysOnly | Projection::Include(_) => {
+            let projected = match &index.projection {
+                Projection::Include(fields) => fields.as_slice(),
+                _ => &[],
+            };
+            let mut fields: Vec<usize> = projected.to_vec();
+            fields.extend(sources.filter(|p| !projected.contains(p)));
             let names = fields.iter().map(|&p| &model.fields[p].name);
             quote!(::dynorm::__private::Projection::Include(&[#(#names),*]))
         }
