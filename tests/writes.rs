@@ -1212,3 +1212,141 @@ async fn transforms_apply_to_keys_read_back_and_projected_items() {
     assert_eq!(projection("byOwner"), ["id", "score", "state"]);
     assert_eq!(projection("byNote"), ["id", "state"]);
 }
+
+/// A map whose keys are chosen by its users: a key may hold `.` or `[`.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Labels")]
+struct Labeled {
+    #[hash_key]
+    id: String,
+    labels: std::collections::BTreeMap<String, String>,
+}
+
+/// A path step is a name, never parsed: a map key holding `.` or `[0]` is one key, in
+/// updates, conditions and filters alike.
+#[tokio::test]
+async fn path_keys_with_dots_and_brackets_are_one_key() {
+    let db = common::db_with::<Labeled>("writes_path_keys").await;
+    let labels = |pairs: &[(&str, &str)]| {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    db.put(&Labeled {
+        id: "l1".into(),
+        labels: labels(&[("a.b", "1"), ("c[0]", "2"), ("a", "3")]),
+    })
+    .send()
+    .await
+    .unwrap();
+    let dotted = Labeled::LABELS.field::<String>("a.b");
+    let bracketed = Labeled::LABELS.field::<String>("c[0]");
+    db.update::<Labeled>("l1")
+        .set(dotted, "x")
+        .remove(bracketed)
+        .condition(dotted.eq("1"))
+        .send()
+        .await
+        .unwrap();
+    let stored = db.get::<Labeled>("l1").send().await.unwrap().unwrap();
+    assert_eq!(stored.labels, labels(&[("a.b", "x"), ("a", "3")]));
+    let found: Vec<Labeled> = db
+        .scan::<Labeled>()
+        .filter(dotted.eq("x") & bracketed.not_exists())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1);
+}
+
+/// The largest batch a caller sends is chunked, and every item's computed field is
+/// computed: 60 articles, three `BatchWriteItem` requests.
+#[tokio::test]
+async fn a_large_batch_computes_every_item() {
+    let db = common::db_with::<Article>("writes_computed_batch").await;
+    let articles: Vec<Article> = (0..60)
+        .map(|n| article(&format!("b{n:02}"), &format!(" Post Number {n} "), n))
+        .collect();
+    let requests = common::Requests::new();
+    requests
+        .client(&db)
+        .batch_write()
+        .put_many(&articles)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(requests.counts()["BatchWriteItem"], 3);
+    for n in [0, 25, 59] {
+        let slug = format!("post-number-{n}");
+        let found: Vec<Article> = db
+            .query_by::<ArticleBySlug>(slug.clone())
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(found.len(), 1, "{slug}");
+        assert_eq!(found[0].score, n, "{slug}");
+        assert_eq!(found[0].title, format!("Post Number {n}"));
+    }
+    assert_eq!(db.scan::<Article>().count().await.unwrap(), 60);
+}
+
+/// A post as written before it had a slug.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Posts")]
+struct PostBeforeSlugs {
+    #[hash_key]
+    id: String,
+    title: String,
+}
+
+/// The same posts, with a computed slug: shape 2, whose upcast computes the slug of an
+/// item written before it.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Posts", shape = 2, upcasts = [PostShape1])]
+struct Post {
+    #[hash_key]
+    id: String,
+    title: String,
+    #[index(name = "bySlug")]
+    #[dynorm(watch = [title], set = slug_of)]
+    slug: String,
+}
+
+/// Shape 1, as `Post` reads it.
+#[derive(Deserialize)]
+struct PostShape1 {
+    id: String,
+    title: String,
+}
+
+impl From<PostShape1> for Post {
+    fn from(old: PostShape1) -> Self {
+        Post {
+            slug: slug_of(&old.title),
+            id: old.id,
+            title: old.title,
+        }
+    }
+}
+
+/// An item written before its computed field existed is read through its shape's upcast,
+/// which computes the field; the index the field keys finds it once a write stores it.
+#[tokio::test]
+async fn items_written_before_a_computed_field_read_through_their_upcast() {
+    let db = common::db_with::<Post>("writes_computed_old").await;
+    db.put(&PostBeforeSlugs {
+        id: "p1".into(),
+        title: "Old News".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+    let read = db.get::<Post>("p1").send().await.unwrap().unwrap();
+    assert_eq!(read.slug, "old-news");
+    let by_slug = || db.query_by::<PostBySlug>("old-news").all();
+    assert_eq!(by_slug().await.unwrap(), Vec::<Post>::new());
+    // A write stores the slug, and the index finds the post.
+    db.put(&read).send().await.unwrap();
+    assert_eq!(by_slug().await.unwrap(), [read]);
+}
