@@ -315,7 +315,9 @@ fn check_uniques(cx: &Ctxt, model: &Model) {
         }
         for &position in &unique.fields {
             let name = &model.fields[position].ast.ident;
-            if model.combine_of(position).is_some() {
+            // A `watch` field is built from others too: `check::derived` says so, once.
+            let watched = model.fields[position].ast.attrs.watch.is_some();
+            if model.combine_of(position).is_some() && !watched {
                 cx.error_spanned_by(
                     span,
                     format!("`{name}` is a #[combine] field; make its sources unique together instead: #[unique(fields = [..])] on the struct"),
