@@ -305,6 +305,7 @@ pub mod edgecase_examples;
 pub mod inventory_examples;
 pub mod library_examples;
 pub mod mall_examples;
+pub mod mall_leases;
 pub mod store_examples;
 pub mod store_path_examples;
 
@@ -385,6 +386,9 @@ pub mod store_locations {
             pub tenants: Option<BTreeSet<String>>,
             pub rental_agreement: Option<Vec<Agreement>>,
             pub tags: Option<BTreeSet<String>>,
+            pub contact: Option<BTreeSet<String>>,
+            pub pet_fee: Option<i64>,
+            pub fees: Option<i64>,
         }
     }
 }
@@ -990,5 +994,280 @@ pub mod library {
     pub enum Titles {
         Book(Book),
         Genre(Genre),
+    }
+}
+
+pub mod human_resources {
+    //! ElectroDB's human resources app (`tests/interop/conformance/human_resources.js`): its
+    //! `EmployeeApp` service, of the service `taskapp`, with an employee, a task and an
+    //! office in one table, and the collections `workplaces` and `assignments`. Every
+    //! attribute is optional in ElectroDB's model: those of the table's keys are required
+    //! here, since an item cannot be written without its key.
+
+    use dynorm::{Collection, Model};
+    use serde::{Deserialize, Serialize};
+
+    /// An employee's team, ElectroDB's enum attribute `team`.
+    #[derive(dynorm::Value, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Team {
+        #[dynorm(rename = "development")]
+        Development,
+        #[dynorm(rename = "marketing")]
+        Marketing,
+        #[dynorm(rename = "finance")]
+        Finance,
+        #[dynorm(rename = "product")]
+        Product,
+    }
+
+    /// An employee: found by office and team, by team and title, by title and salary, and
+    /// by manager.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "ProjectManagement",
+        entity = "employee",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+    #[key(pk = [employee], sk = [])]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [office],
+        gsi1sk = [team, title, employee],
+        collection = "workplaces"
+    )]
+    #[key(index = "gsi2pk-gsi2sk-index", gsi2pk = [team], gsi2sk = [title, salary, employee])]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [employee],
+        gsi3sk = [],
+        collection = "assignments"
+    )]
+    #[key(index = "gsi4pk-gsi4sk-index", gsi4pk = [title], gsi4sk = [salary, employee])]
+    #[key(index = "gsi5pk-gsi5sk-index", gsi5pk = [manager], gsi5sk = [team, office, employee])]
+    pub struct Employee {
+        pub employee: String,
+        pub first_name: Option<String>,
+        pub last_name: Option<String>,
+        pub office: Option<String>,
+        pub title: Option<String>,
+        pub team: Option<Team>,
+        pub salary: Option<String>,
+        pub manager: Option<String>,
+        pub date_hired: Option<String>,
+        pub birthday: Option<String>,
+    }
+
+    /// A task of a project, assigned to an employee.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "ProjectManagement", entity = "task", rename_all = "camelCase")]
+    #[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+    #[key(pk = [task], sk = [project, employee])]
+    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [project], gsi1sk = [employee, task])]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [employee],
+        gsi3sk = [project, task],
+        collection = "assignments"
+    )]
+    pub struct Task {
+        pub task: String,
+        pub project: String,
+        pub employee: String,
+        pub description: Option<String>,
+    }
+
+    /// An office: found by country and state.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "ProjectManagement",
+        entity = "office",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+    #[key(pk = [country, state], sk = [city, zip, office])]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [office],
+        gsi1sk = [],
+        collection = "workplaces"
+    )]
+    pub struct Office {
+        pub office: String,
+        pub country: String,
+        pub state: String,
+        pub city: String,
+        pub zip: String,
+        pub address: Option<String>,
+    }
+
+    dynorm::shared_table! {
+        /// The human resources app's table (`projectmanagement`).
+        pub struct ProjectManagement { Employee, Task, Office }
+    }
+
+    /// `workplaces`: an office and the employees who work there.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi1pk-gsi1sk-index")]
+    pub enum Workplaces {
+        Employee(Employee),
+        Office(Office),
+    }
+
+    /// `assignments`: an employee and their tasks.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi3pk-gsi3sk-index")]
+    pub enum Assignments {
+        Employee(Employee),
+        Task(Task),
+    }
+}
+
+pub mod task_manager {
+    //! ElectroDB's task manager (`tests/interop/conformance/task_manager.js`): its
+    //! `taskManager` service, of the service `taskmanager`, with an employee, an office and
+    //! a task in one table, and the collections `workplaces` and `assignments`.
+
+    use dynorm::{Collection, Model};
+    use serde::{Deserialize, Serialize};
+
+    /// An employee's team, ElectroDB's enum attribute `team`.
+    #[derive(dynorm::Value, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Team {
+        #[dynorm(rename = "development")]
+        Development,
+        #[dynorm(rename = "marketing")]
+        Marketing,
+        #[dynorm(rename = "finance")]
+        Finance,
+        #[dynorm(rename = "product")]
+        Product,
+        #[dynorm(rename = "cool cats and kittens")]
+        CoolCatsAndKittens,
+    }
+
+    /// A task's status, ElectroDB's enum attribute `status`.
+    #[derive(dynorm::Value, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Status {
+        #[dynorm(rename = "open")]
+        Open,
+        #[dynorm(rename = "in-progress")]
+        InProgress,
+        #[dynorm(rename = "closed")]
+        Closed,
+    }
+
+    /// An employee: found by office and team, by team and hiring date, by title and
+    /// salary, and by manager. ElectroDB's model gives `employee` a random default id and
+    /// checks that `dateHired` and `birthday` are dates; the examples write every employee
+    /// with its id and its dates, so neither is declared here.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "TaskManager", entity = "employee", rename_all = "camelCase")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "taskmanager",
+        entity_version = "1"
+    )]
+    #[key(pk = [employee], sk = [])]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [office],
+        gsi1sk = [team, title, employee],
+        collection = "workplaces"
+    )]
+    #[key(index = "gsi2pk-gsi2sk-index", gsi2pk = [team], gsi2sk = [date_hired, title])]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [employee],
+        gsi3sk = [],
+        collection = "assignments"
+    )]
+    #[key(index = "gsi4pk-gsi4sk-index", gsi4pk = [title], gsi4sk = [salary])]
+    #[key(index = "gsi5pk-gsi5sk-index", gsi5pk = [manager], gsi5sk = [team, office])]
+    pub struct Employee {
+        pub employee: String,
+        pub first_name: String,
+        pub last_name: String,
+        pub office: String,
+        pub title: String,
+        pub team: Team,
+        pub salary: String,
+        pub manager: Option<String>,
+        pub date_hired: Option<String>,
+        pub birthday: Option<String>,
+    }
+
+    /// An office: found by country and state.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "TaskManager", entity = "office", rename_all = "camelCase")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "taskmanager",
+        entity_version = "1"
+    )]
+    #[key(pk = [country, state], sk = [city, zip, office])]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [office],
+        gsi1sk = [],
+        collection = "workplaces"
+    )]
+    pub struct Office {
+        pub office: String,
+        pub country: String,
+        pub state: String,
+        pub city: String,
+        pub zip: String,
+        pub address: Option<String>,
+    }
+
+    /// A task of a project, assigned to an employee: open unless it says otherwise.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(table = "TaskManager", entity = "task", rename_all = "camelCase")]
+    #[dynorm(
+        convention = "electrodb",
+        service = "taskmanager",
+        entity_version = "1"
+    )]
+    #[key(pk = [task], sk = [project, employee])]
+    #[key(index = "gsi1pk-gsi1sk-index", gsi1pk = [project], gsi1sk = [employee, status])]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [employee],
+        gsi3sk = [project, status],
+        collection = "assignments"
+    )]
+    #[key(index = "gsi4pk-gsi4sk-index", gsi4pk = [status], gsi4sk = [project, employee])]
+    pub struct Task {
+        pub task: String,
+        pub project: String,
+        pub employee: String,
+        pub description: Option<String>,
+        #[dynorm(default = Status::Open)]
+        pub status: Option<Status>,
+        pub points: i64,
+        /// ElectroDB's `any`: whatever value it is given.
+        pub comments: Option<serde_json::Value>,
+    }
+
+    dynorm::shared_table! {
+        /// The task manager's table (`taskmanager`).
+        pub struct TaskManager { Employee, Office, Task }
+    }
+
+    /// `workplaces`: an office and the employees who work there.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi1pk-gsi1sk-index")]
+    pub enum Workplaces {
+        Employee(Employee),
+        Office(Office),
+    }
+
+    /// `assignments`: an employee and their tasks.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi3pk-gsi3sk-index")]
+    pub enum Assignments {
+        Employee(Employee),
+        Task(Task),
     }
 }

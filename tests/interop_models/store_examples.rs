@@ -25,15 +25,23 @@ pub fn latte_larrys() -> S {
         tenants: None,
         rental_agreement: None,
         tags: None,
+        contact: None,
+        pet_fee: None,
+        fees: None,
     }
 }
 
-/// The store the update examples change: with a deposit, a tenant and a tag.
+/// The store the update examples change: with a deposit, a tenant, a tag and two
+/// contact numbers.
 fn stocked() -> S {
     S {
         deposit: Some(1000),
         tenants: Some(BTreeSet::from(["moe".to_owned()])),
         tags: Some(BTreeSet::from(["coffee".to_owned()])),
+        contact: Some(BTreeSet::from([
+            "555-345-2222".to_owned(),
+            "555-345-9999".to_owned(),
+        ])),
         ..latte_larrys()
     }
 }
@@ -102,6 +110,7 @@ pub fn seed(example: &str) -> Vec<S> {
         | "create-store-location"
         | "conditions-detect-rejection-only"
         | "upsert-store-location"
+        | "upsert-store-location-add-subtract-append"
         | "batch-put-store-locations" => vec![],
         "batch-delete-store-locations" => los_angeles().into(),
         "batch-get-store-locations" => batch_got().into(),
@@ -121,6 +130,10 @@ pub fn unsaid(name: &str) -> Option<&'static str> {
         "query-bad-out-of-order" => Some(
             "ElectroDB drops `unitId`, which is not in the index's sort key; a typed query \
              keeps every condition it is given (as a filter)",
+        ),
+        "update-store-location-data" | "patch-store-location-data" => Some(
+            "`add(fees, name(petFee))` adds another attribute's stored value: a typed update \
+             adds a value of the attribute's type, not another attribute",
         ),
         "query-leases-by-store-id-gte-where" => Some(
             "`contains(category, \"food\")` tests an enum's text for a substring: a typed \
@@ -220,6 +233,35 @@ pub async fn run(name: &str, db: &Client) -> Result<Option<usize>, Error> {
                     }],
                 )
                 .condition(food_coffee())
+                .send()
+                .await?
+        }
+        "update-store-location-delete" | "patch-store-location-delete" => {
+            db.update::<S>(key(&target(name)))
+                .delete_from_set(S::CONTACT, BTreeSet::from(["555-345-2222".to_owned()]))
+                .condition(food_coffee())
+                .send()
+                .await?
+        }
+        "upsert-store-location-add-subtract-append" => {
+            let store = latte_larrys();
+            db.update::<S>(key(&store))
+                .set(S::UNIT_ID, store.unit_id)
+                .set(S::CATEGORY, store.category)
+                .set(S::LEASE_END_DATE, store.lease_end_date)
+                .set(S::RENT, store.rent)
+                .increment(S::DEPOSIT, 100)
+                .add_to_set(S::TENANTS, BTreeSet::from(["Larry David".to_owned()]))
+                .set_if_not_exists(S::WARNINGS, 0)
+                .decrement(S::PET_FEE, 250)
+                .append(
+                    S::RENTAL_AGREEMENT,
+                    vec![Agreement {
+                        kind: Some("amendment".into()),
+                        detail: Some("Larry David accepts coffee liability".into()),
+                    }],
+                )
+                .upsert()
                 .send()
                 .await?
         }

@@ -65,6 +65,9 @@ function entity(client, table) {
       items: { type: "map", properties: { type: { type: "string" }, detail: { type: "string" } } },
     },
     tags: { type: "set", items: "string" },
+    contact: { type: "set", items: "string" },
+    petFee: { type: "number" },
+    fees: { type: "number" },
   });
 }
 
@@ -81,9 +84,10 @@ const latteLarrys = {
 };
 const key = { cityId: "Atlanta1", mallId: "EastPointe", storeId: "LatteLarrys", buildingId: "BuildingA1" };
 /** The store the patch examples change, with what they add to and subtract from. */
-const portland = { ...latteLarrys, cityId: "Portland", buildingId: "A34", deposit: 1000, tenants: ["moe"], tags: ["coffee"] };
+const contact = ["555-345-2222", "555-345-9999"];
+const portland = { ...latteLarrys, cityId: "Portland", buildingId: "A34", deposit: 1000, tenants: ["moe"], tags: ["coffee"], contact };
 const portlandKey = { cityId: "Portland", mallId: "EastPointe", storeId: "LatteLarrys", buildingId: "A34" };
-const stocked = { ...latteLarrys, deposit: 1000, tenants: ["moe"], tags: ["coffee"] };
+const stocked = { ...latteLarrys, deposit: 1000, tenants: ["moe"], tags: ["coffee"], contact };
 const coffeeIsFood = (attr, op) => op.eq(attr.category, "food/coffee");
 
 /** The documentation's `update` and `patch` pages show the same five changes of a coffee
@@ -96,6 +100,7 @@ function changes(verb, seed, key, detail) {
     ["subtract", (e) => change(e).subtract({ deposit: 500 })],
     ["append", (e) => change(e).append({ rentalAgreement: [{ type: detail, detail: "no soup for you" }] })],
     ["remove", (e) => change(e).remove(["discount"])],
+    ["delete", (e) => change(e).delete({ contact: ["555-345-2222"] })],
   ].map(([name, run]) => ({ name: `${verb}-store-location-${name}`, seed: [seed], run: (e) => run(e).where(coffeeIsFood) }));
 }
 
@@ -127,6 +132,39 @@ const examples = [
   },
   ...changes("update", stocked, key, "amendment"),
   ...changes("patch", portland, portlandKey, "ammendment"),
+  // Nine changes at once; one adds another attribute's stored value to `fees`.
+  ...[
+    ["update", stocked, key],
+    ["patch", portland, portlandKey],
+  ].map(([verb, seed, at]) => ({
+    name: `${verb}-store-location-data`,
+    seed: [seed],
+    run: (e) =>
+      e[verb](at)
+        .data((a, o) => {
+          const newTenant = o.value(a.tenants, ["larry"]);
+          o.set(a.category, "food/meal");
+          o.add(a.tenants, newTenant);
+          o.add(a.warnings, 1);
+          o.subtract(a.deposit, 200);
+          o.remove(a.discount);
+          o.append(a.rentalAgreement, [{ type: "amendment", detail: "no soup for you" }]);
+          o.delete(a.tags, ["coffee"]);
+          o.del(a.contact, ["555-345-2222"]);
+          o.add(a.fees, o.name(a.petFee));
+        })
+        .where(coffeeIsFood),
+  })),
+  {
+    name: "upsert-store-location-add-subtract-append",
+    run: (e) =>
+      e
+        .upsert(latteLarrys)
+        .add({ deposit: 100, tenants: ["Larry David"] })
+        .ifNotExists({ warnings: 0 })
+        .subtract({ petFee: 250 })
+        .append({ rentalAgreement: [{ type: "amendment", detail: "Larry David accepts coffee liability" }] }),
+  },
   { name: "query-leases-by-store-id", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }) },
   { name: "query-leases-by-store-id-date", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys", leaseEndDate: "2020-03-22" }) },
   { name: "query-leases-by-store-id-begins-year", seed: [latteLarrys], run: (e) => e.query.leases({ storeId: "LatteLarrys" }).begins({ leaseEndDate: "2020-00-00" }) },
