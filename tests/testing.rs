@@ -170,3 +170,61 @@ async fn streams_faults_reach_the_streams_client_a_client_makes() {
         plain.tables().full_name("T")
     );
 }
+
+/// A note with the times dynorm writes.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Stamped")]
+struct Stamped {
+    #[hash_key]
+    id: String,
+    text: String,
+    #[dynorm(default = "now", read_only)]
+    created_at: Option<chrono::DateTime<chrono::Utc>>,
+    #[dynorm(updated_at)]
+    updated_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// Under a `FixedClock`, every time dynorm writes is the fixed one, on creates and updates
+/// alike; once it is dropped, the system's time is written again.
+#[tokio::test]
+async fn a_fixed_clock_fixes_every_time_written() {
+    use dynorm::types::AttributeValue;
+    let db = testing::client_with::<Stamped>("testing_clock")
+        .await
+        .unwrap();
+    let raw = |id: &'static str| {
+        let db = db.clone();
+        async move {
+            db.sdk()
+                .get_item()
+                .table_name(db.tables().name::<Stamped>())
+                .key("id", AttributeValue::S(id.into()))
+                .send()
+                .await
+                .unwrap()
+                .item
+                .unwrap()
+        }
+    };
+    let note = |id: &str| Stamped {
+        id: id.into(),
+        text: "first".into(),
+        created_at: None,
+        updated_at: None,
+    };
+    let at = std::time::UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
+    let fixed = AttributeValue::S("2023-11-14T22:13:20.123Z".into());
+    {
+        let _clock = testing::FixedClock::at(at);
+        db.create(&note("n1")).send().await.unwrap();
+        db.update::<Stamped>("n1")
+            .set(Stamped::TEXT, "second")
+            .send()
+            .await
+            .unwrap();
+        let item = raw("n1").await;
+        assert_eq!((&item["created_at"], &item["updated_at"]), (&fixed, &fixed));
+    }
+    db.create(&note("n2")).send().await.unwrap();
+    assert_ne!(raw("n2").await["updated_at"], fixed);
+}

@@ -19,6 +19,7 @@
 //!   write was applied.
 //! - [`Faults`]: random faults in batch requests: a share of their items handed back as
 //!   unprocessed, and a share of them throttled.
+//! - [`FixedClock`]: the times dynorm writes, fixed, so stored items compare byte for byte.
 //!
 //! Each of these puts an SDK interceptor on a copy of a client's SDK configuration
 //! ([`Client::to_builder`]): the client you pass is not changed, and the database is never
@@ -54,6 +55,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod clock;
 mod faults;
 pub mod local;
 mod requests;
@@ -64,6 +66,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use dynorm::{Client, Model, Result};
 
+pub use clock::FixedClock;
 pub use faults::Faults;
 pub use requests::Requests;
 pub use script::{Fault, Script, ATTEMPT_TIMEOUT};

@@ -57,7 +57,7 @@ impl Convention {
 /// The current time as DynamoDB-Toolbox stores it: JavaScript's `toISOString()`, with
 /// milliseconds and a `Z`.
 pub(crate) fn toolbox_now() -> AttributeValue {
-    AttributeValue::S(crate::value::clock::iso_millis(std::time::SystemTime::now()))
+    AttributeValue::S(crate::value::clock::iso_millis(crate::value::clock::now()))
 }
 
 /// The text of a string attribute, if the item has one by that name.

@@ -57,7 +57,7 @@ impl Generated {
 
 /// The current time in a date storage, as a `DateTime<Utc>` field stores it.
 fn now(storage: DateStorage) -> AttributeValue {
-    let time = std::time::SystemTime::now();
+    let time = clock::now();
     let since = time
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

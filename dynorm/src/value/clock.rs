@@ -2,11 +2,29 @@
 //! seconds for `#[ttl]` checks, and the fixed-width ISO text of DynamoDB-Toolbox's
 //! timestamps.
 
+use std::cell::Cell;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+thread_local! {
+    /// A time fixed for this thread (`dynorm_test::FixedClock`), read instead of the
+    /// system's.
+    static FIXED: Cell<Option<SystemTime>> = const { Cell::new(None) };
+}
+
+/// Now: the system's time, or the time fixed for this thread.
+pub(crate) fn now() -> SystemTime {
+    FIXED.with(Cell::get).unwrap_or_else(SystemTime::now)
+}
+
+/// Fixes this thread's clock at `time` (`None`: the system's again), and returns what it
+/// was fixed at before.
+pub fn fix(time: Option<SystemTime>) -> Option<SystemTime> {
+    FIXED.with(|fixed| fixed.replace(time))
+}
 
 /// Seconds since the Unix epoch, now (0 for a clock set before 1970).
 pub(crate) fn epoch_seconds() -> i64 {
-    SystemTime::now()
+    now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
