@@ -705,6 +705,9 @@ trait Suite {
     }
 }
 
+/// The time of writing in the conformance suite: 2024-05-01T12:00:00.000Z.
+const CONFORMANCE_NOW_MS: u64 = 1_714_564_800_000;
+
 /// Runs `$m!` on every suite, in the results table's order: a new suite is one line here.
 macro_rules! each_suite {
     ($m:ident) => {
@@ -719,8 +722,12 @@ macro_rules! each_suite {
         $m!(AnimalConditions);
         $m!(Edgecases);
         $m!(LibrarySystem);
+        $m!(HumanResources);
+        $m!(TaskManager);
         $m!(MallLeaseFilters);
         $m!(MallLeases);
+        $m!(Organizations);
+        $m!(TaskUpdates);
     };
 }
 
@@ -775,6 +782,23 @@ suite!(
     run_filters
 );
 
+suite!(
+    Organizations,
+    "organizations",
+    interop_models::app_updates::Organization,
+    app_updates,
+    seed_organizations,
+    run_organizations
+);
+suite!(
+    TaskUpdates,
+    "task_updates",
+    interop_models::app_updates::TaskItem,
+    app_updates,
+    seed_tasks,
+    run_tasks
+);
+
 /// ElectroDB's library system: four entities in one table.
 struct LibrarySystem;
 impl Suite for LibrarySystem {
@@ -795,6 +819,58 @@ impl Suite for LibrarySystem {
     async fn create(db: &Client) {
         db.tables()
             .create_shared::<interop_models::library::Library>()
+            .send()
+            .await
+            .unwrap();
+    }
+}
+
+/// ElectroDB's human resources app: an employee, a task and an office in one table.
+struct HumanResources;
+impl Suite for HumanResources {
+    type Model = interop_models::human_resources::Employee;
+    const NAME: &'static str = "human_resources";
+    async fn seed(example: &str, db: &Client) -> Result<(), dynorm::Error> {
+        interop_models::human_resources_examples::put_seed(example, db).await
+    }
+    fn unsaid(example: &str) -> Option<&'static str> {
+        interop_models::human_resources_examples::unsaid(example)
+    }
+    async fn run(example: &str, db: &Client) -> Result<Option<usize>, dynorm::Error> {
+        interop_models::human_resources_examples::run(example, db).await
+    }
+    async fn read_all(db: &Client) -> Result<Vec<String>, dynorm::Error> {
+        interop_models::human_resources_examples::read_all(db).await
+    }
+    async fn create(db: &Client) {
+        db.tables()
+            .create_shared::<interop_models::human_resources::ProjectManagement>()
+            .send()
+            .await
+            .unwrap();
+    }
+}
+
+/// ElectroDB's task manager: an employee, an office and a task in one table.
+struct TaskManager;
+impl Suite for TaskManager {
+    type Model = interop_models::task_manager::Task;
+    const NAME: &'static str = "task_manager";
+    async fn seed(example: &str, db: &Client) -> Result<(), dynorm::Error> {
+        interop_models::task_manager_examples::put_seed(example, db).await
+    }
+    fn unsaid(example: &str) -> Option<&'static str> {
+        interop_models::task_manager_examples::unsaid(example)
+    }
+    async fn run(example: &str, db: &Client) -> Result<Option<usize>, dynorm::Error> {
+        interop_models::task_manager_examples::run(example, db).await
+    }
+    async fn read_all(db: &Client) -> Result<Vec<String>, dynorm::Error> {
+        interop_models::task_manager_examples::read_all(db).await
+    }
+    async fn create(db: &Client) {
+        db.tables()
+            .create_shared::<interop_models::task_manager::TaskManager>()
             .send()
             .await
             .unwrap();
@@ -885,7 +961,7 @@ suite!(
 /// Runs suite `S`'s examples `names` with dynorm on `ours`, recording what each sent and
 /// left in the table.
 async fn run_suite<S: Suite>(ours: &Client, names: &[String]) -> Vec<serde_json::Value> {
-    use serde_json::{Value, json};
+    use serde_json::{json, Value};
     let requests = dynorm_test::Requests::new();
     let recorded = requests.client(ours);
     let mut runs = Vec::new();
@@ -966,6 +1042,12 @@ async fn read_theirs<S: Suite>(
 #[ignore = "needs node and the npm packages in .ci/cache: .ci/run runs it"]
 async fn electrodb_documentation_examples_both_ways() {
     use serde_json::Value;
+
+    // The time both libraries write where an entity stores the time of writing: this, and
+    // `NOW` of conformance/clock.js.
+    let _clock = dynorm_test::FixedClock::at(
+        std::time::UNIX_EPOCH + std::time::Duration::from_millis(CONFORMANCE_NOW_MS),
+    );
 
     let ours = db("conformance_dynorm").await;
     let theirs = db("conformance_edb").await;

@@ -298,16 +298,19 @@ pub mod tasks {
 }
 
 pub mod animal_examples;
+pub mod app_updates;
 pub mod book_examples;
 pub mod directory_examples;
 pub mod dynamodb_json;
 pub mod edgecase_examples;
+pub mod human_resources_examples;
 pub mod inventory_examples;
 pub mod library_examples;
 pub mod mall_examples;
 pub mod mall_leases;
 pub mod store_examples;
 pub mod store_path_examples;
+pub mod task_manager_examples;
 
 pub mod store_locations {
     //! ElectroDB's `StoreLocations` entity, which most of its documentation's examples use
