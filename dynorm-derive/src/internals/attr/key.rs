@@ -14,7 +14,8 @@
 //! ```
 //!
 //! `casing = "none" | "lower" | "upper" | "default"` case-folds the rendered keys, as
-//! ElectroDB's `casing` does.
+//! ElectroDB's `casing` does, and `scope = "org"` adds a word to ElectroDB's default
+//! partition key (`$app_org#..`), as its index `scope` does.
 
 use syn::{Attribute, LitStr};
 
@@ -38,6 +39,8 @@ pub struct KeyDecl {
     /// `collection = ".."`: ElectroDB's collection; a sub-collection
     /// (`collection = ["owned", "managed"]`) as its keys hold it, `owned#managed`.
     pub collection: Option<LitStr>,
+    /// `scope = ".."`: ElectroDB's index scope, after the service in the partition key.
+    pub scope: Option<LitStr>,
 }
 
 /// `["owned", "managed"]`: ElectroDB's sub-collection, as the one text its keys hold
@@ -72,6 +75,7 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
         let mut index = None;
         let mut casing = None;
         let mut collection = None;
+        let mut scope = None;
         let mut templates = Vec::new();
         let result = attr.parse_nested_meta(|meta| {
             if meta.path == INDEX {
@@ -93,6 +97,10 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
                     input.parse()?
                 };
                 set_once(cx, &mut collection, value, &meta, COLLECTION);
+            } else if meta.path == SCOPE {
+                // #[key(scope = "org", ..)]
+                let value: LitStr = meta.value()?.parse()?;
+                set_once(cx, &mut scope, value, &meta, SCOPE);
             } else if let Some(attribute) = meta.path.get_ident() {
                 let input = meta.value()?;
                 if input.peek(syn::token::Bracket) {
@@ -129,6 +137,7 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
                 range,
                 casing,
                 collection,
+                scope,
             }),
             _ => cx.error_spanned_by(
                 attr,

@@ -64,6 +64,16 @@ pub fn check_convention(cx: &Ctxt, cont: &Container, model: &Model) {
         }
     }
     for decl in &cont.keys {
+        if let Some(scope) = &decl.scope {
+            let default_hash = decl.hash.composite;
+            if !electrodb || !default_hash {
+                cx.error_spanned_by(
+                    scope,
+                    "`scope` adds a word to ElectroDB's default partition key: it needs the \
+                     electrodb convention and a partition key written as a list of fields, `pk = [..]`",
+                );
+            }
+        }
         let Some(collection) = &decl.collection else {
             continue;
         };

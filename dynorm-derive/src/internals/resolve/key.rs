@@ -82,12 +82,14 @@ struct DefaultKeyText {
 }
 
 impl DefaultKeyText {
-    /// The text ElectroDB puts before the fields: see its `_getPrefixes`.
+    /// The text ElectroDB puts before the fields: see its `_getPrefixes` (`scope` follows
+    /// the rest of the partition key's prefix, after `_`).
     fn new(
         service: &str,
         entity: &str,
         version: &str,
         collection: Option<&str>,
+        scope: Option<&str>,
         has_range: bool,
     ) -> Self {
         let entity_keys = match collection {
@@ -101,6 +103,10 @@ impl DefaultKeyText {
         let mut hash_prefix = format!("${service}");
         if !has_range {
             hash_prefix.push_str(&range_prefix);
+        }
+        if let Some(scope) = scope {
+            hash_prefix.push('_');
+            hash_prefix.push_str(scope);
         }
         DefaultKeyText {
             hash_prefix,
@@ -258,6 +264,7 @@ impl<'a> Resolver<'_, 'a> {
                 entity,
                 version,
                 decl.collection.as_ref().map(LitStr::value).as_deref(),
+                decl.scope.as_ref().map(LitStr::value).as_deref(),
                 decl.range.is_some(),
             )),
             _ => None,
