@@ -370,3 +370,139 @@ async fn every_request_of_a_hydrated_query_is_a_span() {
             && s.field("dynorm.batch.requests") == Some("100")));
     requests.assert_counts([("Query", 4), ("BatchGetItem", 10)]);
 }
+
+/// An asset keyed by templates, with two indexes keyed by templates: one of keys only, whose
+/// items are the raw keys, and one that projects `name`, whose items hold it.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Located", entity = "asset", rename_all = "camelCase")]
+#[dynorm(convention = "electrodb", service = "inventory", entity_version = "1")]
+#[key(pk = [account], sk = [id])]
+#[key(index = "gsi1", gsi1pk = [state], gsi1sk = [city], project = false)]
+#[key(index = "gsi2", gsi2pk = [state], gsi2sk = [name], project = [name])]
+struct Asset {
+    account: String,
+    id: String,
+    state: String,
+    city: String,
+    name: String,
+}
+
+/// Another entity of the table, in the same partitions of both indexes.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Located", entity = "office", rename_all = "camelCase")]
+#[dynorm(convention = "electrodb", service = "inventory", entity_version = "1")]
+#[key(pk = [account], sk = [id])]
+#[key(index = "gsi1", gsi1pk = [state], gsi1sk = [city], project = false)]
+#[key(index = "gsi2", gsi2pk = [state], gsi2sk = [name], project = [name])]
+struct Office {
+    account: String,
+    id: String,
+    state: String,
+    city: String,
+    name: String,
+}
+
+dynorm::shared_table!(struct Located { Asset, Office });
+
+/// An index keyed by templates projects what it names, and the entity's identity when it
+/// names something: its query keeps the entity's items by the identity; one of keys only
+/// keeps them by its sort key's prefix, and its items are the raw keys. Hydrated, both
+/// give the whole items.
+#[tokio::test]
+async fn indexes_keyed_by_templates_project_what_they_name() {
+    let db = common::db("hydrate_templates").await;
+    db.tables().create_shared::<Located>().send().await.unwrap();
+    let asset = |id: &str, city: &str| Asset {
+        account: "acct".into(),
+        id: id.into(),
+        state: "GA".into(),
+        city: city.into(),
+        name: format!("Asset {id}"),
+    };
+    let (a1, a2) = (asset("a1", "Atlanta"), asset("a2", "Macon"));
+    for a in [&a1, &a2] {
+        db.put(a).send().await.unwrap();
+    }
+    db.put(&Office {
+        account: "acct".into(),
+        id: "o1".into(),
+        state: "GA".into(),
+        city: "Athens".into(),
+        name: "Office".into(),
+    })
+    .send()
+    .await
+    .unwrap();
+
+    // What each index projects, as the table declares it.
+    let definition = Asset::create_table_input();
+    let projection = |name: &str| {
+        let index = definition
+            .global_secondary_indexes()
+            .iter()
+            .find(|g| g.index_name() == name)
+            .unwrap();
+        let p = index.projection().unwrap();
+        let mut names = p.non_key_attributes().to_vec();
+        names.sort();
+        (p.projection_type().unwrap().as_str().to_owned(), names)
+    };
+    assert_eq!(
+        projection("gsi1"),
+        ("KEYS_ONLY".to_owned(), Vec::<String>::new())
+    );
+    assert_eq!(
+        projection("gsi2"),
+        (
+            "INCLUDE".to_owned(),
+            vec![
+                "__edb_e__".to_owned(),
+                "__edb_v__".to_owned(),
+                "name".to_owned()
+            ]
+        )
+    );
+
+    // Keys only: the raw keys of the assets, not the office's.
+    let keys: Vec<dynorm::Item> = db
+        .query_by::<AssetGsi1>("GA".to_owned())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(keys.len(), 2);
+    assert!(keys
+        .iter()
+        .all(|k| k.contains_key("pk") && !k.contains_key("name")));
+    let whole: Vec<Asset> = db
+        .query_by::<AssetGsi1>("GA".to_owned())
+        .hydrate()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(whole, [a1.clone(), a2.clone()]);
+
+    // INCLUDE: the names, of the assets only.
+    let named: Vec<AssetGsi2Item> = db
+        .query_by::<AssetGsi2>("GA".to_owned())
+        .all()
+        .await
+        .unwrap();
+    let names: Vec<&str> = named.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["Asset a1", "Asset a2"]);
+    let filtered = db
+        .query_by::<AssetGsi2>("GA".to_owned())
+        .filter(Asset::NAME.eq("Asset a2"))
+        .hydrate()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(filtered, [a2]);
+    // A filter on what the index does not project would match nothing: refused.
+    let error = db
+        .query_by::<AssetGsi2>("GA".to_owned())
+        .filter(Asset::CITY.eq("Atlanta"))
+        .all()
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("does not project"), "{error}");
+}

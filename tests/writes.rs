@@ -1133,7 +1133,8 @@ fn state_name(code: String) -> String {
 }
 
 /// Transformed fields as a part of the table's key templates, and in an index's
-/// projection. The key's fields are attributes of their own, which each index projects.
+/// projection. The key's fields are attributes of their own, which each index projects,
+/// with the entity's name.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynorm(table = "Tickets")]
 #[key(pk = "STATE#{state}", sk = "T#{id}")]
@@ -1209,8 +1210,9 @@ async fn transforms_apply_to_keys_read_back_and_projected_items() {
         names.sort();
         names
     };
-    assert_eq!(projection("byOwner"), ["id", "score", "state"]);
-    assert_eq!(projection("byNote"), ["id", "state"]);
+    // The entity's name too, so the query keeps the entity's items (its filter tests it).
+    assert_eq!(projection("byOwner"), ["__entity", "id", "score", "state"]);
+    assert_eq!(projection("byNote"), ["__entity", "id", "state"]);
 }
 
 /// A map whose keys are chosen by its users: a key may hold `.` or `[`.

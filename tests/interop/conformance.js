@@ -10,8 +10,9 @@
 // the table given. It reads what dynorm sent and stored in each
 // example (dynorm.json), runs the same example with ElectroDB on a table of its own, and
 // for each one compares:
-// - the request: the key or item, the index, and the condition, key condition and filter
-//   expressions after placeholders are put back (`conformance/expression.js`). ElectroDB
+// - the request: the key or item, the index, a query's order, and the condition, key
+//   condition and filter expressions after placeholders are put back
+//   (`conformance/expression.js`). ElectroDB
 //   checks the identity of every item a query reads (`__edb_e__`, `__edb_v__`) as it
 //   reads it, where dynorm puts the same test in the query's filter: both return the
 //   same items, so a query's filter is compared without it;
@@ -75,6 +76,7 @@ const raw = client;
 
 /** The DynamoDB operation an ElectroDB request is. */
 function operationOf(name, params) {
+  if (params.TransactItems) return params.TransactItems.some((item) => item.Get) ? "TransactGetItems" : "TransactWriteItems";
   if (params.UpdateExpression) return "UpdateItem";
   if (params.Item) return "PutItem";
   if (params.KeyConditionExpression) return "Query";
@@ -163,6 +165,34 @@ function batchDifference(params, sent) {
   return JSON.stringify(a) === JSON.stringify(b) ? null : `${operation}: ElectroDB ${a}, dynorm ${b}`;
 }
 
+/** [`requestDifference`] for a transaction: the same operations on the same items, in
+ * order, each with its key or item and its condition, and the same idempotency token. */
+function transactDifference(params, body, keys) {
+  const differences = [];
+  const compare = (what, a, b) => {
+    if (JSON.stringify(a) !== JSON.stringify(b)) differences.push(`${what}: ElectroDB ${JSON.stringify(a)}, dynorm ${JSON.stringify(b)}`);
+  };
+  // Without a token from the caller, the SDK of either library makes one as it sends
+  // (ElectroDB's parameters do not show it; dynorm's recorded body does).
+  if (params.ClientRequestToken !== undefined) compare("ClientRequestToken", params.ClientRequestToken, body.ClientRequestToken);
+  compare("operations", params.TransactItems.length, (body.TransactItems || []).length);
+  for (const [i, theirs] of params.TransactItems.entries()) {
+    const [kind, request] = Object.entries(theirs)[0];
+    const ours = (body.TransactItems || [])[i] || {};
+    compare(`operation ${i}`, kind, Object.keys(ours)[0]);
+    const sent = ours[kind] || {};
+    compare(`key ${i}`, marshalled(request.Key), sent.Key && stable(sent.Key));
+    compare(`item ${i}`, marshalled(request.Item), sent.Item && stable(sent.Item));
+    const values = marshall(request.ExpressionAttributeValues || {}, { removeUndefinedValues: true });
+    compare(
+      `ConditionExpression ${i}`,
+      canonical(request.ConditionExpression, request.ExpressionAttributeNames || {}, values, keys),
+      canonical(sent.ConditionExpression, sent.ExpressionAttributeNames || {}, sent.ExpressionAttributeValues || {}, keys),
+    );
+  }
+  return differences.length ? differences.join("; ") : null;
+}
+
 /** How the request dynorm sent differs from ElectroDB's, or `null`: the example's request
  * `step` of the `steps` it sends of this operation, in the order dynorm sent them, among
  * the example's `operations`. */
@@ -174,6 +204,7 @@ function requestDifference(example, params, sent, keys, step = 0, steps = 1, ope
   if (ours.length !== steps) return `dynorm sent ${ours.length} ${operation} requests`;
   if (others.length) return `dynorm also sent ${others.join(", ")}`;
   const body = ours[step].body;
+  if (params.TransactItems) return transactDifference(params, body, keys);
   const names = { ...(params.ExpressionAttributeNames || {}) };
   const theirValues = marshall(params.ExpressionAttributeValues || {}, { removeUndefinedValues: true });
   const differences = [];
@@ -183,6 +214,8 @@ function requestDifference(example, params, sent, keys, step = 0, steps = 1, ope
   compare("key", marshalled(params.Key), body.Key && stable(body.Key));
   compare("item", marshalled(params.Item), body.Item && stable(body.Item));
   compare("index", params.IndexName, body.IndexName);
+  // A query's order (`go({ order: "desc" })`): ascending unless said.
+  compare("ScanIndexForward", params.ScanIndexForward ?? true, body.ScanIndexForward ?? true);
   // The identity test ElectroDB applies to each item a query reads (as it reads it, or in
   // the filter of a query on a multi-attribute index), and dynorm in the query's filter.
   // In a service's suite, the test is of any of its entities (a collection's query tests
@@ -239,15 +272,24 @@ async function compare() {
       await clear(table, keys);
       for (const item of example.seed || []) await put(entity, item);
       const runs = example.runs || [example.run];
-      const params = runs.map((run) => run(entity).params());
+      // The example's options to `.go()`, as `{ order: "desc" }`.
+      const params = runs.map((run) => run(entity).params(example.go));
       let rejected = false;
       let read = null;
       try {
         for (const [i, run] of runs.entries()) {
-          const { data } = await run(entity).go();
-          if (/^(Query|Scan|GetItem|BatchGetItem)$/.test(Array.isArray(params[i]) ? (JSON.stringify(params[i]).includes('"Keys"') ? "BatchGetItem" : "") : operationOf(example.name, params[i]))) {
+          const { data, rejected: refused } = await run(entity).go(example.go);
+          // `returnOnConditionCheckFailure` returns a refusal instead of throwing it.
+          if (refused) throw new Error("The conditional request failed");
+          if (operationOf(example.name, params[i]) === "TransactGetItems") {
+            // A transaction's reads: the items found.
+            read = (read || 0) + data.filter((entry) => entry.item).length;
+          } else if (/^(Query|Scan|GetItem|BatchGetItem)$/.test(Array.isArray(params[i]) ? (JSON.stringify(params[i]).includes('"Keys"') ? "BatchGetItem" : "") : operationOf(example.name, params[i]))) {
             // A collection's query returns the items of each of its entities.
-            const count = Array.isArray(data)
+            // `data: "raw"` is DynamoDB's response itself.
+            const count = example.go && example.go.data === "raw"
+              ? data.Items.length
+              : Array.isArray(data)
               ? data.length
               : example.collection
                 ? Object.values(data).reduce((n, items) => n + items.length, 0)
@@ -256,7 +298,10 @@ async function compare() {
           }
         }
       } catch (error) {
-        if (!/conditional/i.test(String(error.message))) throw error;
+        if (!/conditional/i.test(String(error.message))) {
+          error.message = `${example.name}: ${error.message}${error.cause ? ` (${error.cause.message || error.cause})` : ""}`;
+          throw error;
+        }
         rejected = true;
       }
       const theirs = await scan(table);
@@ -264,6 +309,9 @@ async function compare() {
       const differences = [];
       // Each request against dynorm's request of the same operation, in the same order.
       const operations = params.map((step, i) => (Array.isArray(step) ? "batch" : operationOf(example.name, step)));
+      // A hydrated query reads the whole items by key after the index: both libraries
+      // send a `BatchGetItem`, whose keys are the items the query found.
+      if (example.go && example.go.hydrate) operations.push("BatchGetItem");
       for (const [i, step] of params.entries()) {
         const same = operations.filter((op) => op === operations[i]).length;
         const before = operations.slice(0, i).filter((op) => op === operations[i]).length;

@@ -120,35 +120,13 @@ pub async fn put_seed(example: &str, db: &Client) -> Result<(), Error> {
 
 /// Every item of the table, as dynorm reads it through each entity's scan, as text.
 pub async fn read_all(db: &Client) -> Result<Vec<String>, Error> {
-    let mut all = Vec::new();
-    all.extend(
-        db.scan::<Author>()
-            .all()
-            .await?
-            .iter()
-            .map(|i| format!("{i:?}")),
-    );
-    all.extend(
-        db.scan::<Book>()
-            .all()
-            .await?
-            .iter()
-            .map(|i| format!("{i:?}")),
-    );
-    all.extend(
-        db.scan::<Genre>()
-            .all()
-            .await?
-            .iter()
-            .map(|i| format!("{i:?}")),
-    );
-    all.extend(
-        db.scan::<Member>()
-            .all()
-            .await?
-            .iter()
-            .map(|i| format!("{i:?}")),
-    );
+    let mut all = [
+        super::scanned::<Author>(db).await?,
+        super::scanned::<Book>(db).await?,
+        super::scanned::<Genre>(db).await?,
+        super::scanned::<Member>(db).await?,
+    ]
+    .concat();
     all.sort();
     Ok(all)
 }

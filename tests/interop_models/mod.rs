@@ -297,6 +297,22 @@ pub mod tasks {
     }
 }
 
+/// Every item of `M` a scan reads, each as its `Debug` text: a suite's `read_all` is these,
+/// for each of its models, sorted.
+pub async fn scanned<M>(db: &dynorm::Client) -> Result<Vec<String>, dynorm::Error>
+where
+    M: dynorm::Model + dynorm::schema::Index<Model = M, Item = M> + std::fmt::Debug,
+{
+    Ok(db
+        .scan::<M>()
+        .all()
+        .await?
+        .iter()
+        .map(|item| format!("{item:?}"))
+        .collect())
+}
+
+pub mod animal_birthdays;
 pub mod animal_examples;
 pub mod app_updates;
 pub mod book_examples;
@@ -305,12 +321,20 @@ pub mod dynamodb_json;
 pub mod edgecase_examples;
 pub mod human_resources_examples;
 pub mod inventory_examples;
+pub mod inventory_service;
 pub mod library_examples;
 pub mod mall_examples;
 pub mod mall_leases;
+pub mod projections;
+pub mod scopes;
 pub mod store_examples;
 pub mod store_path_examples;
+pub mod task_app;
+pub mod task_app_projects;
+pub mod task_app_subcollections;
 pub mod task_manager_examples;
+pub mod transactions;
+pub mod version_control_examples;
 
 pub mod store_locations {
     //! ElectroDB's `StoreLocations` entity, which most of its documentation's examples use
@@ -1272,5 +1296,484 @@ pub mod task_manager {
     pub enum Assignments {
         Employee(Employee),
         Task(Task),
+    }
+}
+
+pub mod version_control {
+    //! ElectroDB's version-control service (`tests/interop/conformance/version_control.js`),
+    //! of the service `versioncontrol`: issues and their comments, pull requests and their
+    //! comments, repositories, subscriptions and users in one table, with the collections
+    //! the examples read (`owned`, `issueReview`, `PRReview`, `subscribers`). ElectroDB's
+    //! `createdAt` (set on every put, read-only) is `default = "now"`, which a put writes
+    //! as given, and its `updatedAt` (`watch: "*"`) is `updated_at`. The computed and
+    //! transformed attributes are those of [`super::tickets`].
+
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use chrono::{DateTime, Utc};
+    use dynorm::{Collection, Model};
+    use serde::{Deserialize, Serialize};
+
+    use super::tickets::{
+        hide_unviewed, issue_ticket, mark_unviewed, ticket_number, to_status, to_status_code,
+    };
+
+    /// The stored ticket type and number of a subscription to a whole repository.
+    const REPOSITORY_SUBSCRIPTION: &str = "#";
+
+    /// Every pull request is a `PullRequest` ticket, whatever it was given.
+    pub fn pull_request_ticket(_: String) -> String {
+        "PullRequest".to_owned()
+    }
+
+    /// A repository's `username` is its owner's.
+    pub fn owner(repo_owner: &str) -> Option<String> {
+        Some(repo_owner.to_owned())
+    }
+
+    /// A subscription's ticket type or number as stored: `#` for none (a subscription to
+    /// the repository).
+    pub fn mark_repository(part: String) -> String {
+        if part.is_empty() {
+            REPOSITORY_SUBSCRIPTION.to_owned()
+        } else {
+            part
+        }
+    }
+
+    /// `#` is read as no ticket.
+    pub fn hide_repository(part: String) -> String {
+        if part == REPOSITORY_SUBSCRIPTION {
+            String::new()
+        } else {
+            part
+        }
+    }
+
+    /// Declares the enum of ElectroDB's `licenses`, each stored as its name.
+    macro_rules! licenses {
+        ($($variant:ident = $name:literal),* $(,)?) => {
+            /// A repository's license, ElectroDB's enum attribute `license`.
+            #[derive(dynorm::Value, Debug, Clone, Copy, PartialEq, Eq)]
+            pub enum License {
+                $(
+                    #[doc = $name]
+                    #[dynorm(rename = $name)]
+                    $variant,
+                )*
+            }
+        };
+    }
+
+    licenses! {
+        Afl3 = "afl-3.0",
+        Apache2 = "apache-2.0",
+        Artistic2 = "artistic-2.0",
+        Bsl1 = "bsl-1.0",
+        Bsd2Clause = "bsd-2-clause",
+        Bsd3Clause = "bsd-3-clause",
+        Bsd3ClauseClear = "bsd-3-clause-clear",
+        Cc = "cc",
+        Cc0 = "cc0-1.0",
+        CcBy4 = "cc-by-4.0",
+        CcBySa4 = "cc-by-sa-4.0",
+        Wtfpl = "wtfpl",
+        Ecl2 = "ecl-2.0",
+        Epl1 = "epl-1.0",
+        Epl2 = "epl-2.0",
+        Eupl11 = "eupl-1.1",
+        Agpl3 = "agpl-3.0",
+        Gpl = "gpl",
+        Gpl2 = "gpl-2.0",
+        Gpl3 = "gpl-3.0",
+        Lgpl = "lgpl",
+        Lgpl21 = "lgpl-2.1",
+        Lgpl3 = "lgpl-3.0",
+        Isc = "isc",
+        Lppl13c = "lppl-1.3c",
+        MsPl = "ms-pl",
+        Mit = "mit",
+        Mpl2 = "mpl-2.0",
+        Osl3 = "osl-3.0",
+        Postgresql = "postgresql",
+        Ofl11 = "ofl-1.1",
+        Ncsa = "ncsa",
+        Unlicense = "unlicense",
+        Zlib = "zlib",
+    }
+
+    /// An issue of a repository: in its review (`issueReview`), its author's `owned` and
+    /// `managed` work, its repository's `activity` and its `subscribers`.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControlService",
+        entity = "issues",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(
+        pk = [repo_owner, repo_name, issue_number],
+        sk = [],
+        collection = "issueReview"
+    )]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [username],
+        gsi1sk = [status, created_at],
+        collection = ["owned", "managed"]
+    )]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [repo_owner, repo_name],
+        gsi2sk = [status, created_at],
+        collection = "activity"
+    )]
+    #[key(
+        index = "gsi4pk-gsi4sk-index",
+        gsi4pk = [repo_owner, repo_name, ticket_number],
+        gsi4sk = [],
+        collection = "subscribers"
+    )]
+    pub struct Issue {
+        pub issue_number: String,
+        pub repo_name: String,
+        pub repo_owner: String,
+        pub username: String,
+        #[dynorm(set = issue_ticket, read_only)]
+        pub ticket_type: String,
+        #[dynorm(watch = [issue_number], set = ticket_number)]
+        pub ticket_number: String,
+        #[dynorm(default = "Open", set = to_status_code, get = to_status)]
+        pub status: String,
+        pub subject: Option<String>,
+        pub body: Option<String>,
+        #[dynorm(default = "now", read_only)]
+        pub created_at: DateTime<Utc>,
+        #[dynorm(updated_at)]
+        pub updated_at: Option<DateTime<Utc>>,
+    }
+
+    /// A comment on an issue: in the issue's review, its author's `conversations`, and
+    /// the `inbox` of whom it replies to, by when it was updated and whether the reply was
+    /// viewed (`#` until it is).
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControlService",
+        entity = "issueComment",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(
+        pk = [repo_owner, repo_name, issue_number],
+        sk = [comment_id],
+        collection = "issueReview"
+    )]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [username],
+        gsi1sk = [repo_owner, repo_name, issue_number],
+        collection = "conversations"
+    )]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [reply_to],
+        gsi2sk = [updated_at, reply_viewed],
+        collection = "inbox"
+    )]
+    pub struct IssueComment {
+        pub issue_number: String,
+        pub comment_id: String,
+        pub username: String,
+        pub reply_to: String,
+        #[dynorm(set = mark_unviewed, get = hide_unviewed)]
+        pub reply_viewed: Option<String>,
+        pub repo_name: String,
+        pub repo_owner: String,
+        pub body: Option<String>,
+        #[dynorm(default = "now", read_only)]
+        pub created_at: DateTime<Utc>,
+        #[dynorm(updated_at)]
+        pub updated_at: Option<DateTime<Utc>>,
+    }
+
+    /// A reviewer's verdict on a pull request (ElectroDB's `PullRequestReviewer`).
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Reviewer {
+        pub approved: bool,
+        pub updated_at: String,
+    }
+
+    /// A pull request: in its review (`PRReview`), its author's `owned` and `managed`
+    /// work, its repository's `activity` and its `subscribers`.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControlService",
+        entity = "pullRequest",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(
+        pk = [repo_owner, repo_name, pull_request_number],
+        sk = [],
+        collection = "PRReview"
+    )]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [username],
+        gsi1sk = [status, created_at],
+        collection = ["owned", "managed"]
+    )]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [repo_owner, repo_name],
+        gsi2sk = [status, created_at],
+        collection = "activity"
+    )]
+    #[key(
+        index = "gsi4pk-gsi4sk-index",
+        gsi4pk = [repo_owner, repo_name, ticket_number],
+        gsi4sk = [],
+        collection = "subscribers"
+    )]
+    pub struct PullRequest {
+        pub pull_request_number: String,
+        pub repo_name: String,
+        pub repo_owner: String,
+        pub username: String,
+        #[dynorm(set = pull_request_ticket, read_only)]
+        pub ticket_type: String,
+        #[dynorm(watch = [pull_request_number], set = ticket_number)]
+        pub ticket_number: String,
+        #[dynorm(default = "Open", set = to_status_code, get = to_status)]
+        pub status: String,
+        /// ElectroDB's `PullRequestReviews`: each reviewer's verdict, by name.
+        pub reviewers: Option<BTreeMap<String, Reviewer>>,
+        #[dynorm(default = "now", read_only)]
+        pub created_at: DateTime<Utc>,
+        #[dynorm(updated_at)]
+        pub updated_at: Option<DateTime<Utc>>,
+    }
+
+    /// A comment on a pull request: in the pull request's review, its author's
+    /// `conversations` and the `inbox` of whom it replies to.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControlService",
+        entity = "pullRequestComment",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(
+        pk = [repo_owner, repo_name, pull_request_number],
+        sk = [comment_id],
+        collection = "PRReview"
+    )]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [username],
+        gsi1sk = [repo_owner, repo_name],
+        collection = "conversations"
+    )]
+    #[key(
+        index = "gsi2pk-gsi2sk-index",
+        gsi2pk = [reply_to],
+        gsi2sk = [updated_at, reply_viewed],
+        collection = "inbox"
+    )]
+    pub struct PullRequestComment {
+        pub repo_name: String,
+        pub username: String,
+        pub repo_owner: String,
+        pub pull_request_number: String,
+        pub comment_id: String,
+        pub reply_to: String,
+        #[dynorm(set = mark_unviewed, get = hide_unviewed)]
+        pub reply_viewed: Option<String>,
+        #[dynorm(default = "now", read_only)]
+        pub created_at: DateTime<Utc>,
+        #[dynorm(updated_at)]
+        pub updated_at: Option<DateTime<Utc>>,
+    }
+
+    /// A repository: among its owner's `alerts`, and in their `owned` work by whether it
+    /// is private. `username` follows `repo_owner`.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControlService",
+        entity = "repositories",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(pk = [repo_owner], sk = [repo_name], collection = "alerts")]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [username],
+        gsi1sk = [is_private, created_at],
+        collection = "owned"
+    )]
+    pub struct Repository {
+        pub repo_name: String,
+        pub repo_owner: String,
+        pub about: Option<String>,
+        #[dynorm(watch = [repo_owner], set = owner)]
+        pub username: Option<String>,
+        pub description: Option<String>,
+        pub is_private: Option<bool>,
+        pub license: Option<License>,
+        #[dynorm(default = "main")]
+        pub default_branch: Option<String>,
+        pub topics: Option<BTreeSet<String>>,
+        pub followers: Option<BTreeSet<String>>,
+        pub stars: Option<BTreeSet<String>>,
+        #[dynorm(default = "now", read_only)]
+        pub created_at: DateTime<Utc>,
+        #[dynorm(updated_at)]
+        pub updated_at: Option<DateTime<Utc>>,
+    }
+
+    /// A user's subscription to a repository (ticket type and number empty, stored as
+    /// `#`) or to one of its issues or pull requests: what the user is `watching`, and
+    /// among a ticket's `subscribers`.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControlService",
+        entity = "subscription",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(pk = [repo_owner, repo_name], sk = [username, ticket_type, ticket_number])]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [username],
+        gsi3sk = [ticket_type, ticket_number],
+        collection = "watching"
+    )]
+    #[key(
+        index = "gsi4pk-gsi4sk-index",
+        gsi4pk = [repo_owner, repo_name, ticket_number],
+        gsi4sk = [ticket_type, username],
+        collection = "subscribers"
+    )]
+    pub struct Subscription {
+        pub repo_name: String,
+        pub repo_owner: String,
+        pub username: String,
+        #[dynorm(set = mark_repository, get = hide_repository)]
+        pub ticket_number: String,
+        #[dynorm(set = mark_repository, get = hide_repository)]
+        pub ticket_type: String,
+        #[dynorm(default = "now", read_only)]
+        pub created_at: DateTime<Utc>,
+        #[dynorm(updated_at)]
+        pub updated_at: Option<DateTime<Utc>>,
+    }
+
+    /// A user: their `overview`, in their `owned` work and what they are `watching`.
+    #[derive(Model, Debug, Clone, PartialEq)]
+    #[dynorm(
+        table = "VersionControlService",
+        entity = "user",
+        rename_all = "camelCase"
+    )]
+    #[dynorm(
+        convention = "electrodb",
+        service = "versioncontrol",
+        entity_version = "1"
+    )]
+    #[key(pk = [username], sk = [], collection = "overview")]
+    #[key(
+        index = "gsi1pk-gsi1sk-index",
+        gsi1pk = [username],
+        gsi1sk = [],
+        collection = "owned"
+    )]
+    #[key(
+        index = "gsi3pk-gsi3sk-index",
+        gsi3pk = [username],
+        gsi3sk = [],
+        collection = "watching"
+    )]
+    pub struct User {
+        pub username: String,
+        pub full_name: Option<String>,
+        pub photo: Option<String>,
+        pub bio: Option<String>,
+        pub location: Option<String>,
+        /// ElectroDB's `any`: whatever value it is given.
+        pub pinned: Option<serde_json::Value>,
+        pub following: Option<BTreeSet<String>>,
+        pub followers: Option<BTreeSet<String>>,
+        #[dynorm(default = "now", read_only)]
+        pub created_at: DateTime<Utc>,
+        #[dynorm(updated_at)]
+        pub updated_at: Option<DateTime<Utc>>,
+    }
+
+    dynorm::shared_table! {
+        /// The version-control service's table.
+        pub struct VersionControlService {
+            Issue, IssueComment, PullRequest, PullRequestComment, Repository, Subscription, User
+        }
+    }
+
+    /// `owned`: everything a user owns, their issues and pull requests (`managed` within
+    /// it), their repositories and their user.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi1pk-gsi1sk-index")]
+    pub enum Owned {
+        Issue(Issue),
+        PullRequest(PullRequest),
+        Repository(Repository),
+        User(User),
+    }
+
+    /// `issueReview`: an issue and its comments.
+    #[derive(Collection, Debug)]
+    pub enum IssueReview {
+        Issue(Issue),
+        IssueComment(IssueComment),
+    }
+
+    /// `PRReview`: a pull request and its comments.
+    #[derive(Collection, Debug)]
+    pub enum PrReview {
+        PullRequest(PullRequest),
+        PullRequestComment(PullRequestComment),
+    }
+
+    /// `subscribers`: a ticket (or, with no ticket number, a repository) and the users
+    /// subscribed to it. The partition key is built as the first entity's,
+    /// `Subscription`'s, is, so no ticket number (`""`) is its `#`.
+    #[derive(Collection, Debug)]
+    #[dynorm(index = "gsi4pk-gsi4sk-index")]
+    pub enum Subscribers {
+        Subscription(Subscription),
+        Issue(Issue),
+        PullRequest(PullRequest),
     }
 }

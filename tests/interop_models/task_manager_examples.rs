@@ -215,28 +215,12 @@ pub async fn put_seed(example: &str, db: &Client) -> Result<(), Error> {
 
 /// Every item of the table, as dynorm reads it through each entity's scan, as text.
 pub async fn read_all(db: &Client) -> Result<Vec<String>, Error> {
-    let mut all = Vec::new();
-    all.extend(
-        db.scan::<Employee>()
-            .all()
-            .await?
-            .iter()
-            .map(|i| format!("{i:?}")),
-    );
-    all.extend(
-        db.scan::<Office>()
-            .all()
-            .await?
-            .iter()
-            .map(|i| format!("{i:?}")),
-    );
-    all.extend(
-        db.scan::<Task>()
-            .all()
-            .await?
-            .iter()
-            .map(|i| format!("{i:?}")),
-    );
+    let mut all = [
+        super::scanned::<Employee>(db).await?,
+        super::scanned::<Office>(db).await?,
+        super::scanned::<Task>(db).await?,
+    ]
+    .concat();
     all.sort();
     Ok(all)
 }

@@ -118,13 +118,22 @@ pub fn table_index(model: &Model, primary: &PrimaryKey) -> TokenStream {
     }
 }
 
-/// The fields of an index's item type: the table keys, the index keys and the projected
-/// fields, in field order. `None` for an index that projects every attribute.
+/// The fields of an index's item type, in field order: for an index keyed by fields, the
+/// table keys, the index keys and the projected fields; for one keyed by templates, whose
+/// keys are text, the projected fields. `None` for an index that projects every attribute
+/// (its item is the model) or one keyed by templates that projects its keys only (its item
+/// is the raw keys).
 fn item_fields(model: &Model, index: &Index) -> Option<Vec<usize>> {
-    let projected: &[usize] = match &index.projection {
-        Projection::All => return None,
-        Projection::KeysOnly => &[],
-        Projection::Include(fields) => fields,
+    let projected: &[usize] = match (&index.keys, &index.projection) {
+        (_, Projection::All) | (IndexKeys::Templates { .. }, Projection::KeysOnly) => return None,
+        (IndexKeys::Templates { .. }, Projection::Include(fields)) => {
+            let mut fields = fields.clone();
+            fields.sort_unstable();
+            fields.dedup();
+            return Some(fields);
+        }
+        (IndexKeys::Fields { .. }, Projection::KeysOnly) => &[],
+        (IndexKeys::Fields { .. }, Projection::Include(fields)) => fields,
     };
     let mut fields: Vec<usize> = model
         .key_fields
@@ -178,10 +187,16 @@ pub fn index_types(model: &Model, index: &Index) -> TokenStream {
             };
             quote!(#field_vis #member: #ty)
         });
-        let doc = format!(
-            "An item of the `{}` index of [`{ident}`]: the table keys, the index keys and the projected attributes.",
-            index.name
-        );
+        let doc = match &index.keys {
+            IndexKeys::Fields { .. } => format!(
+                "An item of the `{}` index of [`{ident}`]: the table keys, the index keys and the projected attributes.",
+                index.name
+            ),
+            IndexKeys::Templates { .. } => format!(
+                "An item of the `{}` index of [`{ident}`]: the attributes it projects.",
+                index.name
+            ),
+        };
         quote! {
             #[doc = #doc]
             #[derive(::core::fmt::Debug, ::core::clone::Clone)]
@@ -202,12 +217,14 @@ pub fn index_types(model: &Model, index: &Index) -> TokenStream {
 
 /// The item type of an index: the model, or the generated item struct.
 pub fn item_type(model: &Model, index: &Index) -> TokenStream {
-    match &index.projection {
-        Projection::All => {
+    match (&index.keys, &index.projection) {
+        (_, Projection::All) => {
             let ident = model.ident;
             quote!(#ident)
         }
-        Projection::KeysOnly | Projection::Include(_) => {
+        // Its keys are text: the raw key attributes (`hydrate` reads the whole items).
+        (IndexKeys::Templates { .. }, Projection::KeysOnly) => quote!(::dynorm::__private::Item),
+        (_, Projection::KeysOnly | Projection::Include(_)) => {
             let item = format_ident!("{}Item", index.marker);
             quote!(#item)
         }

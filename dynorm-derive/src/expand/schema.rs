@@ -67,6 +67,57 @@ pub fn range_prefix(range: Option<&Template>) -> TokenStream {
     option(range.map(Template::static_prefix))
 }
 
+/// What an index projects. Under a convention that stores the entity's identity, an index
+/// that projects some attributes projects the identity too, so that a query of it keeps
+/// the entity's items only. An index keyed by fields (`#[index]`) also projects the table
+/// key's fields when that key is built from templates: the key is stored as text, and the
+/// fields as attributes of their own, which the index's item holds as written (a key's
+/// text may fold their case). An index keyed by templates holds what it names.
+fn projection(model: &Model, index: &Index) -> TokenStream {
+    let identity: Vec<&str> = match &model.entity {
+        Some(entity) => {
+            let mut names = vec![entity.attribute.as_str()];
+            if matches!(entity.convention, Convention::ElectroDb { .. }) {
+                names.push("__edb_v__");
+            }
+            names
+        }
+        None => Vec::new(),
+    };
+    let (listed, sources): (&[usize], Vec<usize>) = match (&index.keys, &index.projection) {
+        (_, Projection::All) => return quote!(::dynorm::__private::Projection::All),
+        (IndexKeys::Templates { .. }, Projection::KeysOnly) => {
+            return quote!(::dynorm::__private::Projection::KeysOnly)
+        }
+        (IndexKeys::Templates { .. }, Projection::Include(fields)) => (fields, Vec::new()),
+        (IndexKeys::Fields { .. }, projection) => {
+            let index_keys = index.key_fields();
+            let sources = match model.uses_templates() {
+                true => model.key_fields.clone(),
+                false => Vec::new(),
+            };
+            let listed: &[usize] = match projection {
+                Projection::Include(fields) => fields,
+                _ => &[],
+            };
+            let sources = sources
+                .into_iter()
+                .filter(|p| !index_keys.contains(p) && !listed.contains(p))
+                .collect();
+            (listed, sources)
+        }
+    };
+    if listed.is_empty() && sources.is_empty() && identity.is_empty() {
+        return quote!(::dynorm::__private::Projection::KeysOnly);
+    }
+    let names = listed
+        .iter()
+        .chain(&sources)
+        .map(|&p| model.fields[p].name.as_str())
+        .chain(identity);
+    quote!(::dynorm::__private::Projection::Include(&[#(#names),*]))
+}
+
 /// The `IndexSchema` of one secondary index.
 fn index_schema(model: &Model, index: &Index) -> TokenStream {
     let name = &index.name;
@@ -91,31 +142,7 @@ fn index_schema(model: &Model, index: &Index) -> TokenStream {
             )
         }
     };
-    // A table key built from templates is stored as its text, and its fields as attributes
-    // of their own: the index projects those too, so that its item has the key's fields as
-    // written (a key's text may fold their case).
-    let index_keys = index.key_fields();
-    let table_sources: &[usize] = match model.uses_templates() {
-        true => &model.key_fields,
-        false => &[],
-    };
-    let sources = table_sources.iter().filter(|p| !index_keys.contains(p));
-    let projection = match &index.projection {
-        Projection::All => quote!(::dynorm::__private::Projection::All),
-        Projection::KeysOnly if sources.clone().next().is_none() => {
-            quote!(::dynorm::__private::Projection::KeysOnly)
-        }
-        Projection::KeysOnly | Projection::Include(_) => {
-            let projected = match &index.projection {
-                Projection::Include(fields) => fields.as_slice(),
-                _ => &[],
-            };
-            let mut fields: Vec<usize> = projected.to_vec();
-            fields.extend(sources.filter(|p| !projected.contains(p)));
-            let names = fields.iter().map(|&p| &model.fields[p].name);
-            quote!(::dynorm::__private::Projection::Include(&[#(#names),*]))
-        }
-    };
+    let projection = projection(model, index);
     let type_name = index.marker.to_string();
     quote! {
         ::dynorm::__private::IndexSchema {

@@ -34,6 +34,7 @@ impl Client {
             client: self.clone(),
             hash: hash.into(),
             include_expired: false,
+            descending: false,
             report: Reporting::default(),
             budget: None,
             max_item_bytes: super::budget::MAX_ITEM_BYTES,
@@ -48,6 +49,7 @@ pub struct CollectionQuery<C: Collection> {
     client: Client,
     hash: <C::Partition as Index>::HashKey,
     include_expired: bool,
+    descending: bool,
     report: Reporting,
     budget: Option<f64>,
     max_item_bytes: u32,
@@ -63,6 +65,8 @@ struct Prepared {
     values: Option<HashMap<String, AttributeValue>>,
     return_capacity: Option<ReturnConsumedCapacity>,
     limit: Option<i32>,
+    /// `Some(false)` for a descending read; `None` (ascending) otherwise.
+    forward: Option<bool>,
 }
 
 impl Prepared {
@@ -77,6 +81,7 @@ impl Prepared {
             .set_expression_attribute_values(self.values.clone())
             .set_exclusive_start_key(start)
             .set_return_consumed_capacity(self.return_capacity.clone())
+            .set_scan_index_forward(self.forward)
     }
 }
 
@@ -159,6 +164,13 @@ impl<C: Collection> CollectionQuery<C> {
         self
     }
 
+    /// Reads the partition in descending range key order (`ScanIndexForward = false`):
+    /// the newest first, where the range keys sort by time.
+    pub fn descending(mut self) -> Self {
+        self.descending = true;
+        self
+    }
+
     /// The key condition on the partition, rendered once.
     fn prepare(&self) -> Result<Prepared> {
         let schema = &<C::Anchor as Model>::SCHEMA;
@@ -193,11 +205,12 @@ impl<C: Collection> CollectionQuery<C> {
                 (capacity, _) => capacity,
             },
             limit: None,
+            forward: self.descending.then_some(false),
         })
     }
 
     /// Reads the whole partition, page after page, and returns the items of the
-    /// collection's entities in range key order. Items of other entities are skipped and
+    /// collection's entities in range key order (reversed when [`descending`](Self::descending)). Items of other entities are skipped and
     /// counted in the [`tally`](crate::Request::tally), never failed.
     pub async fn all(self) -> Result<Vec<C>> {
         let prepared = self.prepare()?;

@@ -24,6 +24,18 @@ pub enum ProjectDecl {
     Include(Vec<FieldRef>),
 }
 
+/// `project = [a, b]`, `project = false` or `project = true`, after the `=`.
+pub(super) fn project(input: syn::parse::ParseStream) -> syn::Result<ProjectDecl> {
+    Ok(if input.peek(LitBool) {
+        match input.parse::<LitBool>()?.value {
+            true => ProjectDecl::All,
+            false => ProjectDecl::KeysOnly,
+        }
+    } else {
+        ProjectDecl::Include(bracketed_fields(input)?)
+    })
+}
+
 /// One `#[index]` declaration.
 pub struct IndexDecl {
     /// The attribute, for errors about the whole declaration.
@@ -81,15 +93,7 @@ pub fn index(cx: &Ctxt, attrs: &[Attribute], owner: Option<&Ident>) -> Vec<Index
                 decl.hash = field_list(&meta)?;
             } else if meta.path == PROJECT {
                 // #[index(project = ["total"])] / #[index(project = false)] / #[index(project = true)]
-                let input = meta.value()?;
-                decl.project = if input.peek(LitBool) {
-                    match input.parse::<LitBool>()?.value {
-                        true => ProjectDecl::All,
-                        false => ProjectDecl::KeysOnly,
-                    }
-                } else {
-                    ProjectDecl::Include(bracketed_fields(input)?)
-                };
+                decl.project = project(meta.value()?)?;
             } else {
                 unknown_key(cx, &meta, known, "index")?;
             }

@@ -15,10 +15,13 @@
 //!
 //! `casing = "none" | "lower" | "upper" | "default"` case-folds the rendered keys, as
 //! ElectroDB's `casing` does, and `scope = "org"` adds a word to ElectroDB's default
-//! partition key (`$app_org#..`), as its index `scope` does.
+//! partition key (`$app_org#..`), as its index `scope` does. On an index, `project = [a, b]`
+//! projects these attributes (`INCLUDE`) and `project = false` the keys only, as on
+//! `#[index]`.
 
 use syn::{Attribute, LitStr};
 
+use super::index::ProjectDecl;
 use super::parse::{bracketed_fields, one_of, set_once, skip_value};
 use crate::internals::symbol::*;
 use crate::internals::template::Template;
@@ -41,6 +44,8 @@ pub struct KeyDecl {
     pub collection: Option<LitStr>,
     /// `scope = ".."`: ElectroDB's index scope, after the service in the partition key.
     pub scope: Option<LitStr>,
+    /// `project = ..`: what the index projects; every attribute when absent.
+    pub project: Option<ProjectDecl>,
 }
 
 /// `["owned", "managed"]`: ElectroDB's sub-collection, as the one text its keys hold
@@ -76,6 +81,7 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
         let mut casing = None;
         let mut collection = None;
         let mut scope = None;
+        let mut project = None;
         let mut templates = Vec::new();
         let result = attr.parse_nested_meta(|meta| {
             if meta.path == INDEX {
@@ -97,6 +103,9 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
                     input.parse()?
                 };
                 set_once(cx, &mut collection, value, &meta, COLLECTION);
+            } else if meta.path == PROJECT {
+                // #[key(index = "gsi1", .., project = [name, status])]
+                project = Some(super::index::project(meta.value()?)?);
             } else if meta.path == SCOPE {
                 // #[key(scope = "org", ..)]
                 let value: LitStr = meta.value()?.parse()?;
@@ -127,6 +136,12 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
             cx.syn_error(error);
             continue;
         }
+        if project.is_some() && index.is_none() {
+            cx.error_spanned_by(
+                attr,
+                "`project` says what an index holds: put it on a #[key(index = \"..\", ..)]; the table holds every attribute",
+            );
+        }
         let count = templates.len();
         let mut templates = templates.into_iter();
         match (templates.next(), templates.next(), templates.next()) {
@@ -138,6 +153,7 @@ pub fn key(cx: &Ctxt, attrs: &[Attribute]) -> Vec<KeyDecl> {
                 casing,
                 collection,
                 scope,
+                project,
             }),
             _ => cx.error_spanned_by(
                 attr,

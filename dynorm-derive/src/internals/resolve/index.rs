@@ -80,7 +80,7 @@ impl<'a> Resolver<'_, 'a> {
             declared.into_iter().partition(|i| i.local);
         let templated = key_templates
             .iter()
-            .filter_map(|keys| templated_index(keys, model));
+            .filter_map(|keys| self.templated_index(keys, model));
         globals.into_iter().chain(templated).chain(locals).collect()
     }
 
@@ -171,20 +171,28 @@ impl<'a> Resolver<'_, 'a> {
     }
 }
 
-/// A global index declared with `#[key(index = ..)]`.
-fn templated_index<'a>(keys: &KeyTemplates<'a>, model: &str) -> Option<Index<'a>> {
-    let name = keys.index.clone()?;
-    Some(Index {
-        attr: keys.attr,
-        marker: marker(model, &name),
-        name,
-        local: false,
-        keys: IndexKeys::Templates {
-            hash: keys.hash.clone(),
-            range: keys.range.clone(),
-        },
-        projection: Projection::All,
-    })
+impl<'a> Resolver<'_, 'a> {
+    /// A global index declared with `#[key(index = ..)]`. Its keys are text built from
+    /// fields, so what it projects is what it names.
+    fn templated_index(&self, keys: &KeyTemplates<'a>, model: &str) -> Option<Index<'a>> {
+        let name = keys.index.clone()?;
+        let projection = match keys.project {
+            None | Some(ProjectDecl::All) => Projection::All,
+            Some(ProjectDecl::KeysOnly) => Projection::KeysOnly,
+            Some(ProjectDecl::Include(references)) => Projection::Include(self.fields(references)),
+        };
+        Some(Index {
+            attr: keys.attr,
+            marker: marker(model, &name),
+            name,
+            local: false,
+            keys: IndexKeys::Templates {
+                hash: keys.hash.clone(),
+                range: keys.range.clone(),
+            },
+            projection,
+        })
+    }
 }
 
 /// The marker type of index `index` of `model`: `byStatus` of `Order` is `OrderByStatus`.

@@ -6,7 +6,7 @@ use syn::{Attribute, LitStr};
 use super::convention::Convention;
 use super::resolver::Resolver;
 use super::Field;
-use crate::internals::attr::KeyDecl;
+use crate::internals::attr::{KeyDecl, ProjectDecl};
 use crate::internals::template::{self, Part as WrittenPart};
 
 /// The table's key.
@@ -175,6 +175,8 @@ pub struct KeyTemplates<'a> {
     pub hash: Template<'a>,
     /// The range key template.
     pub range: Option<Template<'a>>,
+    /// What the index projects, as declared (`None`: every attribute).
+    pub project: Option<&'a ProjectDecl>,
 }
 
 impl KeyTemplates<'_> {
@@ -279,6 +281,7 @@ impl<'a> Resolver<'_, 'a> {
                 .range
                 .as_ref()
                 .map(|range| self.template(range, fields, casing, range_prefix)),
+            project: decl.project.as_ref(),
         }
     }
 

@@ -1,0 +1,163 @@
+//! ElectroDB's `TaskApp` service as most of its collection examples declare it, and those
+//! examples said in dynorm (`tests/interop/conformance/task_app_projects.js`): an employee
+//! (`employee`) by organization and tasks (`tasks`) by project, both keyed by employee on
+//! `gsi2` in the collection `assignments`, where a task's `gsi2sk` holds its project.
+
+use dynorm::{Client, Collection, Error, Model};
+
+use super::task_app::Team;
+
+/// An employee (`employee`), by organization.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(
+    table = "TaskAppProjects",
+    entity = "employee",
+    rename_all = "camelCase"
+)]
+#[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+#[key(pk = [organization_id], sk = [employee_id])]
+#[key(index = "gsi2", gsi2pk = [employee_id], gsi2sk = [], collection = "assignments")]
+pub struct Employee {
+    pub employee_id: String,
+    pub organization_id: String,
+    pub name: Option<String>,
+    pub team: Option<Team>,
+}
+
+/// A task (`tasks`), by project; in `gsi2`, by its project, when someone is assigned it.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "TaskAppProjects", entity = "tasks", rename_all = "camelCase")]
+#[dynorm(convention = "electrodb", service = "taskapp", entity_version = "1")]
+#[key(pk = [project_id], sk = [task_id])]
+#[key(
+    index = "gsi2",
+    gsi2pk = [employee_id],
+    gsi2sk = [project_id],
+    collection = "assignments"
+)]
+pub struct Task {
+    pub task_id: String,
+    pub employee_id: Option<String>,
+    pub project_id: String,
+    pub title: Option<String>,
+    pub body: Option<String>,
+}
+
+dynorm::shared_table! {
+    /// The task app's table.
+    pub struct TaskAppProjects { Employee, Task }
+}
+
+/// `assignments`: an employee and the tasks assigned to them.
+#[derive(Collection, Debug)]
+#[dynorm(index = "gsi2")]
+pub enum Assignments {
+    Employee(Employee),
+    Task(Task),
+}
+
+/// One of the task app's items.
+pub enum Item {
+    Employee(Employee),
+    Task(Task),
+}
+
+fn employee(id: &str, organization: &str, name: &str, team: Team) -> Item {
+    Item::Employee(Employee {
+        employee_id: id.into(),
+        organization_id: organization.into(),
+        name: Some(name.into()),
+        team: Some(team),
+    })
+}
+
+fn task(id: &str, employee: Option<&str>, project: &str, title: &str, body: &str) -> Item {
+    Item::Task(Task {
+        task_id: id.into(),
+        employee_id: employee.map(Into::into),
+        project_id: project.into(),
+        title: Some(title.into()),
+        body: Some(body.into()),
+    })
+}
+
+/// The items every example starts from, as `task_app_projects.js` declares them.
+pub fn seed(_example: &str) -> Vec<Item> {
+    let joe = Some("JExotic");
+    vec![
+        employee("JExotic", "GW Zoo", "Joe Exotic", Team::Jupiter),
+        employee("CBaskin", "Big Cat Rescue", "Carole Baskin", Team::Saturn),
+        task(
+            "T-1",
+            joe,
+            "zoo-expansion",
+            "Build enclosures",
+            "Six new tiger enclosures",
+        ),
+        task(
+            "T-2",
+            joe,
+            "tiger-king-show",
+            "Film the show",
+            "Episode one",
+        ),
+        task(
+            "T-3",
+            Some("CBaskin"),
+            "fundraiser",
+            "Call donors",
+            "Before the gala",
+        ),
+        task(
+            "T-4",
+            None,
+            "zoo-expansion",
+            "Order fencing",
+            "Nobody's yet",
+        ),
+    ]
+}
+
+/// Writes the items an example starts from.
+pub async fn put_seed(example: &str, db: &Client) -> Result<(), Error> {
+    for item in seed(example) {
+        match item {
+            Item::Employee(e) => db.put(&e).send().await?,
+            Item::Task(t) => db.put(&t).send().await?,
+        }
+    }
+    Ok(())
+}
+
+/// Every item of the table, as dynorm reads it through each entity's scan, as text.
+pub async fn read_all(db: &Client) -> Result<Vec<String>, Error> {
+    let mut all = [
+        super::scanned::<Employee>(db).await?,
+        super::scanned::<Task>(db).await?,
+    ]
+    .concat();
+    all.sort();
+    Ok(all)
+}
+
+/// Every example is said.
+pub fn unsaid(_: &str) -> Option<&'static str> {
+    None
+}
+
+/// The example's query: how many items it read.
+pub async fn run(name: &str, db: &Client) -> Result<Option<usize>, Error> {
+    let read = match name {
+        "collections-collection-query-assignments"
+        | "collections-response-structure-assignments"
+        | "collections-subcollection-assignments"
+        | "collections-taskapp-assignments" => {
+            db.collection::<Assignments>("JExotic").all().await?.len()
+        }
+        "collections-entity-query-assigned" => {
+            db.query_by::<TaskGsi2>("JExotic").all().await?.len()
+        }
+        _ => panic!("no dynorm side for the example {name}"),
+    };
+    Ok(Some(read))
+}
