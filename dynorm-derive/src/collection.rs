@@ -265,6 +265,12 @@ fn expand(collection: &Collection) -> TokenStream {
                 ::core::option::Option::None
             }
         }
+
+        // Every entity keys the partition the collection's query reads, the same way.
+        const _: () = ::dynorm::__private::check_collection(
+            <#ident as ::dynorm::__private::Collection>::__ENTITIES,
+            &<#partition as ::dynorm::__private::Index>::INDEX,
+        );
     }
 }
 

@@ -5,6 +5,7 @@ pub use crate::expr::{Optional, ReadOnly, Required, Writable};
 pub use crate::relation::checks::{check_reachable, field_pair};
 pub use crate::relation::{Many, One, RelationSchema};
 pub use crate::schema::collection::entity_name;
+pub use crate::schema::collection_check::check_collection;
 pub use crate::schema::combine::combined_text;
 pub use crate::schema::combine::Combine;
 pub use crate::schema::convention::Convention;

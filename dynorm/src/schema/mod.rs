@@ -7,6 +7,7 @@
 
 pub(crate) mod checks;
 pub(crate) mod collection;
+pub(crate) mod collection_check;
 pub(crate) mod combine;
 pub(crate) mod const_text;
 pub(crate) mod convention;
