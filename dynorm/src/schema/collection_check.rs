@@ -4,29 +4,8 @@
 use crate::schema::const_text::ConstText;
 use crate::schema::entity::{KeyCasing, KeyTemplate, TemplatePart};
 use crate::schema::index_schema::{IndexKind, IndexSchema};
-use crate::schema::shared_table::same;
+use crate::schema::shared_table::{key_template, same};
 use crate::schema::Schema;
-
-/// The hash key template of `schema` on `index` (`None`: the table's), if it has one.
-const fn hash_template(schema: &Schema, index: Option<&str>) -> Option<&'static KeyTemplate> {
-    let Some(entity) = &schema.entity else {
-        return None;
-    };
-    let mut i = 0;
-    while i < entity.keys.len() {
-        let key = &entity.keys[i];
-        let on_index = match (key.index, index) {
-            (None, None) => true,
-            (Some(a), Some(b)) => same(a, b),
-            _ => false,
-        };
-        if on_index && key.is_hash {
-            return Some(key);
-        }
-        i += 1;
-    }
-    None
-}
 
 /// Whether two partition key templates render the same text from the same values: the
 /// same static text around their fields, whatever the fields are named in each entity
@@ -70,7 +49,11 @@ pub const fn check_collection(entities: &[&Schema], index: &IndexSchema) {
     let mut i = 0;
     while i < entities.len() {
         let schema = entities[i];
-        let Some(template) = hash_template(schema, name) else {
+        let template = match &schema.entity {
+            Some(entity) => key_template(entity, name, true),
+            None => None,
+        };
+        let Some(template) = template else {
             let text = ConstText::new()
                 .push("`")
                 .push(schema.model)

@@ -26,7 +26,6 @@ pub(crate) const fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && overlaps(a, b)
 }
 
-/// The table's template for the hash (`hash = true`) or range key of an entity.
 /// Whether two entities follow the same identity convention (the version and the
 /// timestamps may differ per entity, as in the libraries themselves).
 const fn same_convention(a: &Convention, b: &Convention) -> bool {
@@ -38,11 +37,22 @@ const fn same_convention(a: &Convention, b: &Convention) -> bool {
     )
 }
 
-const fn primary_template(entity: &Entity, hash: bool) -> Option<&KeyTemplate> {
+/// The template of the hash (`hash = true`) or range key of `index` (`None`: the table),
+/// in a const context.
+pub(crate) const fn key_template(
+    entity: &Entity,
+    index: Option<&str>,
+    hash: bool,
+) -> Option<&'static KeyTemplate> {
     let mut i = 0;
     while i < entity.keys.len() {
         let key = &entity.keys[i];
-        if key.index.is_none() && key.is_hash == hash {
+        let on_index = match (key.index, index) {
+            (None, None) => true,
+            (Some(a), Some(b)) => same(a, b),
+            _ => false,
+        };
+        if on_index && key.is_hash == hash {
             return Some(key);
         }
         i += 1;
@@ -159,8 +169,8 @@ const fn check_pair(a: &Schema, b: &Schema) {
             .push("` in a shared table")
             .fail();
     }
-    let (ha, hb) = (primary_template(ea, true), primary_template(eb, true));
-    let (sa, sb) = (primary_template(ea, false), primary_template(eb, false));
+    let (ha, hb) = (key_template(ea, None, true), key_template(eb, None, true));
+    let (sa, sb) = (key_template(ea, None, false), key_template(eb, None, false));
     if could_collide(ha, hb) && could_collide(sa, sb) {
         let text = pair(a, b)
             .push(" have key templates whose static prefixes could produce the same key: ");
