@@ -739,6 +739,8 @@ macro_rules! each_suite {
         $m!(TaskAppSubcollections);
         $m!(InventoryService);
         $m!(AnimalBirthdays);
+        $m!(ItemCounters);
+        $m!(ExistingTable);
     };
 }
 
@@ -864,6 +866,28 @@ service_suite!(
     interop_models::transactions::Agent,
     interop_models::transactions::Transactions,
     transactions,
+    put_seed,
+    run,
+    read_all
+);
+
+service_suite!(
+    ExistingTable,
+    "existing_table",
+    interop_models::existing_table::ExistingStore,
+    interop_models::existing_table::ExistingStores,
+    existing_table,
+    put_seed,
+    run,
+    read_all
+);
+
+service_suite!(
+    ItemCounters,
+    "item_counters",
+    interop_models::item_counters::Employee,
+    interop_models::item_counters::ItemCounters,
+    item_counters,
     put_seed,
     run,
     read_all

@@ -10,9 +10,9 @@
 // the table given. It reads what dynorm sent and stored in each
 // example (dynorm.json), runs the same example with ElectroDB on a table of its own, and
 // for each one compares:
-// - the request: the key or item, the index, a query's order, and the condition, key
-//   condition and filter expressions after placeholders are put back
-//   (`conformance/expression.js`). ElectroDB
+// - the request: the key or item, the index, a query's order, what a read selects
+//   (`Select`), and the condition, key condition and filter expressions after
+//   placeholders are put back (`conformance/expression.js`). ElectroDB
 //   checks the identity of every item a query reads (`__edb_e__`, `__edb_v__`) as it
 //   reads it, where dynorm puts the same test in the query's filter: both return the
 //   same items, so a query's filter is compared without it;
@@ -109,8 +109,12 @@ function entityOf(target, item) {
   return Object.values(target.entities).find((e) => e.schema.model.entity === name);
 }
 
-/** Writes a seed: an item of the suite's entity, or `[entity, item]` in a service. */
-const put = (target, seed) => (Array.isArray(seed) ? target.entities[seed[0]].put(seed[1]) : target.put(seed)).go();
+/** Writes a seed: an item of the suite's entity, `[entity, item]` in a service, or
+ * `{ raw: item }`, an item another program wrote, as it is. */
+const put = (target, table, seed) =>
+  seed.raw
+    ? raw.send(new PutItemCommand({ TableName: table, Item: marshall(seed.raw) }))
+    : (Array.isArray(seed) ? target.entities[seed[0]].put(seed[1]) : target.put(seed)).go();
 
 /** What ElectroDB reads of each stored item, by key, with its ownership checks on. */
 async function readBack(target, items) {
@@ -214,6 +218,8 @@ function requestDifference(example, params, sent, keys, step = 0, steps = 1, ope
   compare("key", marshalled(params.Key), body.Key && stable(body.Key));
   compare("item", marshalled(params.Item), body.Item && stable(body.Item));
   compare("index", params.IndexName, body.IndexName);
+  // What a read returns: the items, or their count (`Select: COUNT`).
+  compare("Select", params.Select, body.Select);
   // A query's order (`go({ order: "desc" })`): ascending unless said.
   compare("ScanIndexForward", params.ScanIndexForward ?? true, body.ScanIndexForward ?? true);
   // The identity test ElectroDB applies to each item a query reads (as it reads it, or in
@@ -270,7 +276,7 @@ async function compare() {
       note = ours.unsaid;
     } else {
       await clear(table, keys);
-      for (const item of example.seed || []) await put(entity, item);
+      for (const item of example.seed || []) await put(entity, table, item);
       const runs = example.runs || [example.run];
       // The example's options to `.go()`, as `{ order: "desc" }`.
       const params = runs.map((run) => run(entity).params(example.go));
@@ -286,9 +292,10 @@ async function compare() {
             read = (read || 0) + data.filter((entry) => entry.item).length;
           } else if (/^(Query|Scan|GetItem|BatchGetItem)$/.test(Array.isArray(params[i]) ? (JSON.stringify(params[i]).includes('"Keys"') ? "BatchGetItem" : "") : operationOf(example.name, params[i]))) {
             // A collection's query returns the items of each of its entities.
-            // `data: "raw"` is DynamoDB's response itself.
+            // `data: "raw"` is DynamoDB's response itself, which counts the items
+            // without returning them with `Select: COUNT`.
             const count = example.go && example.go.data === "raw"
-              ? data.Items.length
+              ? (data.Items ? data.Items.length : data.Count)
               : Array.isArray(data)
               ? data.length
               : example.collection

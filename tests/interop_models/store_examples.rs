@@ -114,6 +114,13 @@ pub fn seed(example: &str) -> Vec<S> {
         | "batch-put-store-locations" => vec![],
         "batch-delete-store-locations" => los_angeles().into(),
         "batch-get-store-locations" => batch_got().into(),
+        // The fees to add the pet fee to.
+        "update-store-location-data" | "patch-store-location-data" => {
+            let mut store = target(example);
+            store.pet_fee = Some(250);
+            store.fees = Some(1000);
+            vec![store]
+        }
         name if name.starts_with("update-") => vec![stocked()],
         name if name.starts_with("patch-") => vec![portland()],
         _ => vec![latte_larrys()],
@@ -130,10 +137,6 @@ pub fn unsaid(name: &str) -> Option<&'static str> {
         "query-bad-out-of-order" => Some(
             "ElectroDB drops `unitId`, which is not in the index's sort key; a typed query \
              keeps every condition it is given (as a filter)",
-        ),
-        "update-store-location-data" | "patch-store-location-data" => Some(
-            "`add(fees, name(petFee))` adds another attribute's stored value: a typed update \
-             adds a value of the attribute's type, not another attribute",
         ),
         "query-leases-by-store-id-gte-where" => Some(
             "`contains(category, \"food\")` tests an enum's text for a substring: a typed \
@@ -262,6 +265,27 @@ pub async fn run(name: &str, db: &Client) -> Result<Option<usize>, Error> {
                     }],
                 )
                 .upsert()
+                .send()
+                .await?
+        }
+        "update-store-location-data" | "patch-store-location-data" => {
+            db.update::<S>(key(&target(name)))
+                .set(S::CATEGORY, Category::FoodMeal)
+                .add_to_set(S::TENANTS, BTreeSet::from(["larry".to_owned()]))
+                .increment(S::WARNINGS, 1)
+                .decrement(S::DEPOSIT, 200)
+                .remove(S::DISCOUNT)
+                .append(
+                    S::RENTAL_AGREEMENT,
+                    vec![Agreement {
+                        kind: Some("amendment".into()),
+                        detail: Some("no soup for you".into()),
+                    }],
+                )
+                .delete_from_set(S::TAGS, BTreeSet::from(["coffee".to_owned()]))
+                .delete_from_set(S::CONTACT, BTreeSet::from(["555-345-2222".to_owned()]))
+                .increment_by_attribute(S::FEES, S::PET_FEE)
+                .condition(food_coffee())
                 .send()
                 .await?
         }

@@ -253,6 +253,32 @@ impl<M: Model> Update<M> {
         self.push_at(&attr, action)
     }
 
+    /// `SET attribute = attribute + other`: adds the stored value of another numeric
+    /// attribute of the item, or of a path inside one (ElectroDB's
+    /// `add(fees, name(petFee))`). DynamoDB refuses the update when the item lacks either
+    /// ([`ErrorKind::Validation`](crate::ErrorKind)), so an upsert refuses it before
+    /// sending; an attribute stored through a `set` transform is refused as `other`.
+    pub fn increment_by_attribute<T: Numeric, O, W: Updatable, P, V>(
+        self,
+        attr: Attr<M, T, O, W>,
+        other: Attr<M, T, P, V>,
+    ) -> Self {
+        let action = relative(Sign::Plus, &other);
+        self.push_at(&attr, action)
+    }
+
+    /// `SET attribute = attribute - other`: subtracts the stored value of another numeric
+    /// attribute of the item, as [`increment_by_attribute`](Self::increment_by_attribute)
+    /// adds it.
+    pub fn decrement_by_attribute<T: Numeric, O, W: Updatable, P, V>(
+        self,
+        attr: Attr<M, T, O, W>,
+        other: Attr<M, T, P, V>,
+    ) -> Self {
+        let action = relative(Sign::Minus, &other);
+        self.push_at(&attr, action)
+    }
+
     /// Appends to a list.
     pub fn append<E, O, W: Updatable>(self, attr: Attr<M, Vec<E>, O, W>, items: Vec<E>) -> Self {
         let action = attr
@@ -446,6 +472,13 @@ impl<M: Model> Update<M> {
                 }
                 Action::Arithmetic(Sign::Minus, v) => Some(v.clone()),
                 Action::Remove | Action::DeleteFromSet(_) => None,
+                Action::Relative(_, other, steps) => {
+                    return Err(Error::validation(format!(
+                        "an upsert may create the item, and `{name}` is computed from `{}`, which a new item does not have",
+                        steps.describe(other)
+                    ))
+                    .with_attribute(*name));
+                }
             };
             match value {
                 Some(value) => created.insert((*name).to_owned(), value),
@@ -562,6 +595,19 @@ impl<M: Model> Update<M> {
         }
         Ok(expression)
     }
+}
+
+/// `± other` of `increment_by_attribute`: refused when `other` is stored through a `set`
+/// transform, whose stored value is not the field's number.
+fn relative<M: Model, T, O, W>(sign: Sign, other: &Attr<M, T, O, W>) -> Result<Action> {
+    if M::SCHEMA.transformed.contains(&other.name()) {
+        return Err(Error::validation(format!(
+            "`{}` is stored through its #[dynorm(set)] transform, so its stored value is not the number an update adds",
+            other.name()
+        ))
+        .with_model(M::SCHEMA.model));
+    }
+    Ok(Action::Relative(sign, other.name(), other.steps()))
 }
 
 /// The elements of a set to add or delete: DynamoDB has no empty set, so none is refused.

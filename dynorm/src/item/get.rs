@@ -32,6 +32,8 @@ pub struct GetItem<M: Model> {
     client: Client,
     key: Result<Item>,
     read: ReadOptions,
+    /// Whether the item is taken whatever its identity attributes say.
+    ignore_identity: bool,
     report: Reporting,
     model: PhantomData<fn() -> M>,
 }
@@ -42,6 +44,7 @@ impl<M: Model> Clone for GetItem<M> {
             client: self.client.clone(),
             key: self.key.clone(),
             read: self.read,
+            ignore_identity: self.ignore_identity,
             report: self.report.clone(),
             model: PhantomData,
         }
@@ -61,6 +64,7 @@ impl<M: Model> GetItem<M> {
             client: client.clone(),
             key,
             read: ReadOptions::default(),
+            ignore_identity: false,
             report: Reporting::default(),
             model: PhantomData,
         }
@@ -73,6 +77,16 @@ impl<M: Model> GetItem<M> {
         /// Returns an item even when its `#[ttl]` has passed. By default such an item reads as
         /// absent, since DynamoDB deletes expired items only eventually.
     );
+
+    /// Takes the item at the key as `M`'s even when it lacks the entity's identity
+    /// attributes, or they name another entity: an item another program wrote with the
+    /// same keys, as ElectroDB's `ignoreOwnership` reads it. By default such an item is an
+    /// error ([`ErrorKind::Conversion`](crate::ErrorKind)) naming the attribute. It must still
+    /// decode as `M`.
+    pub fn ignore_identity(mut self) -> Self {
+        self.ignore_identity = true;
+        self
+    }
 
     /// The request, from its table name and key.
     fn input(&self, table: String, key: crate::value::Item) -> GetItemInputBuilder {
@@ -112,9 +126,14 @@ impl<M: Model> GetItem<M> {
         span::record_capacity(&span, output.consumed_capacity.as_slice());
         self.report
             .record(&Metadata::single(output.consumed_capacity.as_slice()));
-        let item = output
+        let mut item = output
             .item
             .filter(|item| self.read.include_expired || !M::SCHEMA.is_expired(item));
+        if let (true, Some(item), Some(entity)) =
+            (self.ignore_identity, item.as_mut(), M::SCHEMA.entity)
+        {
+            entity.adopt(item);
+        }
         item::decode(item, OPERATION)
     }
 }

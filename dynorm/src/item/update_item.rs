@@ -166,6 +166,28 @@ impl<M: Model> UpdateItem<M> {
         self
     }
 
+    /// `SET attribute = attribute + other`: adds the stored value of another numeric
+    /// attribute ([`Update::increment_by_attribute`]).
+    pub fn increment_by_attribute<T: Numeric, O, W: Updatable, P, V>(
+        mut self,
+        attr: Attr<M, T, O, W>,
+        other: Attr<M, T, P, V>,
+    ) -> Self {
+        self.update = self.update.increment_by_attribute(attr, other);
+        self
+    }
+
+    /// `SET attribute = attribute - other`: subtracts the stored value of another numeric
+    /// attribute ([`Update::decrement_by_attribute`]).
+    pub fn decrement_by_attribute<T: Numeric, O, W: Updatable, P, V>(
+        mut self,
+        attr: Attr<M, T, O, W>,
+        other: Attr<M, T, P, V>,
+    ) -> Self {
+        self.update = self.update.decrement_by_attribute(attr, other);
+        self
+    }
+
     /// Appends to a list.
     pub fn append<E, O, W: Updatable>(
         mut self,

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use tracing::Instrument;
 
 use super::budget::{budget_setters, read_within, Budget};
@@ -12,7 +12,7 @@ use super::cursor::Binding;
 use super::page::{self, Fetched, Page};
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
-use crate::expr::{Comparison, Expr, Placeholders};
+use crate::expr::{filters, Comparison, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
 use crate::observe::{request, Predicted, Reporting};
 use crate::schema::entity::{Entity, KeyTemplate};
@@ -67,6 +67,10 @@ struct Prepared {
     limit: Option<i32>,
     /// `Some(false)` for a descending read; `None` (ascending) otherwise.
     forward: Option<bool>,
+    /// A count's filter: the items of the collection's entities.
+    filter: Option<String>,
+    /// `COUNT` for a count.
+    select: Option<Select>,
 }
 
 impl Prepared {
@@ -82,6 +86,36 @@ impl Prepared {
             .set_exclusive_start_key(start)
             .set_return_consumed_capacity(self.return_capacity.clone())
             .set_scan_index_forward(self.forward)
+            .set_filter_expression(self.filter.clone())
+            .set_select(self.select.clone())
+    }
+}
+
+/// What a count of the collection counts: the items of each of its entities (its name,
+/// and ElectroDB's version), unexpired unless `include_expired`. A read decodes the same
+/// items, and skips the rest as it reads them.
+fn members(entities: &[&'static Schema], include_expired: bool) -> Expr {
+    let mut members: Vec<Expr> = entities
+        .iter()
+        .map(|schema| {
+            let expired = (!include_expired).then(|| filters::unexpired(schema));
+            let mut parts = Vec::new();
+            // One conjunction: DynamoDB refuses redundant parentheses.
+            for part in filters::entity(schema).into_iter().chain(expired.flatten()) {
+                match part {
+                    Expr::And(inner) => parts.extend(inner),
+                    other => parts.push(other),
+                }
+            }
+            match parts.len() {
+                1 => parts.remove(0),
+                _ => Expr::And(parts),
+            }
+        })
+        .collect();
+    match members.len() {
+        1 => members.remove(0),
+        _ => Expr::Or(members),
     }
 }
 
@@ -171,6 +205,31 @@ impl<C: Collection> CollectionQuery<C> {
         self
     }
 
+    /// How many items of the collection's entities the partition holds, counted by
+    /// DynamoDB (`Select: COUNT`, with a filter that keeps the items [`all`](Self::all)
+    /// would return), page after page: no item is sent back. Each page still consumes the
+    /// read units of the items it reads.
+    pub async fn count(self) -> Result<u32> {
+        let prepared = self.prepare_count()?;
+        page::count_all(|start| self.fetch(&prepared, start)).await
+    }
+
+    /// [`prepare`](Self::prepare), for a count.
+    fn prepare_count(&self) -> Result<Prepared> {
+        let mut prepared = self.prepare()?;
+        // The key condition's placeholders, which the filter's follow.
+        let mut placeholders = Placeholders {
+            names: prepared.names.take().unwrap_or_default(),
+            values: prepared.values.take().unwrap_or_default(),
+        };
+        prepared.filter =
+            placeholders.render_all(&[members(C::__ENTITIES, self.include_expired)]);
+        prepared.names = placeholders.take_names();
+        prepared.values = placeholders.take_values();
+        prepared.select = Some(Select::Count);
+        Ok(prepared)
+    }
+
     /// The key condition on the partition, rendered once.
     fn prepare(&self) -> Result<Prepared> {
         let schema = &<C::Anchor as Model>::SCHEMA;
@@ -206,6 +265,8 @@ impl<C: Collection> CollectionQuery<C> {
             },
             limit: None,
             forward: self.descending.then_some(false),
+            filter: None,
+            select: None,
         })
     }
 

@@ -321,6 +321,18 @@ impl Entity {
             || (self.convention.name_optional_on_read() && !item.contains_key(self.attribute))
     }
 
+    /// Takes a stored item as this entity's whatever its identity attributes say: writes
+    /// its name and version over them, as a read that ignores identity decodes it.
+    pub(crate) fn adopt(&self, item: &mut Item) {
+        item.insert(
+            self.attribute.to_owned(),
+            AttributeValue::S(self.name.to_owned()),
+        );
+        if let Some((attribute, version)) = self.convention.version() {
+            item.insert(attribute.to_owned(), AttributeValue::S(version.to_owned()));
+        }
+    }
+
     /// Writes the attributes that say which entity the item is, on every whole-item write:
     /// the name, the version (ElectroDB) and the times (DynamoDB-Toolbox with `timestamps`).
     pub(super) fn write_identity(&self, item: &mut Item) {

@@ -132,13 +132,14 @@ const examples = [
   },
   ...changes("update", stocked, key, "amendment"),
   ...changes("patch", portland, portlandKey, "ammendment"),
-  // Nine changes at once; one adds another attribute's stored value to `fees`.
+  // Nine changes at once; one adds another attribute's stored value to `fees`, so the
+  // store has fees and a pet fee.
   ...[
     ["update", stocked, key],
     ["patch", portland, portlandKey],
   ].map(([verb, seed, at]) => ({
     name: `${verb}-store-location-data`,
-    seed: [seed],
+    seed: [{ ...seed, petFee: 250, fees: 1000 }],
     run: (e) =>
       e[verb](at)
         .data((a, o) => {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::expr::path::Steps;
 use crate::expr::placeholders::Placeholders;
 
 /// Which end of a list `list_append` adds to.
@@ -21,6 +22,15 @@ pub(super) enum Sign {
     Minus,
 }
 
+impl Sign {
+    fn operator(self) -> char {
+        match self {
+            Self::Plus => '+',
+            Self::Minus => '-',
+        }
+    }
+}
+
 /// One action of an update, with its value already encoded in the field's storage.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Action {
@@ -34,6 +44,8 @@ pub(super) enum Action {
     Add(AttributeValue),
     /// `SET a = if_not_exists(a, :0) ± :v`
     Arithmetic(Sign, AttributeValue),
+    /// `SET a = a ± b`: another attribute of the item (or a path inside one), as stored.
+    Relative(Sign, &'static str, Steps),
     /// `SET a = list_append(..)`, with the current list (or an empty one) at the other end.
     ListAppend(ListEnd, AttributeValue),
     /// `DELETE a :v`, elements from a set.
@@ -58,6 +70,7 @@ impl Action {
             Self::Set(_)
             | Self::SetIfNotExists(_)
             | Self::Arithmetic(..)
+            | Self::Relative(..)
             | Self::ListAppend(..) => Clause::Set,
             Self::Remove => Clause::Remove,
             Self::Add(_) => Clause::Add,
@@ -85,14 +98,15 @@ impl Action {
             Self::Arithmetic(sign, value) => {
                 let zero = placeholders.value(AttributeValue::N("0".into()));
                 let value = placeholders.value(value.clone());
-                let operator = match sign {
-                    Sign::Plus => '+',
-                    Sign::Minus => '-',
-                };
                 let _ = write!(
                     out,
-                    "{target} = if_not_exists({target}, :v{zero}) {operator} :v{value}"
+                    "{target} = if_not_exists({target}, :v{zero}) {} :v{value}",
+                    sign.operator()
                 );
+            }
+            Self::Relative(sign, attribute, steps) => {
+                let other = placeholders.path(attribute, steps);
+                let _ = write!(out, "{target} = {target} {} {other}", sign.operator());
             }
             Self::ListAppend(end, value) => {
                 let empty = placeholders.value(AttributeValue::L(Vec::new()));
