@@ -214,3 +214,44 @@ async fn a_collection_reads_page_by_page_within_a_budget() {
     // A budget cannot stop `all` midway: on a budgeted collection it does not compile
     // (tests/ui/budget_whole_reads.rs).
 }
+
+/// `count()` counts what `all()` reads, on the server (`Select: COUNT`): an item of
+/// another entity in the partition is not counted, as `all()` skips it.
+#[tokio::test]
+async fn a_collection_counts_the_items_it_would_read() {
+    let db = board("collection_count").await;
+    let read = db.collection::<PersonWithCards>("ann").all().await.unwrap();
+    assert_eq!(read.len(), 5);
+    assert_eq!(
+        db.collection::<PersonWithCards>("ann").count().await.unwrap(),
+        5
+    );
+    let s = |text: &str| dynorm::types::AttributeValue::S(text.into());
+    db.sdk()
+        .put_item()
+        .table_name(db.tables().name::<Card>())
+        .item("pk", s("OTHER#1"))
+        .item("sk", s("OTHER#1"))
+        .item("gsi1pk", s("PERSON#ann"))
+        .item("gsi1sk", s("CARD#zz"))
+        .item("__entity", s("other"))
+        .send()
+        .await
+        .unwrap();
+    let tally = Tally::default();
+    let counted = db
+        .collection::<PersonWithCards>("ann")
+        .tally(&tally)
+        .count()
+        .await
+        .unwrap();
+    assert_eq!(counted, 5);
+    // The server read six items, and sent back their count only.
+    assert_eq!((tally.matched(), tally.scanned_count()), (5, 6));
+    assert_eq!(
+        db.collection::<PersonWithCards>("ann").all().await.unwrap().len(),
+        5
+    );
+    assert_eq!(db.collection::<PersonWithCards>("bo").count().await.unwrap(), 2);
+    assert_eq!(db.collection::<PersonWithCards>("nobody").count().await.unwrap(), 0);
+}

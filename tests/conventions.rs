@@ -837,3 +837,60 @@ async fn electrodb_computed_and_transformed_attributes_match_the_library() {
     assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
     assert_eq!(error.attribute(), Some("replyViewed"), "{error}");
 }
+
+/// An item another program wrote at an entity's key, without its identity attributes, is
+/// refused by a read by key, naming the attribute, and read with `ignore_identity()`, as
+/// ElectroDB's `ignoreOwnership` reads it. The item is left as it is.
+#[tokio::test]
+async fn a_read_that_ignores_identity_takes_an_item_another_program_wrote() {
+    use templates::{Membership, MembershipKey, Role};
+
+    let db = common::db("conv_ignore_identity").await;
+    db.tables()
+        .create_shared::<templates::TeamsTemplates>()
+        .send()
+        .await
+        .unwrap();
+    let mut item = membership_key("t1", "other");
+    item.insert("teamId".into(), s("t1"));
+    item.insert("userId".into(), s("other"));
+    item.insert("role".into(), s("member"));
+    db.sdk()
+        .put_item()
+        .table_name(db.tables().name::<Membership>())
+        .set_item(Some(item.clone()))
+        .send()
+        .await
+        .unwrap();
+    let key = || MembershipKey {
+        team_id: "t1".into(),
+        user_id: "other".into(),
+    };
+    let refused = db.get::<Membership>(key()).send().await.unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Conversion, "{refused}");
+    assert_eq!(refused.attribute(), Some("__edb_e__"), "{refused}");
+    let read = db
+        .get::<Membership>(key())
+        .ignore_identity()
+        .send()
+        .await
+        .unwrap()
+        .expect("the item is read");
+    assert_eq!(read.role, Role::Member);
+    assert_eq!(read.user_id, "other");
+    assert_eq!(
+        raw::<Membership>(&db, membership_key("t1", "other")).await,
+        item,
+        "a read changes nothing"
+    );
+    assert!(db
+        .get::<Membership>(MembershipKey {
+            team_id: "t1".into(),
+            user_id: "absent".into(),
+        })
+        .ignore_identity()
+        .send()
+        .await
+        .unwrap()
+        .is_none());
+}

@@ -839,6 +839,18 @@ async fn check(db: &Client, world: &World) -> Result<(), String> {
         expected.issues.retain(|_, i| i.owner == owner);
         expected.pulls.retain(|_, p| p.owner == owner);
         same("the owned collection", &found, &expected)?;
+        // DynamoDB counts the same items (`Select: COUNT`, with the members' filter).
+        let counted = db
+            .collection::<Owned>(owner)
+            .count()
+            .await
+            .map_err(failed("the owned collection's count"))?;
+        let listed = expected.repos.len() + expected.issues.len() + expected.pulls.len();
+        if counted as usize != listed {
+            return Err(format!(
+                "the owned collection of {owner} counts {counted} items, and holds {listed}"
+            ));
+        }
         let mut found = World::default();
         for item in db
             .collection::<Managed>(owner)
@@ -856,6 +868,17 @@ async fn check(db: &Client, world: &World) -> Result<(), String> {
         }
         expected.repos.clear();
         same("the managed sub-collection", &found, &expected)?;
+        let counted = db
+            .collection::<Managed>(owner)
+            .count()
+            .await
+            .map_err(failed("the managed sub-collection's count"))?;
+        let listed = expected.issues.len() + expected.pulls.len();
+        if counted as usize != listed {
+            return Err(format!(
+                "the managed sub-collection of {owner} counts {counted} items, and holds {listed}"
+            ));
+        }
 
         // 5. range() on the list key `[status, ticket]`.
         for status in STATUSES {

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashSet};
 use chrono::{Duration, Utc};
 use dynorm::expr::AttributeType;
 use dynorm::types::AttributeValue;
-use dynorm::{ErrorKind, Model};
+use dynorm::{ErrorKind, Model, Request};
 use serde::{Deserialize, Serialize};
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -1351,4 +1351,96 @@ async fn items_written_before_a_computed_field_read_through_their_upcast() {
     // A write stores the slug, and the index finds the post.
     db.put(&read).send().await.unwrap();
     assert_eq!(by_slug().await.unwrap(), [read]);
+}
+
+/// A shop whose fees grow by its pet fee, another attribute of the item.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Shops", rename_all = "camelCase")]
+struct Shop {
+    #[hash_key]
+    id: String,
+    fees: u32,
+    pet_fee: Option<u32>,
+    #[dynorm(set = in_tenths, get = in_points)]
+    bonus: u32,
+}
+
+/// `increment_by_attribute` adds another attribute's stored value (`SET a = a + b`), and
+/// `decrement_by_attribute` subtracts it; an item without the other attribute is refused
+/// by DynamoDB, an upsert (which may create the item) and a transformed attribute by
+/// dynorm before sending.
+#[tokio::test]
+async fn an_update_adds_or_subtracts_another_attributes_stored_value() {
+    let db = common::db_with::<Shop>("writes_relative").await;
+    let shop = |id: &str, pet_fee: Option<u32>| Shop {
+        id: id.into(),
+        fees: 100,
+        pet_fee,
+        bonus: 3,
+    };
+    db.create(&shop("s1", Some(25))).send().await.unwrap();
+    let update = db
+        .update::<Shop>("s1")
+        .increment_by_attribute(Shop::FEES, Shop::PET_FEE);
+    let sent = update.preview().unwrap();
+    let text = sent.update_expression().unwrap();
+    let names = sent.expression_attribute_names().unwrap();
+    let name = |attribute: &str| {
+        names
+            .iter()
+            .find(|(_, n)| *n == attribute)
+            .map(|(placeholder, _)| placeholder.clone())
+            .unwrap()
+    };
+    let (fees, pet_fee) = (name("fees"), name("petFee"));
+    assert!(
+        text.contains(&format!("{fees} = {fees} + {pet_fee}")),
+        "{text}"
+    );
+    let updated = update.send_returning_new().await.unwrap();
+    assert_eq!(updated.fees, 125);
+    let updated = db
+        .update::<Shop>("s1")
+        .decrement_by_attribute(Shop::FEES, Shop::PET_FEE)
+        .decrement_by_attribute(Shop::PET_FEE, Shop::PET_FEE)
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!((updated.fees, updated.pet_fee), (100, Some(0)));
+
+    // No pet fee stored: DynamoDB refuses the expression, and nothing changes.
+    db.create(&shop("s2", None)).send().await.unwrap();
+    let refused = db
+        .update::<Shop>("s2")
+        .increment_by_attribute(Shop::FEES, Shop::PET_FEE)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Validation, "{refused}");
+    assert_eq!(
+        db.get::<Shop>("s2").send().await.unwrap(),
+        Some(shop("s2", None))
+    );
+
+    // An upsert would create the item without the other attribute.
+    let refused = db
+        .update::<Shop>("s3")
+        .increment_by_attribute(Shop::FEES, Shop::PET_FEE)
+        .upsert()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Validation, "{refused}");
+    assert_eq!(refused.attribute(), Some("fees"), "{refused}");
+    assert!(db.get::<Shop>("s3").send().await.unwrap().is_none());
+
+    // `bonus` is stored in tenths: its stored value is not the number to add.
+    let refused = db
+        .update::<Shop>("s1")
+        .increment_by_attribute(Shop::FEES, Shop::BONUS)
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Validation, "{refused}");
+    assert!(refused.to_string().contains("`bonus`"), "{refused}");
 }
