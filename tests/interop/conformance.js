@@ -243,6 +243,22 @@ function requestDifference(example, params, sent, keys, step = 0, steps = 1, ope
   return differences.length ? differences.join("; ") : null;
 }
 
+/** Three characters of this run's own, for an idempotency token. */
+const runSuffix = () => Math.floor(Math.random() * 36 ** 3).toString(36).padStart(3, "0");
+
+/** The token dynorm sent with each transaction of an example whose documentation token is
+ * `documented`, and how it differs from that token with a run's suffix (`-` and three
+ * characters: DynamoDB takes 36 at most), if it does. */
+function tokenDifference(documented, sent) {
+  const tokens = [...new Set(sent.filter((r) => r.operation === "TransactWriteItems").map((r) => r.body.ClientRequestToken))];
+  const escaped = documented.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const fits = tokens.length === 1 && new RegExp(`^${escaped}-[0-9a-z]{3}$`).test(tokens[0]);
+  return {
+    sent: tokens[0],
+    difference: fits ? null : `ClientRequestToken: dynorm sent ${JSON.stringify(tokens)}, not the documentation's ${documented} with a run's suffix`,
+  };
+}
+
 async function compare() {
   const dynorm = new Map(JSON.parse(fs.readFileSync(dynormPath, "utf8")).map((run) => [run.name, run]));
   const written = {};
@@ -278,13 +294,18 @@ async function compare() {
       await clear(table, keys);
       for (const item of example.seed || []) await put(entity, table, item);
       const runs = example.runs || [example.run];
-      // The example's options to `.go()`, as `{ order: "desc" }`.
-      const params = runs.map((run) => run(entity).params(example.go));
+      // The example's options to `.go()`, as `{ order: "desc" }`. An idempotency token is
+      // the documentation's with a suffix of the run's, dynorm's in the requests compared
+      // and one of ElectroDB's own in the requests it sends (see `tokenDifference`).
+      const token = example.token && tokenDifference(example.token, ours.requests);
+      const go = example.token ? { ...example.go, token: token.sent } : example.go;
+      const send = example.token ? { ...example.go, token: `${example.token}-${runSuffix()}` } : example.go;
+      const params = runs.map((run) => run(entity).params(go));
       let rejected = false;
       let read = null;
       try {
         for (const [i, run] of runs.entries()) {
-          const { data, rejected: refused } = await run(entity).go(example.go);
+          const { data, rejected: refused } = await run(entity).go(send);
           // `returnOnConditionCheckFailure` returns a refusal instead of throwing it.
           if (refused) throw new Error("The conditional request failed");
           if (operationOf(example.name, params[i]) === "TransactGetItems") {
@@ -313,7 +334,7 @@ async function compare() {
       }
       const theirs = await scan(table);
       written[example.name] = theirs;
-      const differences = [];
+      const differences = token && token.difference ? [token.difference] : [];
       // Each request against dynorm's request of the same operation, in the same order.
       const operations = params.map((step, i) => (Array.isArray(step) ? "batch" : operationOf(example.name, step)));
       // A hydrated query reads the whole items by key after the index: both libraries
@@ -331,6 +352,9 @@ async function compare() {
       if (rejected !== Boolean(ours.error)) {
         differences.push(`ElectroDB ${rejected ? "was refused" : "wrote"}, dynorm ${ours.error ? `failed (${ours.error})` : "wrote"}`);
       }
+      // What the example says of the items it leaves.
+      const expected = example.stored && example.stored(theirs);
+      if (expected) unexpected.push(`${example.name}: ${expected}`);
       const stored = sortItems(ours.items);
       if (JSON.stringify(stored) !== JSON.stringify(theirs)) {
         const difference = `stored items: ElectroDB ${JSON.stringify(theirs)}, dynorm ${JSON.stringify(stored)}`;

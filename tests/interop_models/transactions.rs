@@ -1,6 +1,7 @@
 //! ElectroDB's transaction examples, said in dynorm (`tests/interop/conformance/transactions.js`):
-//! a workforce's employee and office read in one transaction, and MI6's agent, created
-//! with a `constraint` item that keeps its email unique.
+//! a workforce's employee and office read in one transaction, MI6's agent, created
+//! with a `constraint` item that keeps its email unique, and its kills added by one
+//! transaction sent twice with one idempotency token.
 
 use dynorm::{Client, Error, Model};
 
@@ -104,8 +105,37 @@ pub async fn put_seed(example: &str, db: &Client) -> Result<(), Error> {
             .send()
             .await
         }
+        "transact-write-idempotent-writes" => {
+            db.put(&Agent {
+                kills: Some(0),
+                ..bond()
+            })
+            .send()
+            .await
+        }
         _ => Ok(()),
     }
+}
+
+/// The documentation's idempotency token, with `-` and three characters of this run's:
+/// DynamoDB refuses for ten minutes a token sent again with another request (another
+/// run's table), and takes 36 characters at most.
+fn run_token(documented: &str) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos(),
+    );
+    let mut n = hasher.finish() % 36u64.pow(3);
+    let mut suffix = [b'0'; 3];
+    for digit in suffix.iter_mut().rev() {
+        *digit = b"0123456789abcdefghijklmnopqrstuvwxyz"[(n % 36) as usize];
+        n /= 36;
+    }
+    format!("{documented}-{}", String::from_utf8_lossy(&suffix))
 }
 
 /// The example's transaction: how many items it read, for a read.
@@ -121,6 +151,24 @@ pub async fn run(example: &str, db: &Client) -> Result<Option<usize>, Error> {
             let found = usize::from(read.get::<Employee>(0)?.is_some())
                 + usize::from(read.get::<Office>(1)?.is_some());
             Ok(Some(found))
+        }
+        "transact-write-idempotent-writes" => {
+            let token = run_token("daily-headcount-count-2022-03-16");
+            // Kills `0` -> `2`; the second, with the same token, is not applied again.
+            for _ in 0..2 {
+                db.transact_write()
+                    .write(
+                        db.update::<Agent>(AgentKey {
+                            designation: "00".into(),
+                            id: "7".into(),
+                        })
+                        .increment(Agent::KILLS, 2),
+                    )
+                    .idempotency_token(&token)
+                    .send()
+                    .await?;
+            }
+            Ok(None)
         }
         "transact-write-unique-constraint" => {
             let agent = bond();

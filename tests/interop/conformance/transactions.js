@@ -1,8 +1,10 @@
 // ElectroDB's transaction examples: a workforce's employee and office read in one
 // transaction, and MI6's agent written with a unique email kept by a `constraint` entity.
 // Each example declares its own service; the suite's table holds one example's items at a
-// time. The idempotent write (`token`) is not run: both libraries would send one token to
-// one server, which refuses the second request as a mismatch for ten minutes.
+// time. The idempotent write sends one transaction twice with one token, and the second is
+// not applied: each library's token is the documentation's with a suffix of its own run
+// (`token` in conformance.js), since DynamoDB refuses a token sent for ten minutes with
+// another request, and the other library's request is to another table.
 "use strict";
 
 const { Entity, Service } = require("electrodb");
@@ -82,6 +84,19 @@ const examples = [
         employee.get({ employeeId: "employee-1" }).commit(),
         office.get({ officeId: "office-1" }).commit(),
       ]),
+  },
+  {
+    name: "transact-write-idempotent-writes",
+    entity: mi6,
+    entityName: "agent",
+    seed: [["agent", { ...bond, kills: 0 }]],
+    token: "daily-headcount-count-2022-03-16",
+    // Kills `0` -> `2`, and `2` still after the second (the stored items of both
+    // libraries are the same).
+    stored: (items) => (items[0].kills.N === "2" ? null : `kills is ${items[0].kills.N}: the second transaction was applied`),
+    runs: [0, 1].map(() => (s) =>
+      s.transaction.write(({ agent }) => [agent.patch({ id: "7", designation: "00" }).add({ kills: 2 }).commit()]),
+    ),
   },
   {
     name: "transact-write-unique-constraint",
