@@ -223,7 +223,10 @@ async fn a_collection_counts_the_items_it_would_read() {
     let read = db.collection::<PersonWithCards>("ann").all().await.unwrap();
     assert_eq!(read.len(), 5);
     assert_eq!(
-        db.collection::<PersonWithCards>("ann").count().await.unwrap(),
+        db.collection::<PersonWithCards>("ann")
+            .count()
+            .await
+            .unwrap(),
         5
     );
     let s = |text: &str| dynorm::types::AttributeValue::S(text.into());
@@ -249,9 +252,64 @@ async fn a_collection_counts_the_items_it_would_read() {
     // The server read six items, and sent back their count only.
     assert_eq!((tally.matched(), tally.scanned_count()), (5, 6));
     assert_eq!(
-        db.collection::<PersonWithCards>("ann").all().await.unwrap().len(),
+        db.collection::<PersonWithCards>("ann")
+            .all()
+            .await
+            .unwrap()
+            .len(),
         5
     );
-    assert_eq!(db.collection::<PersonWithCards>("bo").count().await.unwrap(), 2);
-    assert_eq!(db.collection::<PersonWithCards>("nobody").count().await.unwrap(), 0);
+    assert_eq!(
+        db.collection::<PersonWithCards>("bo")
+            .count()
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        db.collection::<PersonWithCards>("nobody")
+            .count()
+            .await
+            .unwrap(),
+        0
+    );
+}
+
+/// A filter on one entity's attributes applies to every item the collection reads: an
+/// item of another entity lacks the attribute, so `not_exists` keeps it and a comparison
+/// drops it. `count()` counts what the filter keeps.
+#[tokio::test]
+async fn a_collection_filter_applies_to_every_item_it_reads() {
+    let db = board("collection_filter").await;
+    let open = db
+        .collection::<PersonWithCards>("ann")
+        .filter(Card::STATUS.eq("open"))
+        .all()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = open
+        .iter()
+        .map(|item| match item {
+            PersonWithCards::Card(card) => card.card_id.as_str(),
+            PersonWithCards::Person(_) => "the person",
+        })
+        .collect();
+    assert_eq!(ids, ["c1", "c5"]);
+    let done_or_person = || {
+        db.collection::<PersonWithCards>("ann")
+            .filter(Card::STATUS.not_exists() | Card::STATUS.eq("done"))
+    };
+    let read = done_or_person().all().await.unwrap();
+    assert_eq!(read.len(), 3);
+    assert!(matches!(read[0], PersonWithCards::Person(_)), "{read:?}");
+    assert_eq!(done_or_person().count().await.unwrap(), 3);
+    // Two filters are joined with AND.
+    let none = db
+        .collection::<PersonWithCards>("ann")
+        .filter(Card::STATUS.eq("open"))
+        .filter(Person::NAME.eq("Ann"))
+        .all()
+        .await
+        .unwrap();
+    assert!(none.is_empty(), "{none:?}");
 }

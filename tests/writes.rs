@@ -1444,3 +1444,91 @@ async fn an_update_adds_or_subtracts_another_attributes_stored_value() {
     assert_eq!(refused.kind(), ErrorKind::Validation, "{refused}");
     assert!(refused.to_string().contains("`bonus`"), "{refused}");
 }
+
+/// A shelf of a store, whose labels are a DynamoDB string set inside a map.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Shelf {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    labels: Option<dynorm::StringSet>,
+    names: BTreeSet<String>,
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Shelves")]
+struct Store {
+    #[hash_key]
+    id: String,
+    shelves: Vec<Shelf>,
+}
+
+/// A `StringSet` inside a list of maps is stored as a set, so an update adds elements to
+/// it and deletes them at its path; any other set inside an attribute is serde's list, and
+/// `add_to_set` on its path is refused before sending.
+#[tokio::test]
+async fn an_update_adds_to_a_string_set_inside_a_list_of_maps() {
+    let db = common::db_with::<Store>("writes_nested_sets").await;
+    let shelf = |labels: Option<&[&str]>| Shelf {
+        labels: labels.map(|l| l.iter().copied().collect()),
+        names: BTreeSet::from(["a".to_owned()]),
+    };
+    db.create(&Store {
+        id: "s1".into(),
+        shelves: vec![shelf(None), shelf(Some(&["x"]))],
+    })
+    .send()
+    .await
+    .unwrap();
+    let labels = |i: u32| Store::SHELVES.at(i).field::<dynorm::StringSet>("labels");
+    let stored = db
+        .update::<Store>("s1")
+        .add_to_set(labels(0), dynorm::StringSet::from(["new"]))
+        .add_to_set(labels(1), dynorm::StringSet::from(["y", "z"]))
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(stored.shelves[0].labels, Some(["new"].into()));
+    assert_eq!(stored.shelves[1].labels, Some(["x", "y", "z"].into()));
+    let stored = db
+        .update::<Store>("s1")
+        .delete_from_set(labels(1), dynorm::StringSet::from(["x"]))
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(stored.shelves[1].labels, Some(["y", "z"].into()));
+    let raw = db
+        .sdk()
+        .get_item()
+        .table_name(db.tables().name::<Store>())
+        .key("id", AttributeValue::S("s1".into()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    let AttributeValue::L(shelves) = &raw["shelves"] else {
+        panic!("shelves is a list: {raw:?}")
+    };
+    let AttributeValue::M(second) = &shelves[1] else {
+        panic!("a shelf is a map")
+    };
+    assert_eq!(
+        second["labels"],
+        AttributeValue::Ss(vec!["y".into(), "z".into()])
+    );
+    assert!(
+        matches!(second["names"], AttributeValue::L(_)),
+        "{second:?}"
+    );
+
+    let refused = db
+        .update::<Store>("s1")
+        .add_to_set(
+            Store::SHELVES.at(0).field::<BTreeSet<String>>("names"),
+            BTreeSet::from(["b".to_owned()]),
+        )
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Validation, "{refused}");
+    assert!(refused.to_string().contains("StringSet"), "{refused}");
+}

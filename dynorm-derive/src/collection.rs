@@ -211,6 +211,12 @@ fn expand(collection: &Collection) -> TokenStream {
     };
     let key_enum = key_enum(collection);
     let entity_types = collection.variants.iter().map(|variant| variant.ty);
+    let members = collection.variants.iter().map(|Variant { ty, .. }| {
+        quote! {
+            #[automatically_derived]
+            impl ::dynorm::__private::Member<#ident> for #ty {}
+        }
+    });
     let arms = collection.variants.iter().map(|Variant { ident: variant, ty }| {
         quote! {
             if __entity == ::dynorm::__private::entity_name(&<#ty as ::dynorm::__private::Model>::SCHEMA) {
@@ -240,6 +246,8 @@ fn expand(collection: &Collection) -> TokenStream {
         impl ::dynorm::__private::Keyed for #ident {
             type Key = #key_ident;
         }
+
+        #(#members)*
 
         #[automatically_derived]
         impl ::dynorm::__private::Collection for #ident {

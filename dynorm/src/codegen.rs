@@ -30,6 +30,7 @@ pub use crate::value::default_of::DefaultOf;
 pub use crate::value::scalar::bytes;
 pub use crate::value::DateStorage;
 // For `dynorm_test::FixedClock`, not generated code.
+pub use crate::schema::collection::Member;
 pub use crate::value::clock::fix as fix_clock;
 pub use crate::Item;
 pub use crate::{Attr, Collection, Error, Model, Result};

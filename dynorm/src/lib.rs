@@ -144,9 +144,10 @@ pub use expr::attr::Attr;
 pub use expr::condition::Condition;
 pub use expr::update::Update;
 pub use observe::request::Request;
-pub use schema::collection::Collection;
+pub use schema::collection::{Collection, Member};
 pub use schema::model::Model;
 pub use value::item::Item;
+pub use value::StringSet;
 
 // Lets the derive's `::dynorm` paths resolve in this crate's own unit tests.
 #[cfg(test)]

@@ -233,14 +233,49 @@ function requestDifference(example, params, sent, keys, step = 0, steps = 1, ope
           `__edb_v__ = value ${JSON.stringify({ S: version })}`,
         ])
       : [];
+  // An update that writes a path inside an attribute (`SET map.key`, `REMOVE list[0]`)
+  // is refused by DynamoDB when the item is absent ("The document path provided in the
+  // update expression is invalid for update"): it holds only of an item that exists,
+  // with or without a test that says so.
+  const exists = operation === "UpdateItem" && writesPath(params.UpdateExpression) ? ["the item exists"] : [];
   for (const field of ["ConditionExpression", "KeyConditionExpression", "FilterExpression"]) {
+    const dropped = field === "ConditionExpression" ? [...identity, ...exists] : identity;
     compare(
       field,
-      canonical(params[field], names, theirValues, keys, identity),
-      canonical(body[field], body.ExpressionAttributeNames || {}, body.ExpressionAttributeValues || {}, keys, identity),
+      canonical(params[field], names, theirValues, keys, dropped),
+      canonical(body[field], body.ExpressionAttributeNames || {}, body.ExpressionAttributeValues || {}, keys, dropped),
     );
   }
   return differences.length ? differences.join("; ") : null;
+}
+
+/** Whether an update expression writes a path inside an attribute: a target of its
+ * `SET`, `REMOVE`, `ADD` or `DELETE` clauses with a map key or list index. */
+function writesPath(expression) {
+  if (!expression) return false;
+  const clauses = expression.split(/\b(SET|REMOVE|ADD|DELETE)\b/i).slice(1);
+  for (let i = 0; i < clauses.length; i += 2) {
+    const keyword = clauses[i].toUpperCase();
+    // The clause's actions, split at the commas outside parentheses.
+    const actions = [];
+    let depth = 0;
+    let current = "";
+    for (const ch of clauses[i + 1]) {
+      if (ch === "(") depth++;
+      if (ch === ")") depth--;
+      if (ch === "," && depth === 0) {
+        actions.push(current);
+        current = "";
+      } else current += ch;
+    }
+    actions.push(current);
+    for (const action of actions) {
+      const text = action.trim();
+      const target = keyword === "SET" ? text.split("=")[0].trim() : text.split(/\s+/)[0];
+      if (/[.[]/.test(target)) return true;
+    }
+  }
+  return false;
 }
 
 /** Three characters of this run's own, for an idempotency token. */

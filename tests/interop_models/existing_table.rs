@@ -8,8 +8,16 @@ use dynorm::{Client, Error, Model};
 
 /// A store, as ElectroDB's entity declares it.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "ExistingStores", entity = "MallStore", rename_all = "camelCase")]
-#[dynorm(convention = "electrodb", service = "MallStoreDirectory", entity_version = "1")]
+#[dynorm(
+    table = "ExistingStores",
+    entity = "MallStore",
+    rename_all = "camelCase"
+)]
+#[dynorm(
+    convention = "electrodb",
+    service = "MallStoreDirectory",
+    entity_version = "1"
+)]
 #[key(pk = [city_id, mall_id], sk = [building_id, store_id])]
 pub struct ExistingStore {
     pub city_id: String,
@@ -31,8 +39,14 @@ pub async fn put_seed(_example: &str, db: &Client) -> Result<(), Error> {
     db.sdk()
         .put_item()
         .table_name(db.tables().name::<ExistingStore>())
-        .item("pk", s("$mallstoredirectory#cityid_atlanta1#mallid_eastpointe"))
-        .item("sk", s("$mallstore_1#buildingid_buildinga1#storeid_lattelarrys"))
+        .item(
+            "pk",
+            s("$mallstoredirectory#cityid_atlanta1#mallid_eastpointe"),
+        )
+        .item(
+            "sk",
+            s("$mallstore_1#buildingid_buildinga1#storeid_lattelarrys"),
+        )
         .item("cityId", s("Atlanta1"))
         .item("mallId", s("EastPointe"))
         .item("storeId", s("LatteLarrys"))

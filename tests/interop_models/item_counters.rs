@@ -30,7 +30,11 @@ pub struct GlobalCounter {
 
 /// A team's count, in its organization's partition.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "ItemCounters", entity = "team-counter", rename_all = "camelCase")]
+#[dynorm(
+    table = "ItemCounters",
+    entity = "team-counter",
+    rename_all = "camelCase"
+)]
 #[dynorm(convention = "electrodb", service = "directory", entity_version = "1")]
 #[key(pk = [organization_id], sk = [team_id], collection = "employed")]
 pub struct TeamCounter {
@@ -52,7 +56,11 @@ pub enum Kind {
 
 /// An organization's count of one kind of member.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynorm(table = "ItemCounters", entity = "member-counter", rename_all = "camelCase")]
+#[dynorm(
+    table = "ItemCounters",
+    entity = "member-counter",
+    rename_all = "camelCase"
+)]
 #[dynorm(convention = "electrodb", service = "directory", entity_version = "1")]
 #[key(pk = [organization_id], sk = [kind], collection = "employed")]
 pub struct OrganizationItemCounter {
@@ -163,16 +171,16 @@ pub async fn run(example: &str, db: &Client) -> Result<Option<usize>, Error> {
                         organization_id: ORGANIZATION.into(),
                         team_id: TEAM.into(),
                     })
-                        .increment(TeamCounter::COUNT, 1)
-                        .upsert(),
+                    .increment(TeamCounter::COUNT, 1)
+                    .upsert(),
                 )
                 .write(
                     db.update::<OrganizationItemCounter>(OrganizationItemCounterKey {
                         organization_id: ORGANIZATION.into(),
                         kind: Kind::Employee,
                     })
-                        .increment(OrganizationItemCounter::COUNT, 1)
-                        .upsert(),
+                    .increment(OrganizationItemCounter::COUNT, 1)
+                    .upsert(),
                 )
                 .send()
                 .await?;

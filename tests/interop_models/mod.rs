@@ -815,9 +815,7 @@ pub mod store_paths {
     //! ElectroDB's `StoreLocations` as its map and list update examples declare it
     //! (`tests/interop/conformance/store_paths.js`).
 
-    use std::collections::BTreeSet;
-
-    use dynorm::Model;
+    use dynorm::{Model, StringSet};
     use serde::{Deserialize, Serialize};
 
     #[derive(Model, Debug, Clone, PartialEq)]
@@ -843,10 +841,13 @@ pub mod store_paths {
         pub map_property: Option<String>,
     }
 
+    /// A map of the list: its set is a DynamoDB string set, as ElectroDB stores a `set`
+    /// inside a map, so an update adds elements to it.
     #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
     #[serde(rename_all = "camelCase")]
     pub struct ListEntry {
-        pub set_attribute: Option<BTreeSet<String>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub set_attribute: Option<StringSet>,
     }
 }
 

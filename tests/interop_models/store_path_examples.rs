@@ -1,6 +1,6 @@
 //! ElectroDB's map and list update examples on `StoreLocations`, said in dynorm with paths.
 
-use dynorm::{Client, Error};
+use dynorm::{Client, Error, StringSet};
 
 use super::store_paths::{ListEntry, MapAttribute, StorePath as S, StorePathKey};
 
@@ -28,14 +28,9 @@ pub fn seed(_: &str) -> Vec<S> {
     }]
 }
 
-/// The examples dynorm does not say, with why.
-pub fn unsaid(name: &str) -> Option<&'static str> {
-    match name {
-        "update-nested-set-add" | "patch-complex-nested-set" => Some(
-            "a value inside an attribute is in serde's form, where a set is a list, and DynamoDB adds elements only to a set: dynorm refuses `add_to_set` on a path (set the list whole)",
-        ),
-        _ => None,
-    }
+/// Every example is said.
+pub fn unsaid(_: &str) -> Option<&'static str> {
+    None
 }
 
 /// Each example writes one path: `mapAttribute.mapProperty`, or removes `listAttribute[0]`.
@@ -48,6 +43,11 @@ pub async fn run(name: &str, db: &Client) -> Result<Option<usize>, Error> {
         "update-list-element-remove" | "patch-list-element-remove" => {
             update.remove(S::LIST_ATTRIBUTE.at(0))
         }
+        // The set of the list's second map, a `StringSet`.
+        "update-nested-set-add" | "patch-complex-nested-set" => update.add_to_set(
+            S::LIST_ATTRIBUTE.at(1).field::<StringSet>("setAttribute"),
+            StringSet::from(["setItemValue"]),
+        ),
         _ => panic!("no dynorm side for the example {name}"),
     };
     update.send().await?;

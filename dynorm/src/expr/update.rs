@@ -60,6 +60,8 @@ impl<E, S> sealed::Sealed for HashSet<E, S> {}
 impl<E, S> SetLike for HashSet<E, S> {}
 impl<E> sealed::Sealed for BTreeSet<E> {}
 impl<E> SetLike for BTreeSet<E> {}
+impl sealed::Sealed for crate::value::StringSet {}
+impl SetLike for crate::value::StringSet {}
 
 impl<M: Model> Default for Update<M> {
     fn default() -> Self {
@@ -128,9 +130,9 @@ impl<M: Model> Update<M> {
             Some(refuse(format!(
                 "a path goes at most {MAX_STEPS} steps inside an attribute: `{path}..` goes further"
             )))
-        } else if matches!(action, Ok(Action::Add(_) | Action::DeleteFromSet(_))) {
+        } else if matches!(&action, Ok(Action::Add(v) | Action::DeleteFromSet(v)) if !is_set(v)) {
             Some(refuse(format!(
-                "inside an attribute values are in serde's form, where a set is a list, and DynamoDB adds and deletes elements only in a set; `set` the path `{path}` instead"
+                "inside an attribute values are in serde's form, where a set is a list, and DynamoDB adds and deletes elements only in a set; `set` the path `{path}` instead, or store it as a `StringSet`"
             )))
         } else if let Some(why) = schema.read_whole(name) {
             Some(refuse(format!(
@@ -608,6 +610,15 @@ fn relative<M: Model, T, O, W>(sign: Sign, other: &Attr<M, T, O, W>) -> Result<A
         .with_model(M::SCHEMA.model));
     }
     Ok(Action::Relative(sign, other.name(), other.steps()))
+}
+
+/// Whether a value is a DynamoDB set: a [`StringSet`](crate::StringSet) inside an
+/// attribute is one, serde's form of any other set a list.
+fn is_set(value: &AttributeValue) -> bool {
+    matches!(
+        value,
+        AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
+    )
 }
 
 /// The elements of a set to add or delete: DynamoDB has no empty set, so none is refused.

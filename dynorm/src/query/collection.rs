@@ -12,9 +12,10 @@ use super::cursor::Binding;
 use super::page::{self, Fetched, Page};
 use crate::client::Client;
 use crate::error::{sdk_error, Error, Result};
-use crate::expr::{filters, Comparison, Expr, Placeholders};
+use crate::expr::{filters, Comparison, Condition, Conjunction, Expr, Placeholders};
 use crate::observe::span::{self, request_span};
 use crate::observe::{request, Predicted, Reporting};
+use crate::schema::collection::Member;
 use crate::schema::entity::{Entity, KeyTemplate};
 use crate::schema::{collection, unique};
 use crate::schema::{entity_name, Collection, Index, IndexSchema, Model, Schema};
@@ -35,6 +36,7 @@ impl Client {
             hash: hash.into(),
             include_expired: false,
             descending: false,
+            filter: Conjunction::default(),
             report: Reporting::default(),
             budget: None,
             max_item_bytes: super::budget::MAX_ITEM_BYTES,
@@ -50,6 +52,8 @@ pub struct CollectionQuery<C: Collection> {
     hash: <C::Partition as Index>::HashKey,
     include_expired: bool,
     descending: bool,
+    /// The caller's filter, on the attributes of one entity or another.
+    filter: Conjunction,
     report: Reporting,
     budget: Option<f64>,
     max_item_bytes: u32,
@@ -205,33 +209,35 @@ impl<C: Collection> CollectionQuery<C> {
         self
     }
 
+    /// A condition for the filter expression, on the attributes of `M`, one of the
+    /// collection's entities. DynamoDB applies it to every item the query reads, whatever
+    /// its entity: an attribute another entity does not have is absent on its items, so
+    /// `Task::PROJECT_ID.not_exists() | Task::PROJECT_ID.contains("murder")` keeps every
+    /// employee and the tasks of murder projects, as ElectroDB's collection `where` does.
+    /// Several filters are joined with `AND`.
+    pub fn filter<M: Member<C>>(mut self, condition: Condition<M>) -> Self {
+        self.filter.push(condition);
+        self
+    }
+
     /// How many items of the collection's entities the partition holds, counted by
     /// DynamoDB (`Select: COUNT`, with a filter that keeps the items [`all`](Self::all)
     /// would return), page after page: no item is sent back. Each page still consumes the
     /// read units of the items it reads.
     pub async fn count(self) -> Result<u32> {
-        let prepared = self.prepare_count()?;
+        let prepared = self.prepare_as(Some(Select::Count))?;
         page::count_all(|start| self.fetch(&prepared, start)).await
     }
 
-    /// [`prepare`](Self::prepare), for a count.
-    fn prepare_count(&self) -> Result<Prepared> {
-        let mut prepared = self.prepare()?;
-        // The key condition's placeholders, which the filter's follow.
-        let mut placeholders = Placeholders {
-            names: prepared.names.take().unwrap_or_default(),
-            values: prepared.values.take().unwrap_or_default(),
-        };
-        prepared.filter =
-            placeholders.render_all(&[members(C::__ENTITIES, self.include_expired)]);
-        prepared.names = placeholders.take_names();
-        prepared.values = placeholders.take_values();
-        prepared.select = Some(Select::Count);
-        Ok(prepared)
+    /// The key condition on the partition and the filter, rendered once.
+    fn prepare(&self) -> Result<Prepared> {
+        self.prepare_as(None)
     }
 
-    /// The key condition on the partition, rendered once.
-    fn prepare(&self) -> Result<Prepared> {
+    /// [`prepare`](Self::prepare), for a read that returns `select`: for a count, the
+    /// filter keeps the items of the collection's entities, which a read keeps as it
+    /// decodes them.
+    fn prepare_as(&self, select: Option<Select>) -> Result<Prepared> {
         let schema = &<C::Anchor as Model>::SCHEMA;
         let fail = |e: Error| e.with_model(schema.model).with_operation(OPERATION);
         if schema.entity.is_none() {
@@ -252,6 +258,17 @@ impl<C: Collection> CollectionQuery<C> {
             conditions.push(condition);
         }
         let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
+        if let Some(error) = self.filter.first_error() {
+            return Err(fail(error.clone()));
+        }
+        let counted = select
+            .is_some()
+            .then(|| members(C::__ENTITIES, self.include_expired));
+        let filter: Vec<Expr> = counted
+            .into_iter()
+            .chain(self.filter.parts().iter().cloned())
+            .collect();
+        let filter = placeholders.render_all(&filter);
         Ok(Prepared {
             table: self.client.table_name::<C::Anchor>(),
             index: index.request_name(),
@@ -265,8 +282,8 @@ impl<C: Collection> CollectionQuery<C> {
             },
             limit: None,
             forward: self.descending.then_some(false),
-            filter: None,
-            select: None,
+            filter,
+            select,
         })
     }
 

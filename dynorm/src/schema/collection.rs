@@ -53,6 +53,16 @@ pub trait Collection: Derived + Keyed + Sized + Send + 'static {
     fn __decode_key(entity: &str, key: Item) -> Option<Result<<Self as Keyed>::Key>>;
 }
 
+/// An entity of collection `C`: `#[derive(Collection)]` implements it for each variant's
+/// model, so that a filter on the collection's query names the attributes of one of them
+/// ([`CollectionQuery::filter`](crate::query::CollectionQuery::filter)).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an entity of the collection `{C}`",
+    label = "a filter of `{C}` names the attributes of one of its entities",
+    note = "`#[derive(Collection)]` makes each model of its variants a `Member` of it"
+)]
+pub trait Member<C: Collection>: Model {}
+
 /// The entity name of a schema, for generated code.
 pub const fn entity_name(schema: &Schema) -> &'static str {
     match &schema.entity {

@@ -24,6 +24,7 @@ mod key_scalar;
 pub(crate) mod limits;
 pub(crate) mod scalar;
 mod set;
+mod string_set;
 mod unit_variant;
 
 pub(crate) use attr_error::{describe, show};
@@ -33,3 +34,4 @@ pub use date_storage::DateStorage;
 pub(crate) use item::Item;
 pub use key_scalar::{KeyScalar, ScalarType};
 pub use set::{SetElement, SetKind};
+pub use string_set::StringSet;

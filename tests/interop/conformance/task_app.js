@@ -73,6 +73,8 @@ const examples = [
   {
     name: "collection-assignments-filtered",
     entityName: "employees, tasks",
+    differs:
+      "ElectroDB joins its identity test and the `where` text without parentheses, so its filter reads `(identity AND projectId absent) OR projectId contains murder`; dynorm's filter is the caller's condition whole, and it keeps the collection's entities as it decodes the items",
     collection: true,
     seed,
     runs: [
