@@ -12,6 +12,7 @@ use std::time::Duration;
 use dynorm::batch::BatchOptions;
 use dynorm::client::RetryPolicy;
 use dynorm::observe::Tally;
+use dynorm::types::AttributeValue;
 use dynorm::{Client, Model};
 use futures::{StreamExt, TryStreamExt};
 
@@ -129,6 +130,48 @@ async fn keys_only_and_include_indexes_give_whole_items_in_index_order() {
     let wanted: Vec<Ticket> = (0..250).filter(|&n| n != 7).map(ticket).collect();
     assert_eq!(found, wanted);
     requests.assert_counts([("Query", 1), ("BatchGetItem", 3)]);
+}
+
+/// `project` reads only the named attributes of each item: its `BatchGetItem` requests
+/// project them with the table key (which matches the items to the keys), and the items
+/// returned hold the named attributes only, in index order.
+#[tokio::test]
+async fn a_hydrated_query_reads_the_attributes_it_names() {
+    let db = tickets("hydrate_project").await;
+    let requests = Requests::new();
+    let counted = requests.client(&db);
+    let found = counted
+        .query_by::<TicketByDesk>("north")
+        .range(Ticket::RANK.lt(150))
+        .hydrate()
+        .project(["body", "rank"])
+        .all()
+        .await
+        .unwrap();
+    let wanted: Vec<dynorm::Item> = (0..150)
+        .map(ticket)
+        .map(|t| {
+            dynorm::Item::from([
+                ("body".to_owned(), AttributeValue::S(t.body)),
+                ("rank".to_owned(), AttributeValue::N(t.rank.to_string())),
+            ])
+        })
+        .collect();
+    assert_eq!(found, wanted);
+    requests.assert_counts([("Query", 1), ("BatchGetItem", 2)]);
+    for body in requests.bodies("BatchGetItem") {
+        let read = &body["RequestItems"][db.tables().name::<Ticket>()];
+        let names: Vec<&str> = read["ExpressionAttributeNames"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|name| name.as_str().unwrap())
+            .collect();
+        assert_eq!(read["ProjectionExpression"], "#p0, #p1, #p2", "{body}");
+        for name in ["body", "rank", "id"] {
+            assert!(names.contains(&name), "{body}");
+        }
+    }
 }
 
 #[tokio::test]

@@ -134,10 +134,6 @@ pub fn unsaid_tasks(example: &str) -> Option<&'static str> {
             "its filter tests `description`, which the index does not project, so it matches \
              nothing: dynorm refuses it before sending (ElectroDB's types refuse it too)",
         ),
-        "include-projection-gsi-hydration-attributes" => Some(
-            "hydration reads whole models: a selection of their attributes (`attributes`) \
-             is not a type dynorm reads",
-        ),
         _ => None,
     }
 }
@@ -155,6 +151,13 @@ pub async fn run_tasks(example: &str, db: &Client) -> Result<Option<usize>, Erro
         "include-projection-gsi-hydration" => {
             open().filter(important()).hydrate().all().await?.len()
         }
+        "include-projection-gsi-hydration-attributes" => open()
+            .filter(important())
+            .hydrate()
+            .project(["taskId", "name", "description"])
+            .all()
+            .await?
+            .len(),
         _ => panic!("no dynorm side for the example {example}"),
     };
     Ok(Some(read))

@@ -49,6 +49,16 @@ pub struct BatchGet {
     read: ReadOptions,
     options: BatchOptions,
     report: Reporting,
+    /// The attributes read of each table that names some (`ProjectionExpression`, and its
+    /// names), by table name.
+    projections: HashMap<String, Projection>,
+}
+
+/// A table's `ProjectionExpression` and its attribute names.
+#[derive(Clone)]
+struct Projection {
+    expression: String,
+    names: HashMap<String, String>,
 }
 
 impl BatchGet {
@@ -62,7 +72,41 @@ impl BatchGet {
             read: ReadOptions::default(),
             options: BatchOptions::default(),
             report: Reporting::default(),
+            projections: HashMap::new(),
         }
+    }
+
+    /// Reads only `attributes` of `M`'s items, and what tells them apart and says whose
+    /// they are: the table's key, the entity's identity and the `#[ttl]`.
+    pub(crate) fn project<M: Model>(mut self, attributes: &[&'static str]) -> Self {
+        let schema = &M::SCHEMA;
+        let mut read: Vec<&'static str> = Vec::with_capacity(attributes.len() + 5);
+        let identity = schema.entity.iter().flat_map(|entity| {
+            std::iter::once(entity.attribute)
+                .chain(entity.convention.version().map(|(attribute, _)| attribute))
+        });
+        let needed = std::iter::once(schema.hash_key.name)
+            .chain(schema.range_key.map(|key| key.name))
+            .chain(identity)
+            .chain(schema.ttl);
+        for attribute in attributes.iter().copied().chain(needed) {
+            if !read.contains(&attribute) {
+                read.push(attribute);
+            }
+        }
+        let names: HashMap<String, String> = read
+            .iter()
+            .enumerate()
+            .map(|(i, attribute)| (format!("#p{i}"), (*attribute).to_owned()))
+            .collect();
+        let expression = (0..read.len())
+            .map(|i| format!("#p{i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let table = self.client.table_name::<M>();
+        self.projections
+            .insert(table, Projection { expression, names });
+        self
     }
 
     /// Reads the item of `M` with this key.
@@ -151,6 +195,7 @@ impl BatchGet {
                 },
             options,
             report,
+            projections,
             ..
         } = self;
         if let Some(error) = errors.into_iter().next() {
@@ -164,11 +209,13 @@ impl BatchGet {
         let names = &tables.names;
         let batch_tables = &tables;
         let client = &client;
+        let projections = &projections;
         let outcomes: Vec<ReadOutcome> = stream::iter(chunks)
             .map(|chunk| {
                 read_chunk(
                     client,
                     batch_tables,
+                    projections,
                     chunk,
                     consistent_read,
                     report.capacity(),
@@ -225,6 +272,7 @@ struct ReadOutcome {
 /// grouped by table in the order of their first key.
 fn chunk_input(
     pending: &[(String, Item)],
+    projections: &HashMap<String, Projection>,
     consistent: bool,
     capacity: Option<ReturnConsumedCapacity>,
 ) -> BatchGetItemInputBuilder {
@@ -235,9 +283,12 @@ fn chunk_input(
     let request: HashMap<String, KeysAndAttributes> = by_table
         .into_iter()
         .filter_map(|(table, keys)| {
+            let projection = projections.get(&table);
             KeysAndAttributes::builder()
                 .set_keys(Some(keys))
                 .consistent_read(consistent)
+                .set_projection_expression(projection.map(|p| p.expression.clone()))
+                .set_expression_attribute_names(projection.map(|p| p.names.clone()))
                 .build()
                 .ok()
                 .map(|k| (table, k))
@@ -255,6 +306,7 @@ fn chunk_input(
 async fn read_chunk(
     client: &Client,
     batch_tables: &Tables,
+    projections: &HashMap<String, Projection>,
     chunk: Vec<(usize, Item)>,
     consistent: bool,
     capacity: Option<ReturnConsumedCapacity>,
@@ -282,7 +334,7 @@ async fn read_chunk(
             || batch_tables.models_in(pending.iter().map(|(table, _)| table.as_str())),
             || span::joined(pending.iter().map(|(table, _)| table.as_str())),
         );
-        match chunk_input(&pending, consistent, capacity.clone())
+        match chunk_input(&pending, projections, consistent, capacity.clone())
             .send_with(client.sdk_once())
             .instrument(span.clone())
             .await
@@ -348,16 +400,15 @@ impl BatchGetResults {
         self.found::<M>().map(decode::<M>).collect()
     }
 
-    /// The items of model `M` that exist, as [`items`](Self::items) gives them, in the
-    /// order of `keys` (key items of `M`, each once): a key whose item is absent is skipped.
-    pub(crate) fn in_order<M: Model>(&self, keys: &[Item]) -> Result<Vec<M>> {
+    /// The items of `M` read for `keys`, in their order, as stored: a key not found (or
+    /// expired, or of another entity) is left out.
+    pub(crate) fn in_order_items<M: Model>(&self, keys: &[Item]) -> Vec<&Item> {
         let mut found: HashMap<Vec<u8>, &Item> = self
             .found::<M>()
             .map(|item| (key_signature::of_item(&M::SCHEMA, item), item))
             .collect();
         keys.iter()
             .filter_map(|key| found.remove(&key_signature::of_item(&M::SCHEMA, key)))
-            .map(decode::<M>)
             .collect()
     }
 
@@ -403,6 +454,7 @@ request! {
                     .collect();
                 chunk_input(
                     &pending,
+                    &self.projections,
                     self.read.consistent_read,
                     self.report.capacity(),
                 )

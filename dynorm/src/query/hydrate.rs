@@ -53,29 +53,56 @@ impl<M: Model, R: FromItem> Query<M, R> {
         Hydrated {
             query,
             options: BatchOptions::default(),
+            projection: None,
+            returns: PhantomData,
         }
     }
 }
 
-/// A query that returns whole `M` items, reading them by key after an index that does not
-/// hold them. Build it with [`Query::hydrate`]; it ends in [`all`](Self::all),
-/// [`page`](Self::page) or [`stream`](Self::stream).
+/// A query that returns whole `M` items (or, with [`project`](Hydrated::project), the
+/// attributes it names of them as raw items, `R = Item`), reading them by key after an
+/// index that does not hold them. Build it with [`Query::hydrate`]; it ends in
+/// [`all`](Self::all), [`page`](Self::page) or [`stream`](Self::stream).
 #[must_use = "a query does nothing until it is sent"]
-pub struct Hydrated<M: Model> {
+pub struct Hydrated<M: Model, R = M> {
     query: Query<M, M>,
     options: BatchOptions,
+    /// The attributes read of each item, for `R = Item`.
+    projection: Option<Vec<&'static str>>,
+    returns: PhantomData<fn() -> R>,
 }
 
-impl<M: Model> Clone for Hydrated<M> {
+impl<M: Model, R> Clone for Hydrated<M, R> {
     fn clone(&self) -> Self {
         Self {
             query: self.query.clone(),
             options: self.options,
+            projection: self.projection.clone(),
+            returns: PhantomData,
         }
     }
 }
 
 impl<M: Model> Hydrated<M> {
+    /// Reads only the named attributes of each item, as raw items, as ElectroDB's
+    /// `hydrate` with `attributes` does: the `BatchGetItem` requests project them (with
+    /// the table's key, the entity's identity and the `#[ttl]`, which tell the items apart
+    /// and are left out of what is returned). Through an index that projects everything,
+    /// the index's items are cut to the attributes named.
+    pub fn project<I>(self, attributes: I) -> Hydrated<M, Item>
+    where
+        I: IntoIterator<Item = &'static str>,
+    {
+        Hydrated {
+            query: self.query,
+            options: self.options,
+            projection: Some(attributes.into_iter().collect()),
+            returns: PhantomData,
+        }
+    }
+}
+
+impl<M: Model, R: FromItem> Hydrated<M, R> {
     /// Sets the concurrency, attempts and delays of the `BatchGetItem` requests.
     pub fn options(mut self, options: BatchOptions) -> Self {
         self.options = options;
@@ -90,7 +117,7 @@ impl<M: Model> Hydrated<M> {
 
     /// Every matching item, whole, in index order: every index page, then one
     /// `BatchGetItem` per 100 keys.
-    pub async fn all(self) -> Result<Vec<M>> {
+    pub async fn all(self) -> Result<Vec<R>> {
         let reader = self.reader()?;
         let fetch = |start| reader.prepared.fetch(start, None);
         let items = page::collect_all::<Item, _, _>(fetch, OPERATION).await?;
@@ -100,7 +127,7 @@ impl<M: Model> Hydrated<M> {
     /// One index page, starting after `cursor` (from a previous page) or at the beginning,
     /// with its items whole, in index order: one `BatchGetItem` per 100 of its keys. The
     /// cursor is the index page's.
-    pub async fn page(self, cursor: Option<&str>) -> Result<Page<M>> {
+    pub async fn page(self, cursor: Option<&str>) -> Result<Page<R>> {
         let reader = self.reader()?;
         let binding = reader.prepared.binding();
         let start = binding.start(cursor)?;
@@ -113,7 +140,7 @@ impl<M: Model> Hydrated<M> {
     /// Every matching item, whole, in index order, as a stream: index pages are read as
     /// the keys run out, and keys are read 100 at a time. One page of keys and 100 items
     /// are held at a time.
-    pub fn stream(self) -> ItemStream<M> {
+    pub fn stream(self) -> ItemStream<R> {
         let reader = self.reader();
         stream::once(async move { reader })
             .map_ok(|reader| {
@@ -146,36 +173,36 @@ impl<M: Model> Hydrated<M> {
     }
 
     /// The query, planned, with what its `BatchGetItem` requests need.
-    fn reader(self) -> Result<Reader<M>> {
+    fn reader(self) -> Result<Reader<M, R>> {
         let (read, report) = (self.query.read, self.query.report.clone());
         Ok(Reader {
             prepared: self.query.prepare()?,
             options: self.options,
             read,
             report,
+            projection: self.projection,
             model: PhantomData,
         })
     }
 }
 
 /// A hydrated query, planned: its index pages, and how to read their items whole.
-struct Reader<M> {
+struct Reader<M, R> {
     prepared: Prepared,
     options: BatchOptions,
     read: ReadOptions,
     report: Reporting,
-    model: PhantomData<fn() -> M>,
+    projection: Option<Vec<&'static str>>,
+    model: PhantomData<fn() -> (M, R)>,
 }
 
-impl<M: Model> Reader<M> {
-    /// The whole items of the index items `found`, in their order: decoded when the index
-    /// holds them, otherwise read by key with one `BatchGetItem` per 100 keys.
-    async fn whole(&self, found: Vec<Item>) -> Result<Vec<M>> {
+impl<M: Model, R: FromItem> Reader<M, R> {
+    /// The whole items of the index items `found` (or their projected attributes), in
+    /// their order: decoded when the index holds them, otherwise read by key with one
+    /// `BatchGetItem` per 100 keys.
+    async fn whole(&self, found: Vec<Item>) -> Result<Vec<R>> {
         if !self.prepared.plan.hydrated {
-            return found
-                .into_iter()
-                .map(|item| M::from_item(item).map_err(|e| e.with_operation(OPERATION)))
-                .collect();
+            return found.into_iter().map(|item| self.decode(item)).collect();
         }
         if found.is_empty() {
             return Ok(Vec::new());
@@ -191,25 +218,38 @@ impl<M: Model> Reader<M> {
         if let Some(tally) = &self.report.tally {
             batch = batch.tally(tally);
         }
+        if let Some(attributes) = &self.projection {
+            batch = batch.project::<M>(attributes);
+        }
         // An index holds each item once, so the keys are distinct.
         for key in &keys {
             batch = batch.get_key::<M>(key.clone());
         }
-        batch
-            .send()
-            .await
-            .and_then(|found| found.in_order::<M>(&keys))
-            .map_err(|e| {
-                e.with_model(M::SCHEMA.model).with_context(&format!(
-                    "reading the whole items of a query through `{}`",
-                    self.prepared.plan.index.label()
-                ))
-            })
+        let context = |e: crate::Error| {
+            e.with_model(M::SCHEMA.model).with_context(&format!(
+                "reading the whole items of a query through `{}`",
+                self.prepared.plan.index.label()
+            ))
+        };
+        let found = batch.send().await.map_err(context)?;
+        found
+            .in_order_items::<M>(&keys)
+            .into_iter()
+            .map(|item| self.decode(item.clone()).map_err(context))
+            .collect()
+    }
+
+    /// An item as `R`: the model, or with a projection, the attributes it names.
+    fn decode(&self, mut item: Item) -> Result<R> {
+        if let Some(attributes) = &self.projection {
+            item.retain(|name, _| attributes.contains(&name.as_str()));
+        }
+        R::from_item(item).map_err(|e| e.with_operation(OPERATION))
     }
 }
 
 request! {
-    impl[M: Model] Hydrated<M> { query.report => QueryInput }
+    impl[M: Model, R: FromItem] Hydrated<M, R> { query.report => QueryInput }
 
     /// The `Query` input of the first index page. When the plan is
     /// [hydrated](Plan::hydrated), the page's keys are then read with one `BatchGetItem`
