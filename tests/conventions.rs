@@ -894,3 +894,120 @@ async fn a_read_that_ignores_identity_takes_an_item_another_program_wrote() {
         .unwrap()
         .is_none());
 }
+
+/// ElectroDB's attributes used as index keys: the table's keys are written into the
+/// fields' own attributes, `accountId` through a template and `organizationId` as the
+/// value alone (folded to lower case, as ElectroDB writes it). Every write path stores the
+/// key text once, every read path reads each field back out of it, and a condition on
+/// the field compares the stored text.
+#[tokio::test]
+async fn a_key_written_into_its_own_fields_attribute_holds_on_every_path() {
+    use interop_models::attributes_as_indexes::{Account, AccountKey};
+
+    let db = common::db_with::<Account>("conv_own_keys").await;
+    let account = |id: &str, org: &str| Account {
+        account_id: id.into(),
+        organization_id: org.into(),
+        name: Some(format!("{id} of {org}")),
+    };
+    let key = |id: &str, org: &str| AccountKey {
+        account_id: id.into(),
+        organization_id: org.into(),
+    };
+    let stored_key = |id: &str, org: &str| {
+        Item::from([
+            ("accountId".to_owned(), s(&format!("prefix_{id}_postfix"))),
+            ("organizationId".to_owned(), s(org)),
+        ])
+    };
+    db.create(&account("a1", "o1")).send().await.unwrap();
+    db.put(&account("a2", "o1")).send().await.unwrap();
+    db.batch_write()
+        .put(&account("a3", "o1"))
+        .send()
+        .await
+        .unwrap();
+    db.transact_write()
+        .write(db.put(&account("a4", "o1")))
+        .send()
+        .await
+        .unwrap();
+    for id in ["a1", "a2", "a3", "a4"] {
+        let item = raw::<Account>(&db, stored_key(id, "o1")).await;
+        assert_eq!(
+            item["accountId"],
+            s(&format!("prefix_{id}_postfix")),
+            "{id}"
+        );
+        assert_eq!(item["organizationId"], s("o1"), "{id}");
+        assert_eq!(
+            db.get::<Account>(key(id, "o1")).send().await.unwrap(),
+            Some(account(id, "o1")),
+            "{id}"
+        );
+    }
+    // An update of another field, and an upsert that creates the item.
+    db.update::<Account>(key("a1", "o1"))
+        .set(Account::NAME, "renamed")
+        .send()
+        .await
+        .unwrap();
+    db.update::<Account>(key("a5", "o1"))
+        .set(Account::NAME, "upserted")
+        .upsert()
+        .send()
+        .await
+        .unwrap();
+    let read = db.get::<Account>(key("a5", "o1")).send().await.unwrap();
+    assert_eq!(read.map(|a| a.account_id), Some("a5".to_owned()));
+    assert_eq!(
+        raw::<Account>(&db, stored_key("a5", "o1")).await["accountId"],
+        s("prefix_a5_postfix")
+    );
+    // A condition on the field compares the stored key text.
+    db.update::<Account>(key("a1", "o1"))
+        .set(Account::NAME, "checked")
+        .condition(Account::ACCOUNT_ID.eq("a1"))
+        .send()
+        .await
+        .unwrap();
+    let refused = db
+        .update::<Account>(key("a1", "o1"))
+        .set(Account::NAME, "wrong")
+        .condition(Account::ACCOUNT_ID.eq("a2"))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::ConditionFailed, "{refused}");
+    // The other reads: a batch, a transaction, the partition and a scan.
+    let many = db
+        .get_many::<Account, _>([key("a2", "o1"), key("a3", "o1")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(many.len(), 2);
+    let both = db
+        .transact_get()
+        .get::<Account>(key("a4", "o1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(both.get::<Account>(0).unwrap(), Some(account("a4", "o1")));
+    let partition = db.query_by::<Account>("a2").all().await.unwrap();
+    assert_eq!(partition, [account("a2", "o1")]);
+    let mut scanned: Vec<String> = db
+        .scan::<Account>()
+        .all()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|a| a.account_id)
+        .collect();
+    scanned.sort();
+    assert_eq!(scanned, ["a1", "a2", "a3", "a4", "a5"]);
+    db.delete::<Account>(key("a2", "o1")).send().await.unwrap();
+    assert_eq!(
+        db.get::<Account>(key("a2", "o1")).send().await.unwrap(),
+        None
+    );
+}

@@ -741,6 +741,7 @@ macro_rules! each_suite {
         $m!(AnimalBirthdays);
         $m!(ItemCounters);
         $m!(ExistingTable);
+        $m!(AttributesAsIndexes);
     };
 }
 
@@ -891,6 +892,15 @@ service_suite!(
     put_seed,
     run,
     read_all
+);
+
+suite!(
+    AttributesAsIndexes,
+    "attributes_as_indexes",
+    interop_models::attributes_as_indexes::Account,
+    attributes_as_indexes,
+    seed,
+    run
 );
 
 suite!(

@@ -21,7 +21,9 @@ pub use crate::schema::shape::{decode_shape, shape_fields, Shape};
 pub use crate::schema::shared_table::check_shared_table;
 pub use crate::schema::stream_view::{KeysOnly, NewAndOldImages, NewImage, OldImage, StreamView};
 pub use crate::schema::table_schema::{Count, Schema};
-pub use crate::schema::template_parse::{template_field, template_key_sources};
+pub use crate::schema::template_parse::{
+    own_key_value, read_own_keys, template_field, template_key_sources,
+};
 pub use crate::schema::unique::check_guards;
 pub use crate::schema::unique_constraint::Unique;
 pub use crate::schema::Derived;

@@ -315,6 +315,7 @@ where
 pub mod animal_birthdays;
 pub mod animal_examples;
 pub mod app_updates;
+pub mod attributes_as_indexes;
 pub mod book_examples;
 pub mod directory_examples;
 pub mod dynamodb_json;

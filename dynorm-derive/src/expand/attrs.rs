@@ -64,8 +64,23 @@ pub fn attr_consts_with(model: &Model, encoder: impl Fn(&Field) -> TokenStream) 
 /// The `Attr` constants, each encoding values in its field's storage, through its `set`
 /// transform if it has one: a condition then compares what a write of the value stores.
 pub fn attr_consts(model: &Model) -> TokenStream {
+    let own: Vec<usize> = crate::expand::model::own_key_fields(model).collect();
+    let ident = model.ident;
     attr_consts_with(model, |field| {
         let present = field.present;
+        if own
+            .iter()
+            .any(|&position| std::ptr::eq(&model.fields[position], field))
+        {
+            // The attribute holds the key's text: a condition compares that.
+            let name = &field.name;
+            let encode = codec::encode_present(field, &quote!(__value));
+            return quote!(|__value: &#present| ::dynorm::__private::own_key_value(
+                &<#ident as ::dynorm::__private::Model>::SCHEMA,
+                #name,
+                #encode,
+            ));
+        }
         if field.set.is_some() {
             let encode = codec::encode_owned(field, quote!(::core::clone::Clone::clone(__value)));
             return quote!(|__value: &#present| #encode);

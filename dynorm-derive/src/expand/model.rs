@@ -6,6 +6,18 @@ use quote::{quote, quote_spanned};
 use crate::expand::{codec, schema};
 use crate::internals::resolve::{Model, PrimaryKey};
 
+/// The fields whose attribute a table key is written into (ElectroDB's attributes used
+/// as index keys).
+pub fn own_key_fields<'m>(model: &'m Model) -> impl Iterator<Item = usize> + 'm {
+    let templates = match &model.primary {
+        Some(PrimaryKey::Templates { hash, range }) => std::iter::once(hash).chain(range).collect(),
+        _ => Vec::new(),
+    };
+    templates
+        .into_iter()
+        .filter_map(|template| template.own_field(&model.fields))
+}
+
 /// The whole `impl Model for ...`.
 pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
     let ident = model.ident;
@@ -19,6 +31,10 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
         ),
         None => (TokenStream::new(), TokenStream::new()),
     };
+    // A table key written into its own field's attribute: the field reads back out of it.
+    let read_own_keys = own_key_fields(model).next().map(|_| {
+        quote!(::dynorm::__private::read_own_keys(&<Self as ::dynorm::__private::Model>::SCHEMA, &mut __item)?;)
+    });
     let upcast = upcast(model);
     let shape_fields = shape_fields(model);
     let count = model.fields.len();
@@ -155,6 +171,7 @@ pub fn model_impl(model: &Model, primary: &PrimaryKey) -> TokenStream {
                 mut __item: ::dynorm::__private::Item,
             ) -> ::dynorm::__private::Result<Self> {
                 #check_entity
+                #read_own_keys
                 #upcast
                 ::core::result::Result::Ok(Self {
                     #(#reads,)*

@@ -487,6 +487,7 @@ impl<M: Model> Update<M> {
                 None => created.remove(*name),
             };
         }
+        crate::schema::template_parse::render_own_keys(&M::SCHEMA, &mut created)?;
         match M::from_item(created) {
             Ok(_) => Ok(()),
             Err(error) => {

@@ -23,7 +23,8 @@ pub enum MissingTableKey {
     Refuse,
     /// Leave the key out: `to_item` does, since a `default` may fill it on create. An
     /// index key ElectroDB would refuse for lack of a value is left out too: the write
-    /// renders every key again, strictly, after the defaults.
+    /// renders every key again, strictly, after the defaults. A table key written into
+    /// its own field's attribute is left to that pass, which renders it from the field.
     LeaveOut,
 }
 
@@ -35,6 +36,12 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
     let entity = entity(schema)?;
     let mut rendered = Vec::new();
     for template in entity.templates(None) {
+        if template.is_own() && missing == MissingTableKey::LeaveOut {
+            // A key written into its own field's attribute is rendered once, as the item
+            // is prepared for writing (`Refuse`): rendered here too, the field's value
+            // would be gone, and that pass would render the key of the key.
+            continue;
+        }
         match template.render(schema.model, entity.convention, item)? {
             Some(text) => rendered.push((template.attribute, text)),
             None if missing == MissingTableKey::Refuse => {

@@ -39,6 +39,83 @@ impl KeyTemplate {
     }
 }
 
+impl KeyTemplate {
+    /// Whether the template is written into the attribute of one of its own fields, as
+    /// ElectroDB's attributes used as index keys are (`accountId` holds
+    /// `prefix_{accountId}_postfix`).
+    pub(crate) fn is_own(&self) -> bool {
+        self.fields().any(|field| field == self.attribute)
+    }
+}
+
+/// Before a model decodes an item: a table key written into its own field's attribute
+/// holds the key's text, and the field's value is parsed out of it (its case folded, when
+/// the key folds case, as ElectroDB reads it back). Called by generated code only for
+/// models with such a key.
+pub fn read_own_keys(schema: &Schema, item: &mut Item) -> Result<()> {
+    for template in table_templates(schema).filter(|template| template.is_own()) {
+        let Some(AttributeValue::S(text)) = item.get(template.attribute) else {
+            continue;
+        };
+        let fields = template.parse(text).ok_or_else(|| {
+            Error::new(
+                crate::ErrorKind::Conversion,
+                format!(
+                    "`{}` is {text:?}, which does not fit its key template",
+                    template.attribute
+                ),
+            )
+            .with_model(schema.model)
+            .with_attribute(template.attribute)
+        })?;
+        for (name, value) in fields {
+            item.insert(name.to_owned(), AttributeValue::S(value));
+        }
+    }
+    Ok(())
+}
+
+/// Writes each table key that goes into its own field's attribute from the field's
+/// value there, as a write stores it: `created` is an item of raw sources (an upsert's
+/// item before it is created).
+pub(crate) fn render_own_keys(schema: &Schema, item: &mut Item) -> Result<()> {
+    let Some(entity) = schema.entity.as_ref() else {
+        return Ok(());
+    };
+    for template in table_templates(schema).filter(|template| template.is_own()) {
+        if let Some(text) = template.render(schema.model, entity.convention, item)? {
+            item.insert(template.attribute.to_owned(), AttributeValue::S(text));
+        }
+    }
+    Ok(())
+}
+
+/// A value of a field whose attribute a table key is written into, as the attribute holds
+/// it: the key's text, so that a condition on the field compares what is stored. The
+/// template is the field's alone (the derive refuses another).
+pub fn own_key_value(
+    schema: &Schema,
+    attribute: &'static str,
+    value: Result<Option<AttributeValue>, AttrError>,
+) -> Result<Option<AttributeValue>, AttrError> {
+    let Some(value) = value? else {
+        return Ok(None);
+    };
+    let Some((entity, template)) = schema.entity.as_ref().and_then(|entity| {
+        table_templates(schema)
+            .find(|t| t.attribute == attribute)
+            .map(|t| (entity, t))
+    }) else {
+        return Ok(Some(value));
+    };
+    let item = Item::from([(attribute.to_owned(), value)]);
+    match template.render(schema.model, entity.convention, &item) {
+        Ok(Some(text)) => Ok(Some(AttributeValue::S(text))),
+        Ok(None) => Ok(None),
+        Err(error) => Err(AttrError::new(error.message())),
+    }
+}
+
 /// The table's key templates of a schema, hash first; empty when it has none.
 fn table_templates(schema: &Schema) -> impl Iterator<Item = &'static KeyTemplate> + '_ {
     schema
@@ -91,9 +168,10 @@ pub fn template_key_sources(schema: &Schema, key: &Item) -> Result<Item> {
             ))
         })?;
         for (name, value) in fields {
-            if template.casing != KeyCasing::None {
+            if template.casing != KeyCasing::None && name != template.attribute {
                 // The key folded the value's case; the source attribute, when the caller
-                // has it (a stream record's image), holds it as written.
+                // has it (a stream record's image), holds it as written (unless it is the
+                // key's own attribute, which holds the key's text).
                 if let Some(stored) = key.get(name) {
                     sources.insert(name.to_owned(), stored.clone());
                     continue;

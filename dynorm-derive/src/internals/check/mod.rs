@@ -145,8 +145,31 @@ fn check_templates(cx: &Ctxt, model: &Model) {
     }
 }
 
-/// The fields of one template; `primary` for the table's keys.
+/// The fields of one template; `primary` for the table's keys. A key written into its own
+/// field's attribute (`#[key(accountId = "prefix_{account_id}_postfix", ..)]`) is read
+/// back into the field: it is the table's key, of that field alone, and a `String`.
 fn check_template(cx: &Ctxt, model: &Model, template: &Template, primary: bool) {
+    if let Some(own) = template.own_field(&model.fields) {
+        let field = &model.fields[own];
+        let problem = if !primary {
+            Some("an index's key written into its field's own attribute would be written twice by an update of the field; name another attribute")
+        } else if template.distinct_fields().len() > 1 {
+            Some("a key written into its field's own attribute is built from that field alone, so that the field reads back out of it")
+        } else if !types::is_string(field.present) {
+            Some("a key written into its field's own attribute holds text, so the field is a `String`")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            cx.error_spanned_by(
+                template.literal,
+                format!(
+                    "`{}` is `{}`'s own attribute: {problem}",
+                    template.attribute, field.member
+                ),
+            );
+        }
+    }
     for position in template.fields() {
         let field = &model.fields[position];
         if field.optional && primary {

@@ -179,6 +179,15 @@ pub struct KeyTemplates<'a> {
     pub project: Option<&'a ProjectDecl>,
 }
 
+impl Template<'_> {
+    /// The field whose stored attribute the key is written into, when it is one of the
+    /// key's own fields (ElectroDB's attributes used as index keys).
+    pub fn own_field(&self, fields: &[Field]) -> Option<usize> {
+        self.fields()
+            .find(|&position| fields[position].name == self.attribute)
+    }
+}
+
 impl KeyTemplates<'_> {
     /// The templates: hash, then range.
     pub fn templates(&self) -> impl Iterator<Item = &Template<'_>> {
@@ -202,7 +211,17 @@ impl<'a> Resolver<'_, 'a> {
             _ if text.is_empty() => {}
             _ => parts.push(Part::Static(casing.fold(text))),
         };
+        let attribute = written.attribute.unraw().to_string();
+        // ElectroDB's key of one attribute written into that attribute's own field is the
+        // value alone (`_optimizeIndexKey`): `organizationId = [organization_id]`.
+        let own = match written.parts.as_slice() {
+            [WrittenPart::Field(reference)] if written.composite && prefix.is_some() => self
+                .field(reference)
+                .filter(|&position| self.label(&fields[position]) == attribute),
+            _ => None,
+        };
         match (written.composite, prefix) {
+            (true, Some(_)) if own.is_some() => parts.extend(own.map(Part::Field)),
             (true, Some(prefix)) => {
                 push_text(&mut parts, prefix);
                 for part in &written.parts {
@@ -210,14 +229,7 @@ impl<'a> Resolver<'_, 'a> {
                         continue;
                     };
                     if let Some(position) = self.field(reference) {
-                        // ElectroDB labels a value by the attribute's name in its model,
-                        // which is the field's name after `rename_all`; `rename` is the
-                        // stored name (ElectroDB's `field`), which the label ignores.
-                        let plain = fields[position].member.unraw().to_string();
-                        let label = match self.cont.attrs.rename_all {
-                            Some(rule) => rule.apply(&plain),
-                            None => plain,
-                        };
+                        let label = self.label(&fields[position]);
                         push_text(&mut parts, &format!("#{label}_"));
                         parts.push(Part::Field(position));
                     }
@@ -244,9 +256,20 @@ impl<'a> Resolver<'_, 'a> {
         }
         Template {
             literal: &written.literal,
-            attribute: written.attribute.unraw().to_string(),
+            attribute,
             parts,
             casing,
+        }
+    }
+
+    /// ElectroDB's label of a field's value in its default keys: the attribute's name in
+    /// its model, which is the field's name after `rename_all`; `rename` is the stored
+    /// name (ElectroDB's `field`), which the label ignores.
+    fn label(&self, field: &Field) -> String {
+        let plain = field.member.unraw().to_string();
+        match self.cont.attrs.rename_all {
+            Some(rule) => rule.apply(&plain),
+            None => plain,
         }
     }
 
