@@ -1532,3 +1532,103 @@ async fn an_update_adds_to_a_string_set_inside_a_list_of_maps() {
     assert_eq!(refused.kind(), ErrorKind::Validation, "{refused}");
     assert!(refused.to_string().contains("StringSet"), "{refused}");
 }
+
+/// A review's verdict, under its reviewer's name.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Verdict {
+    approved: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "Reviews")]
+struct Review {
+    #[hash_key]
+    id: String,
+    verdicts: std::collections::BTreeMap<String, Verdict>,
+    by_team: Option<std::collections::HashMap<String, std::collections::BTreeMap<String, u32>>>,
+}
+
+/// `set_entry` and `remove_entry` write one entry of a map under a key chosen at run time,
+/// and `has_key` tests it, whatever the key holds (`.`, `[0]`, `#`): it is a name in
+/// `ExpressionAttributeNames`. Two actions on one entry, or an entry and its whole map,
+/// are refused before sending, as an entry in an upsert is.
+#[tokio::test]
+async fn an_update_writes_a_map_entry_under_a_key_chosen_at_run_time() {
+    let db = common::db_with::<Review>("writes_map_entries").await;
+    let verdict = |approved| Verdict {
+        approved,
+        note: None,
+    };
+    db.create(&Review {
+        id: "r1".into(),
+        verdicts: [("ann".to_owned(), verdict(false))].into(),
+        by_team: Some([("core".to_owned(), [("ann".to_owned(), 1)].into())].into()),
+    })
+    .send()
+    .await
+    .unwrap();
+    let hostile = "b.o[0]#x";
+    let stored = db
+        .update::<Review>("r1")
+        .set_entry(Review::VERDICTS, "ann", verdict(true))
+        .set_entry(Review::VERDICTS, hostile, verdict(false))
+        .condition(Review::VERDICTS.has_key("ann") & !Review::VERDICTS.has_key(hostile))
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(stored.verdicts["ann"], verdict(true));
+    assert_eq!(stored.verdicts[hostile], verdict(false));
+    assert_eq!(stored.verdicts.len(), 2);
+
+    // The condition holds no more: the hostile key is now there.
+    let refused = db
+        .update::<Review>("r1")
+        .remove_entry(Review::VERDICTS, "ann")
+        .condition(!Review::VERDICTS.has_key(hostile))
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::ConditionFailed, "{refused}");
+    let stored = db
+        .update::<Review>("r1")
+        .remove_entry(Review::VERDICTS, "ann")
+        .set_entry(
+            Review::BY_TEAM.field::<std::collections::BTreeMap<String, u32>>("core"),
+            "bo",
+            7,
+        )
+        .send_returning_new()
+        .await
+        .unwrap();
+    assert_eq!(stored.verdicts.keys().collect::<Vec<_>>(), [hostile]);
+    assert_eq!(stored.by_team.unwrap()["core"]["bo"], 7);
+
+    // Refused before sending.
+    let twice = db
+        .update::<Review>("r1")
+        .set_entry(Review::VERDICTS, "cy", verdict(true))
+        .remove_entry(Review::VERDICTS, "cy")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(twice.to_string().contains("overlap"), "{twice}");
+    let whole = db
+        .update::<Review>("r1")
+        .set(Review::VERDICTS, std::collections::BTreeMap::new())
+        .set_entry(Review::VERDICTS, "cy", verdict(true))
+        .send()
+        .await
+        .unwrap_err();
+    assert!(whole.to_string().contains("also writes"), "{whole}");
+    let upsert = db
+        .update::<Review>("r2")
+        .set_entry(Review::VERDICTS, "cy", verdict(true))
+        .upsert()
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(upsert.kind(), ErrorKind::Validation, "{upsert}");
+    assert!(db.get::<Review>("r2").send().await.unwrap().is_none());
+}

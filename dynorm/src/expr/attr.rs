@@ -243,6 +243,22 @@ impl<M, T, O, W> Attr<M, T, O, W> {
         }
     }
 
+    /// Encodes a value of one of the map's entries in serde's form, as the map stores it
+    /// ([`Update::set_entry`](crate::Update::set_entry)).
+    pub(crate) fn entry_value<V: Serialize>(
+        &self,
+        value: &V,
+    ) -> Result<Option<AttributeValue>, Error> {
+        let entry: Attr<M, V, Optional, W> = Attr {
+            name: self.name,
+            model: self.model,
+            encode: encode_nested::<V>,
+            steps: self.steps,
+            marker: PhantomData,
+        };
+        entry.value_or_omitted(value)
+    }
+
     fn leaf(&self, build: impl FnOnce(Vec<AttributeValue>) -> Expr, values: &[&T]) -> Condition<M> {
         let mut encoded = Vec::with_capacity(values.len());
         let mut errors = Vec::new();
@@ -411,6 +427,26 @@ impl<E: Serialize, S> Members for std::collections::HashSet<E, S> {
 impl<E: Serialize> Members for std::collections::BTreeSet<E> {
     type Element = E;
 }
+
+/// `has_key` on a map field keyed by text, written once for each map type.
+macro_rules! map_keys {
+    ($($map:ty => [$($generic:ident),*]),*) => {$(
+        impl<M, V, $($generic,)* O, W> Attr<M, $map, O, W> {
+            /// `attribute_exists(attribute.key)`: the map holds an entry under `key`, a
+            /// key chosen at run time (a user's id), which goes through
+            /// `ExpressionAttributeNames` as every name does. `!` negates it.
+            pub fn has_key(&self, key: impl Into<String>) -> Condition<M> {
+                let exists = Expr::Exists(self.name);
+                self.condition(Expr::Entry(key.into(), Box::new(exists)), Vec::new())
+            }
+        }
+    )*};
+}
+
+map_keys!(
+    std::collections::HashMap<String, V, S> => [S],
+    std::collections::BTreeMap<String, V> => []
+);
 
 impl<M, E, O, W> Attr<M, Vec<E>, O, W> {
     /// The element at `index` of this list, of type `E`:

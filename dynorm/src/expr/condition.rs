@@ -134,6 +134,9 @@ pub enum Expr {
     /// The test `.1` (a leaf on a top-level attribute) on a path inside that attribute:
     /// `#a.#b[0] = :v` for the steps `.b[0]`.
     Inside(Steps, Box<Expr>),
+    /// The test `.1` on a map's entry under a key chosen at run time: `#a.#k`
+    /// (`Attr::has_key`, `Update::set_entry`).
+    Entry(String, Box<Expr>),
 }
 
 impl Expr {
@@ -150,7 +153,7 @@ impl Expr {
             | Self::Type(a, _)
             | Self::Size(a, ..) => Some(a),
             // A path inside an attribute is never a key: it names no attribute of its own.
-            Self::And(_) | Self::Or(_) | Self::Not(_) | Self::Inside(..) => None,
+            Self::And(_) | Self::Or(_) | Self::Not(_) | Self::Inside(..) | Self::Entry(..) => None,
         }
     }
 
@@ -159,7 +162,9 @@ impl Expr {
         fn walk(expr: &Expr, out: &mut Vec<&'static str>) {
             match expr {
                 Expr::And(parts) | Expr::Or(parts) => parts.iter().for_each(|p| walk(p, out)),
-                Expr::Not(inner) | Expr::Inside(_, inner) => walk(inner, out),
+                Expr::Not(inner) | Expr::Inside(_, inner) | Expr::Entry(_, inner) => {
+                    walk(inner, out)
+                }
                 leaf => out.extend(leaf.attribute()),
             }
         }

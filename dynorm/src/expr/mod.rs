@@ -21,4 +21,4 @@ pub(crate) use placeholders::Placeholders;
 pub use plan::Plan;
 pub(crate) use update::Stored;
 pub(crate) use update::Update;
-pub use update::{Numeric, SetLike};
+pub use update::{Numeric, SetLike, TextMap};

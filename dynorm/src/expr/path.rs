@@ -59,14 +59,6 @@ impl Steps {
         self.too_deep
     }
 
-    /// Whether one path is the other or inside it: `a.b` and `a.b[0]` overlap, `a.b` and
-    /// `a.c` do not.
-    pub(crate) fn overlaps(&self, other: &Steps) -> bool {
-        let (a, b) = (self.as_slice(), other.as_slice());
-        let shorter = a.len().min(b.len());
-        a[..shorter] == b[..shorter]
-    }
-
     /// The path as a user writes it, for messages: `offspring[0].name`.
     pub(crate) fn describe(&self, attribute: &str) -> String {
         let mut out = attribute.to_owned();
@@ -75,6 +67,50 @@ impl Steps {
                 Step::Key(key) => write!(out, ".{key}"),
                 Step::Index(index) => write!(out, "[{index}]"),
             };
+        }
+        out
+    }
+}
+
+/// Where inside an attribute an update writes: steps known when compiled, then perhaps
+/// the entry of a map under a key chosen at run time (`Update::set_entry`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Inner {
+    pub(crate) steps: Steps,
+    pub(crate) entry: Option<String>,
+}
+
+/// One step of an [`Inner`] path, for comparing paths.
+#[derive(PartialEq)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(u32),
+}
+
+impl Inner {
+    /// The path of `steps`.
+    pub(crate) fn of(steps: Steps) -> Self {
+        Self { steps, entry: None }
+    }
+
+    fn tokens(&self) -> impl Iterator<Item = Token<'_>> {
+        let steps = self.steps.as_slice().iter().map(|step| match step {
+            Step::Key(key) => Token::Key(key),
+            Step::Index(index) => Token::Index(*index),
+        });
+        steps.chain(self.entry.as_deref().map(Token::Key))
+    }
+
+    /// Whether one path is the other or inside it.
+    pub(crate) fn overlaps(&self, other: &Inner) -> bool {
+        self.tokens().zip(other.tokens()).all(|(a, b)| a == b)
+    }
+
+    /// The path as a user writes it, for messages: `reviewers.ann`.
+    pub(crate) fn describe(&self, attribute: &str) -> String {
+        let mut out = self.steps.describe(attribute);
+        if let Some(key) = &self.entry {
+            let _ = write!(out, ".{key}");
         }
         out
     }
@@ -98,12 +134,30 @@ mod tests {
     }
 
     #[test]
+    fn a_map_entry_chosen_at_run_time_overlaps_the_same_key_and_its_map() {
+        let vet = Steps::NONE.then(Step::Key("vet"));
+        let entry = |key: &str| Inner {
+            steps: vet,
+            entry: Some(key.to_owned()),
+        };
+        assert!(entry("ann").overlaps(&entry("ann")));
+        assert!(!entry("ann").overlaps(&entry("bo")));
+        assert!(Inner::of(vet).overlaps(&entry("ann")));
+        assert!(entry("ann").overlaps(&Inner::of(vet.then(Step::Key("ann")))));
+        assert_eq!(entry("ann").describe("pet"), "pet.vet.ann");
+    }
+
+    #[test]
     fn paths_overlap_when_one_is_inside_the_other() {
         let litter = Steps::NONE.then(Step::Index(0));
-        let size = litter.then(Step::Key("size"));
-        let name = litter.then(Step::Key("name"));
-        assert!(litter.overlaps(&size) && size.overlaps(&litter) && size.overlaps(&size));
+        let [litter_, size, name] = [
+            litter,
+            litter.then(Step::Key("size")),
+            litter.then(Step::Key("name")),
+        ]
+        .map(Inner::of);
+        assert!(litter_.overlaps(&size) && size.overlaps(&litter_) && size.overlaps(&size));
         assert!(!size.overlaps(&name));
-        assert!(!litter.overlaps(&Steps::NONE.then(Step::Index(1))));
+        assert!(!litter_.overlaps(&Inner::of(Steps::NONE.then(Step::Index(1)))));
     }
 }

@@ -52,6 +52,11 @@ pub(crate) fn write_value(out: &mut String, index: usize) {
 impl Placeholders {
     /// The number of an attribute name's placeholder; the same name gets the same one.
     pub fn name(&mut self, attribute: &'static str) -> usize {
+        self.name_of(attribute)
+    }
+
+    /// [`name`](Self::name) of a name known only at run time: a map key.
+    pub(crate) fn name_of(&mut self, attribute: &str) -> usize {
         let existing = self
             .names
             .iter()
@@ -64,6 +69,13 @@ impl Placeholders {
         self.names
             .insert(format!("#n{index}"), attribute.to_owned());
         index
+    }
+
+    /// The text of the entry under `key` of the map at `base` (its placeholder, or its
+    /// path): `#n0.#n1`.
+    pub(crate) fn entry(&mut self, base: &str, key: &str) -> String {
+        let key = self.name_of(key);
+        format!("{base}.#n{key}")
     }
 
     /// The text of `steps` inside `attribute`, with placeholders: `#n0.#n1[2]`.
@@ -172,11 +184,27 @@ impl Placeholders {
                 self.write_nested(inner, out);
             }
             Expr::Inside(steps, leaf) => {
-                let Some(attribute) = leaf.attribute() else {
+                // A leaf, or a map's entry of one (`has_key` on a path).
+                let attribute = match &**leaf {
+                    Expr::Entry(_, inner) => inner.attribute(),
+                    leaf => leaf.attribute(),
+                };
+                let Some(attribute) = attribute else {
                     // Only a leaf goes inside a path (`Attr` makes no other).
                     return self.write_at(leaf, path, out);
                 };
                 let text = self.path(attribute, steps);
+                self.write_at(leaf, Some(&text), out);
+            }
+            Expr::Entry(key, leaf) => {
+                let Some(attribute) = leaf.attribute() else {
+                    return self.write_at(leaf, path, out);
+                };
+                let base = match path {
+                    Some(path) => path.to_owned(),
+                    None => format!("#n{}", self.name(attribute)),
+                };
+                let text = self.entry(&base, key);
                 self.write_at(leaf, Some(&text), out);
             }
         }
@@ -221,7 +249,7 @@ impl Placeholders {
     fn write_nested(&mut self, expr: &Expr, out: &mut String) {
         let compound = match expr {
             Expr::And(_) | Expr::Or(_) | Expr::Not(_) | Expr::Between(..) => true,
-            Expr::Inside(_, leaf) => matches!(**leaf, Expr::Between(..)),
+            Expr::Inside(_, leaf) | Expr::Entry(_, leaf) => matches!(**leaf, Expr::Between(..)),
             _ => false,
         };
         if compound {

@@ -21,7 +21,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
 use crate::expr::attr::{Attr, Operand, Optional, Updatable};
-use crate::expr::path::{Steps, MAX_STEPS};
+use crate::expr::path::{Inner, MAX_STEPS};
 use crate::expr::placeholders::{Placeholders, EXPRESSION_CAPACITY};
 use crate::schema::convention::{toolbox_now, TOOLBOX_CREATED, TOOLBOX_MODIFIED};
 use crate::schema::{Convention, Entity, Model, Schema};
@@ -55,6 +55,22 @@ macro_rules! numeric {
 }
 
 numeric!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+
+/// A map keyed by text, whose entries an update writes one at a time
+/// ([`Update::set_entry`]): `HashMap<String, V>` and `BTreeMap<String, V>`.
+pub trait TextMap: sealed::Sealed {
+    /// The map's values.
+    type Value: serde::Serialize;
+}
+
+impl<V: serde::Serialize, S> sealed::Sealed for std::collections::HashMap<String, V, S> {}
+impl<V: serde::Serialize, S> TextMap for std::collections::HashMap<String, V, S> {
+    type Value = V;
+}
+impl<V: serde::Serialize> sealed::Sealed for std::collections::BTreeMap<String, V> {}
+impl<V: serde::Serialize> TextMap for std::collections::BTreeMap<String, V> {
+    type Value = V;
+}
 
 impl<E, S> sealed::Sealed for HashSet<E, S> {}
 impl<E, S> SetLike for HashSet<E, S> {}
@@ -99,8 +115,8 @@ impl<M: Model> Update<M> {
         for (name, action) in other.actions {
             self = self.push(name, Ok(action));
         }
-        for (name, steps, action) in other.nested {
-            self = self.push_inside(name, steps, Ok(action));
+        for (name, inner, action) in other.nested {
+            self = self.push_inside(name, inner, Ok(action));
         }
         self
     }
@@ -111,22 +127,22 @@ impl<M: Model> Update<M> {
         if steps.is_empty() && !steps.too_deep() {
             return self.push(attr.name(), action);
         }
-        self.push_inside(attr.name(), steps, action)
+        self.push_inside(attr.name(), Inner::of(steps), action)
     }
 
     /// Records an action on a path inside `name`, refusing what DynamoDB or the model's
     /// invariants refuse: a path too deep, set elements added or deleted (a set inside an
     /// attribute is stored as a list), an attribute a key, a built field, a constraint or a
     /// transform reads whole, and paths that overlap another action's.
-    fn push_inside(mut self, name: &'static str, steps: Steps, action: Result<Action>) -> Self {
+    fn push_inside(mut self, name: &'static str, inner: Inner, action: Result<Action>) -> Self {
         let schema = &M::SCHEMA;
-        let path = steps.describe(name);
+        let path = inner.describe(name);
         let refuse = |message: String| {
             Error::validation(message)
                 .with_model(schema.model)
                 .with_attribute(name)
         };
-        let problem = if steps.too_deep() {
+        let problem = if inner.steps.too_deep() {
             Some(refuse(format!(
                 "a path goes at most {MAX_STEPS} steps inside an attribute: `{path}..` goes further"
             )))
@@ -145,7 +161,7 @@ impl<M: Model> Update<M> {
         } else if let Some((_, other, _)) = self
             .nested
             .iter()
-            .find(|(t, other, _)| *t == name && other.overlaps(&steps))
+            .find(|(t, other, _)| *t == name && other.overlaps(&inner))
         {
             Some(refuse(format!(
                 "`{path}` and `{}` overlap: DynamoDB refuses two actions on one document path",
@@ -160,7 +176,7 @@ impl<M: Model> Update<M> {
                 self.errors.push(error.with_attribute(name))
             }
             (None, Err(error)) => self.errors.push(error),
-            (None, Ok(action)) => self.nested.push((name, steps, action)),
+            (None, Ok(action)) => self.nested.push((name, inner, action)),
         }
         self
     }
@@ -319,6 +335,47 @@ impl<M: Model> Update<M> {
         self.push_at(&attr, action)
     }
 
+    /// `SET attribute.key = value`: the entry under `key`, a key chosen at run time (a
+    /// user's id), of a map field keyed by text, with its value in serde's form as the
+    /// map stores it. The item must hold the map: DynamoDB refuses a path into an absent
+    /// one (an upsert refuses it before sending).
+    pub fn set_entry<K: TextMap, O, W: Updatable>(
+        self,
+        attr: Attr<M, K, O, W>,
+        key: impl Into<String>,
+        value: K::Value,
+    ) -> Self {
+        let action = attr.entry_value(&value).map(|value| match value {
+            Some(value) => Action::Set(value),
+            None => Action::Remove,
+        });
+        self.push_entry(&attr, key.into(), action)
+    }
+
+    /// `REMOVE attribute.key`: removes the entry under `key`, a key chosen at run time, of
+    /// a map field keyed by text.
+    pub fn remove_entry<K: TextMap, O, W: Updatable>(
+        self,
+        attr: Attr<M, K, O, W>,
+        key: impl Into<String>,
+    ) -> Self {
+        self.push_entry(&attr, key.into(), Ok(Action::Remove))
+    }
+
+    /// Records an action on the entry under `key` of the map `attr` stands for.
+    fn push_entry<T, O, W>(
+        self,
+        attr: &Attr<M, T, O, W>,
+        key: String,
+        action: Result<Action>,
+    ) -> Self {
+        let inner = Inner {
+            steps: attr.steps(),
+            entry: Some(key),
+        };
+        self.push_inside(attr.name(), inner, action)
+    }
+
     /// The attributes the caller's actions write, or write a path inside.
     pub(crate) fn touched(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.attributes()
@@ -443,9 +500,9 @@ impl<M: Model> Update<M> {
     /// Refuses a path in an upsert: a new item has no map or list to write into.
     fn check_no_path(&self) -> Result<()> {
         match self.nested.first() {
-            Some((name, steps, _)) => Err(Error::validation(format!(
+            Some((name, inner, _)) => Err(Error::validation(format!(
                 "an upsert may create the item, and `{}` is a path inside `{name}`, which a new item does not have; set `{name}` whole",
-                steps.describe(name)
+                inner.describe(name)
             ))
             .with_attribute(*name)),
             None => Ok(()),
@@ -572,11 +629,17 @@ impl<M: Model> Update<M> {
         let inside = self
             .nested
             .iter()
-            .map(|(name, steps, action)| (*name, Some(steps), action));
+            .map(|(name, inner, action)| (*name, Some(inner), action));
         let managed_actions = managed.iter().map(|(name, action)| (*name, None, action));
-        for (name, steps, action) in whole.chain(inside).chain(managed_actions) {
-            let target = match steps {
-                Some(steps) => placeholders.path(name, steps),
+        for (name, inner, action) in whole.chain(inside).chain(managed_actions) {
+            let target = match inner {
+                Some(inner) => {
+                    let path = placeholders.path(name, &inner.steps);
+                    match &inner.entry {
+                        Some(key) => placeholders.entry(&path, key),
+                        None => path,
+                    }
+                }
                 None => format!("#n{}", placeholders.name(name)),
             };
             let clause = action.clause();

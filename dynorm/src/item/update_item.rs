@@ -12,7 +12,7 @@ use crate::client::Client;
 use crate::error::{Error, Result};
 use crate::expr::{
     Attr, Comparison, Condition, Conjunction, Expr, Numeric, Operand, Optional, Placeholders,
-    SetLike, Stored, Updatable, Update,
+    SetLike, Stored, TextMap, Updatable, Update,
 };
 use crate::item;
 use crate::item::write_request::{self, Checks, Guarded, WriteSpec};
@@ -185,6 +185,29 @@ impl<M: Model> UpdateItem<M> {
         other: Attr<M, T, P, V>,
     ) -> Self {
         self.update = self.update.decrement_by_attribute(attr, other);
+        self
+    }
+
+    /// `SET attribute.key = value`: the entry under `key`, chosen at run time, of a map
+    /// keyed by text ([`Update::set_entry`]).
+    pub fn set_entry<K: TextMap, O, W: Updatable>(
+        mut self,
+        attr: Attr<M, K, O, W>,
+        key: impl Into<String>,
+        value: K::Value,
+    ) -> Self {
+        self.update = self.update.set_entry(attr, key, value);
+        self
+    }
+
+    /// `REMOVE attribute.key`: the entry under `key`, chosen at run time, of a map keyed by
+    /// text ([`Update::remove_entry`]).
+    pub fn remove_entry<K: TextMap, O, W: Updatable>(
+        mut self,
+        attr: Attr<M, K, O, W>,
+        key: impl Into<String>,
+    ) -> Self {
+        self.update = self.update.remove_entry(attr, key);
         self
     }
 

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use super::action::Action;
 use crate::error::Error;
-use crate::expr::path::Steps;
+use crate::expr::path::Inner;
 
 /// A typed update expression on model `M`: `SET`, `REMOVE`, `ADD` and `DELETE` actions,
 /// each on a field's [`Attr`](crate::Attr) with a value of the field's type.
@@ -18,8 +18,8 @@ use crate::expr::path::Steps;
 #[must_use = "an update does nothing until it is part of a request"]
 pub struct Update<M> {
     pub(super) actions: Vec<(&'static str, Action)>,
-    /// Actions on paths inside an attribute (`field`, `at`).
-    pub(super) nested: Vec<(&'static str, Steps, Action)>,
+    /// Actions on paths inside an attribute (`field`, `at`, `set_entry`).
+    pub(super) nested: Vec<(&'static str, Inner, Action)>,
     pub(super) errors: Vec<Error>,
     pub(super) model: PhantomData<fn() -> M>,
 }
