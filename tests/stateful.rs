@@ -155,12 +155,42 @@ struct Task {
     token: Option<String>,
 }
 
-/// A task's details: a map, whose paths an update writes one by one.
+/// A task's details: a map, whose paths an update writes one by one, and its votes, a map
+/// whose entries an update writes under keys chosen at run time (`set_entry`).
 #[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq, Default)]
 struct Details {
     reviewer: String,
     points: u32,
+    #[serde(default)]
+    votes: BTreeMap<String, u32>,
 }
+
+/// Who votes on a task: map keys that hold `.`, `[0]` and `#`, each one key.
+const VOTERS: [&str; 3] = ["ann", "b.o[0]", "#cy"];
+
+/// The votes a task's details start with: the owner's, which no action removes, so that
+/// the map is never empty (DynamoDB Local's stream records of an item with an empty map
+/// do not parse with the streams SDK).
+fn first_votes() -> BTreeMap<String, u32> {
+    BTreeMap::from([("owner".to_owned(), 1)])
+}
+
+/// The path of a voter's entry, as `TaskAction::attribute` names paths.
+fn vote_path(voter: &str) -> &'static str {
+    match voter {
+        "ann" => "details.votes.ann",
+        "b.o[0]" => "details.votes.b.o[0]",
+        _ => "details.votes.#cy",
+    }
+}
+
+/// The handle of `details.votes`.
+const VOTES: dynorm::Attr<
+    Task,
+    BTreeMap<String, u32>,
+    dynorm::expr::Optional,
+    dynorm::expr::Writable,
+> = Task::DETAILS.field::<BTreeMap<String, u32>>("votes");
 
 /// An org: no version, so batches can write it; a sparse entry in the shared GSI1.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -588,6 +618,7 @@ impl TaskFields {
             details: Details {
                 reviewer: self.title.into(),
                 points: self.priority,
+                votes: first_votes(),
             },
             urgent: self.priority >= 2,
             views: self.views,
@@ -694,6 +725,10 @@ enum TaskAction {
     Reviewer(&'static str),
     /// An increment of the path `details.points`.
     BumpPoints,
+    /// A voter's entry of `details.votes`, under a key chosen at run time.
+    Vote(&'static str, u32),
+    /// A voter's entry removed.
+    Unvote(&'static str),
     /// The `bool` part of `gsi5sk`.
     Urgent(bool),
 }
@@ -725,19 +760,25 @@ impl TaskAction {
             // Paths: each its own, so that two paths of `details` go together.
             Self::Reviewer(_) => "details.reviewer",
             Self::BumpPoints => "details.points",
+            Self::Vote(voter, _) | Self::Unvote(voter) => vote_path(voter),
             Self::Urgent(_) => "urgent",
         }
     }
 
     /// Whether the action writes a path inside `details` rather than an attribute.
     fn is_path(self) -> bool {
-        matches!(self, Self::Reviewer(_) | Self::BumpPoints)
+        matches!(
+            self,
+            Self::Reviewer(_) | Self::BumpPoints | Self::Vote(..) | Self::Unvote(_)
+        )
     }
 
     fn effect(self) -> Effect {
         match self {
             Self::BumpPriority | Self::Views(_) | Self::BumpPoints => Effect::Computed,
-            Self::Unassign | Self::RemoveNote | Self::RemoveExpires => Effect::Remove,
+            Self::Unassign | Self::RemoveNote | Self::RemoveExpires | Self::Unvote(_) => {
+                Effect::Remove
+            }
             _ => Effect::Set,
         }
     }
@@ -762,10 +803,17 @@ impl TaskAction {
                 task.details = Details {
                     reviewer: reviewer.into(),
                     points,
+                    votes: first_votes(),
                 }
             }
             Self::Reviewer(v) => task.details.reviewer = v.into(),
             Self::BumpPoints => task.details.points += 1,
+            Self::Vote(voter, v) => {
+                task.details.votes.insert(voter.into(), v);
+            }
+            Self::Unvote(voter) => {
+                task.details.votes.remove(voter);
+            }
             Self::Urgent(v) => task.urgent = v,
         }
         task.label = format!("{}#{}", task.category, task.title);
@@ -794,10 +842,13 @@ impl TaskAction {
                 Details {
                     reviewer: reviewer.into(),
                     points,
+                    votes: first_votes(),
                 },
             ),
             Self::Reviewer(v) => update.set(Task::DETAILS.field::<String>("reviewer"), v),
             Self::BumpPoints => update.increment(Task::DETAILS.field::<u32>("points"), 1),
+            Self::Vote(voter, v) => update.set_entry(VOTES, voter, v),
+            Self::Unvote(voter) => update.remove_entry(VOTES, voter),
             Self::Urgent(v) => update.set(Task::URGENT, v),
         }
     }
@@ -1094,6 +1145,8 @@ enum TaskCheck {
     Status(&'static str),
     /// A condition on the path `details.reviewer`.
     Reviewer(&'static str),
+    /// `has_key`: the voter's entry of `details.votes` is there.
+    Voted(&'static str),
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1368,7 +1421,16 @@ fn task_action() -> impl Strategy<Value = TaskAction> {
         1 => (select(&TITLES[..]), 0..3u32).prop_map(|(r, p)| TaskAction::Details(r, p)),
         2 => select(&TITLES[..]).prop_map(TaskAction::Reviewer),
         2 => Just(TaskAction::BumpPoints),
+        2 => vote(),
         2 => any::<bool>().prop_map(TaskAction::Urgent),
+    ]
+}
+
+/// A vote, or a voter's vote removed.
+fn vote() -> impl Strategy<Value = TaskAction> {
+    prop_oneof![
+        3 => (select(&VOTERS[..]), 0..3u32).prop_map(|(voter, v)| TaskAction::Vote(voter, v)),
+        1 => select(&VOTERS[..]).prop_map(TaskAction::Unvote),
     ]
 }
 
@@ -1437,6 +1499,11 @@ fn task_writes() -> impl Strategy<Value = Op> {
             .prop_map(|(key, actions, ver, src)| Op::UpdateTask { key, actions, ver, src }),
         2 => (tkey(), task_fields(), ver(), key_src(1, 3, 3))
             .prop_map(|(key, fields, ver, src)| Op::UpsertTask { key, fields, ver, src }),
+        // Votes alone, which need no key source: the entries of a map under keys chosen at
+        // run time, written often enough to be stored and read back.
+        3 => (tkey(), proptest::collection::vec(vote(), 1..=2)).prop_map(|(key, actions)| {
+            Op::UpdateTask { key, actions, ver: Ver::Ignore, src: KeySrc::Omit }
+        }),
         2 => (tkey(), del_ver(), any::<bool>(), any::<bool>()).prop_map(|(key, ver, require_exists, raw)| {
             Op::DeleteTask { key, ver, require_exists, raw }
         }),
@@ -1482,6 +1549,7 @@ fn tx_op() -> impl Strategy<Value = TxOp> {
             Just(TaskCheck::Version(PutVer::Stale)),
             select(&STATUSES[..]).prop_map(TaskCheck::Status),
             select(&TITLES[..]).prop_map(TaskCheck::Reviewer),
+            select(&VOTERS[..]).prop_map(TaskCheck::Voted),
         ]).prop_map(|(k, c)| TxOp::CheckTask(k, c)),
         2 => (okey(), org_fields()).prop_map(|(k, f)| TxOp::CreateOrg(k, f)),
         1 => (okey(), org_fields()).prop_map(|(k, f)| TxOp::PutOrg(k, f)),
@@ -2263,6 +2331,9 @@ fn eval_tx_op(world: &World, op: &TxOp, sem: Sem, since: DateTime<Utc>) -> (Read
                 TaskCheck::Reviewer(reviewer) => {
                     seen.is_some_and(|t| t.details.reviewer == *reviewer)
                 }
+                TaskCheck::Voted(voter) => {
+                    seen.is_some_and(|t| t.details.votes.contains_key(*voter))
+                }
             };
             let result = if holds {
                 done(Vec::new())
@@ -2589,6 +2660,7 @@ async fn write(db: &Client, world: &World, op: &Op) -> Result<(), Error> {
                             TaskCheck::Reviewer(reviewer) => {
                                 Task::DETAILS.field::<String>("reviewer").eq(*reviewer)
                             }
+                            TaskCheck::Voted(voter) => VOTES.has_key(*voter),
                         };
                         tx.check::<Task>(key.typed(), condition)
                     }

@@ -685,13 +685,25 @@ fn is_set(value: &AttributeValue) -> bool {
     )
 }
 
+/// Whether a value is a DynamoDB set without elements.
+fn is_empty_set(value: &AttributeValue) -> bool {
+    match value {
+        AttributeValue::Ss(elements) => elements.is_empty(),
+        AttributeValue::Ns(elements) => elements.is_empty(),
+        AttributeValue::Bs(elements) => elements.is_empty(),
+        _ => false,
+    }
+}
+
 /// The elements of a set to add or delete: DynamoDB has no empty set, so none is refused.
 fn set_elements<M, T: SetLike, O, W>(
     attr: &Attr<M, T, O, W>,
     elements: &T,
     method: &str,
 ) -> Result<AttributeValue> {
+    // A `StringSet` inside an attribute encodes an empty set as one, which DynamoDB refuses.
     attr.value_or_omitted(elements)?
+        .filter(|value| !is_empty_set(value))
         .ok_or_else(|| Error::validation(format!("`{method}` needs at least one element")))
 }
 

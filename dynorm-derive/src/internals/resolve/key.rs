@@ -215,9 +215,12 @@ impl<'a> Resolver<'_, 'a> {
         // ElectroDB's key of one attribute written into that attribute's own field is the
         // value alone (`_optimizeIndexKey`): `organizationId = [organization_id]`.
         let own = match written.parts.as_slice() {
-            [WrittenPart::Field(reference)] if written.composite && prefix.is_some() => self
-                .field(reference)
-                .filter(|&position| self.label(&fields[position]) == attribute),
+            [WrittenPart::Field(reference)] if written.composite && prefix.is_some() => {
+                self.field(reference).filter(|&position| {
+                    // ElectroDB's attribute name and its `field` both name the key.
+                    self.label(&fields[position]) == attribute && fields[position].name == attribute
+                })
+            }
             _ => None,
         };
         match (written.composite, prefix) {
