@@ -163,7 +163,13 @@ struct Details {
     points: u32,
     #[serde(default)]
     votes: BTreeMap<String, u32>,
+    /// A string set inside the map: elements added and deleted at its path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    labels: Option<dynorm::StringSet>,
 }
+
+/// The labels a task's details may hold.
+const LABELS: [&str; 3] = ["red", "blue", "a.b"];
 
 /// Who votes on a task: map keys that hold `.`, `[0]` and `#`, each one key.
 const VOTERS: [&str; 3] = ["ann", "b.o[0]", "#cy"];
@@ -183,6 +189,14 @@ fn vote_path(voter: &str) -> &'static str {
         _ => "details.votes.#cy",
     }
 }
+
+/// The handle of `details.labels`.
+const LABELS_PATH: dynorm::Attr<
+    Task,
+    dynorm::StringSet,
+    dynorm::expr::Optional,
+    dynorm::expr::Writable,
+> = Task::DETAILS.field::<dynorm::StringSet>("labels");
 
 /// The handle of `details.votes`.
 const VOTES: dynorm::Attr<
@@ -619,6 +633,7 @@ impl TaskFields {
                 reviewer: self.title.into(),
                 points: self.priority,
                 votes: first_votes(),
+                labels: None,
             },
             urgent: self.priority >= 2,
             views: self.views,
@@ -729,6 +744,12 @@ enum TaskAction {
     Vote(&'static str, u32),
     /// A voter's entry removed.
     Unvote(&'static str),
+    /// A label added to the set `details.labels`.
+    Label(&'static str),
+    /// A label deleted from it: the last one deleted takes the set away.
+    Unlabel(&'static str),
+    /// `views` plus its own stored value (`increment_by_attribute`).
+    DoubleViews,
     /// The `bool` part of `gsi5sk`.
     Urgent(bool),
 }
@@ -761,6 +782,8 @@ impl TaskAction {
             Self::Reviewer(_) => "details.reviewer",
             Self::BumpPoints => "details.points",
             Self::Vote(voter, _) | Self::Unvote(voter) => vote_path(voter),
+            Self::Label(_) | Self::Unlabel(_) => "details.labels",
+            Self::DoubleViews => "views",
             Self::Urgent(_) => "urgent",
         }
     }
@@ -769,13 +792,23 @@ impl TaskAction {
     fn is_path(self) -> bool {
         matches!(
             self,
-            Self::Reviewer(_) | Self::BumpPoints | Self::Vote(..) | Self::Unvote(_)
+            Self::Reviewer(_)
+                | Self::BumpPoints
+                | Self::Vote(..)
+                | Self::Unvote(_)
+                | Self::Label(_)
+                | Self::Unlabel(_)
         )
     }
 
     fn effect(self) -> Effect {
         match self {
-            Self::BumpPriority | Self::Views(_) | Self::BumpPoints => Effect::Computed,
+            Self::BumpPriority
+            | Self::Views(_)
+            | Self::BumpPoints
+            | Self::DoubleViews
+            | Self::Label(_)
+            | Self::Unlabel(_) => Effect::Computed,
             Self::Unassign | Self::RemoveNote | Self::RemoveExpires | Self::Unvote(_) => {
                 Effect::Remove
             }
@@ -804,6 +837,7 @@ impl TaskAction {
                     reviewer: reviewer.into(),
                     points,
                     votes: first_votes(),
+                    labels: None,
                 }
             }
             Self::Reviewer(v) => task.details.reviewer = v.into(),
@@ -814,6 +848,21 @@ impl TaskAction {
             Self::Unvote(voter) => {
                 task.details.votes.remove(voter);
             }
+            Self::Label(label) => {
+                task.details
+                    .labels
+                    .get_or_insert_with(Default::default)
+                    .insert(label.into());
+            }
+            Self::Unlabel(label) => {
+                if let Some(labels) = &mut task.details.labels {
+                    labels.remove(label);
+                    if labels.is_empty() {
+                        task.details.labels = None;
+                    }
+                }
+            }
+            Self::DoubleViews => task.views *= 2,
             Self::Urgent(v) => task.urgent = v,
         }
         task.label = format!("{}#{}", task.category, task.title);
@@ -843,12 +892,18 @@ impl TaskAction {
                     reviewer: reviewer.into(),
                     points,
                     votes: first_votes(),
+                    labels: None,
                 },
             ),
             Self::Reviewer(v) => update.set(Task::DETAILS.field::<String>("reviewer"), v),
             Self::BumpPoints => update.increment(Task::DETAILS.field::<u32>("points"), 1),
             Self::Vote(voter, v) => update.set_entry(VOTES, voter, v),
             Self::Unvote(voter) => update.remove_entry(VOTES, voter),
+            Self::Label(label) => update.add_to_set(LABELS_PATH, dynorm::StringSet::from([label])),
+            Self::Unlabel(label) => {
+                update.delete_from_set(LABELS_PATH, dynorm::StringSet::from([label]))
+            }
+            Self::DoubleViews => update.increment_by_attribute(Task::VIEWS, Task::VIEWS),
             Self::Urgent(v) => update.set(Task::URGENT, v),
         }
     }
@@ -1422,6 +1477,9 @@ fn task_action() -> impl Strategy<Value = TaskAction> {
         2 => select(&TITLES[..]).prop_map(TaskAction::Reviewer),
         2 => Just(TaskAction::BumpPoints),
         2 => vote(),
+        1 => select(&LABELS[..]).prop_map(TaskAction::Label),
+        1 => select(&LABELS[..]).prop_map(TaskAction::Unlabel),
+        1 => Just(TaskAction::DoubleViews),
         2 => any::<bool>().prop_map(TaskAction::Urgent),
     ]
 }
@@ -1431,6 +1489,16 @@ fn vote() -> impl Strategy<Value = TaskAction> {
     prop_oneof![
         3 => (select(&VOTERS[..]), 0..3u32).prop_map(|(voter, v)| TaskAction::Vote(voter, v)),
         1 => select(&VOTERS[..]).prop_map(TaskAction::Unvote),
+    ]
+}
+
+/// An action that needs no key source: a vote, a label, or views doubled.
+fn keyless() -> impl Strategy<Value = TaskAction> {
+    prop_oneof![
+        3 => vote(),
+        2 => select(&LABELS[..]).prop_map(TaskAction::Label),
+        1 => select(&LABELS[..]).prop_map(TaskAction::Unlabel),
+        1 => Just(TaskAction::DoubleViews),
     ]
 }
 
@@ -1499,9 +1567,10 @@ fn task_writes() -> impl Strategy<Value = Op> {
             .prop_map(|(key, actions, ver, src)| Op::UpdateTask { key, actions, ver, src }),
         2 => (tkey(), task_fields(), ver(), key_src(1, 3, 3))
             .prop_map(|(key, fields, ver, src)| Op::UpsertTask { key, fields, ver, src }),
-        // Votes alone, which need no key source: the entries of a map under keys chosen at
-        // run time, written often enough to be stored and read back.
-        3 => (tkey(), proptest::collection::vec(vote(), 1..=2)).prop_map(|(key, actions)| {
+        // Actions that need no key source, alone: the entries of a map under keys chosen
+        // at run time, a string set inside a map, and `views` plus its own stored value,
+        // written often enough to be stored and read back.
+        3 => (tkey(), proptest::collection::vec(keyless(), 1..=2)).prop_map(|(key, actions)| {
             Op::UpdateTask { key, actions, ver: Ver::Ignore, src: KeySrc::Omit }
         }),
         2 => (tkey(), del_ver(), any::<bool>(), any::<bool>()).prop_map(|(key, ver, require_exists, raw)| {
