@@ -851,6 +851,43 @@ async fn check(db: &Client, world: &World) -> Result<(), String> {
                 "the owned collection of {owner} counts {counted} items, and holds {listed}"
             ));
         }
+        // A filter on an issue's attributes applies to every item read: the repositories
+        // and pull requests have no title, so they stay, with the open issues.
+        let filtered = || {
+            db.collection::<Owned>(owner)
+                .filter(Issue::TITLE.not_exists() | Issue::STATUS.eq(Status::Open))
+        };
+        let mut found = World::default();
+        for item in filtered()
+            .all()
+            .await
+            .map_err(failed("the filtered collection"))?
+        {
+            match item {
+                Owned::Repository(r) => {
+                    found.repos.insert(key(&r.owner, &r.name), r);
+                }
+                Owned::Issue(i) => {
+                    found.issues.insert(key(&i.repo, &i.ticket), i);
+                }
+                Owned::PullRequest(p) => {
+                    found.pulls.insert(key(&p.repo, &p.number), p);
+                }
+            }
+        }
+        let mut open = expected.clone();
+        open.issues.retain(|_, i| i.status == Status::Open);
+        same("the filtered collection", &found, &open)?;
+        let counted = filtered()
+            .count()
+            .await
+            .map_err(failed("the filtered collection's count"))?;
+        let listed = open.repos.len() + open.issues.len() + open.pulls.len();
+        if counted as usize != listed {
+            return Err(format!(
+                "the filtered collection of {owner} counts {counted} items, and holds {listed}"
+            ));
+        }
         let mut found = World::default();
         for item in db
             .collection::<Managed>(owner)
