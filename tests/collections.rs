@@ -313,3 +313,35 @@ async fn a_collection_filter_applies_to_every_item_it_reads() {
         .unwrap();
     assert!(none.is_empty(), "{none:?}");
 }
+
+/// A collection's filter cannot test a key attribute of the index whose partition it
+/// reads: refused before sending, as DynamoDB would refuse it.
+#[tokio::test]
+async fn a_collection_filter_on_a_key_attribute_is_refused_before_sending() {
+    let db = common::db("collection_filter_key").await;
+    let requests = common::Requests::new();
+    let counted = requests.client(&db);
+    let refused = counted
+        .collection::<OwnCards>("b1")
+        .filter(OwnCard::BOARD.eq("b1"))
+        .all()
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), dynorm::ErrorKind::Validation, "{refused}");
+    assert_eq!(refused.attribute(), Some("board"), "{refused}");
+    assert_eq!(requests.total(), 0);
+}
+
+/// Cards keyed by their board's own attribute: `board` holds the key's text.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynorm(table = "OwnBoard", entity = "owncard")]
+#[key(board = "{board}", sk = "OWN#{card_id}")]
+struct OwnCard {
+    board: String,
+    card_id: String,
+}
+
+#[derive(Collection, Debug)]
+enum OwnCards {
+    Card(OwnCard),
+}

@@ -71,7 +71,8 @@ struct Prepared {
     limit: Option<i32>,
     /// `Some(false)` for a descending read; `None` (ascending) otherwise.
     forward: Option<bool>,
-    /// A count's filter: the items of the collection's entities.
+    /// The filter: the caller's condition, and for a count, the items of the
+    /// collection's entities.
     filter: Option<String>,
     /// `COUNT` for a count.
     select: Option<Select>,
@@ -260,6 +261,23 @@ impl<C: Collection> CollectionQuery<C> {
         let key_condition = placeholders.render_all(&conditions).unwrap_or_default();
         if let Some(error) = self.filter.first_error() {
             return Err(fail(error.clone()));
+        }
+        // DynamoDB refuses a key attribute of the queried index in a query's filter.
+        let tested = self.filter.parts().iter().flat_map(Expr::tested_attributes);
+        if let Some(key) = tested.into_iter().find(|a| {
+            index
+                .hash_key
+                .iter()
+                .chain(index.range_key)
+                .any(|k| k.name == *a)
+        }) {
+            return Err(fail(
+                Error::validation(format!(
+                    "`{key}` is a key attribute of `{}`, which a collection reads a partition of: its filter cannot test it",
+                    index.label()
+                ))
+                .with_attribute(key),
+            ));
         }
         let counted = select
             .is_some()
