@@ -1010,4 +1010,16 @@ async fn a_key_written_into_its_own_fields_attribute_holds_on_every_path() {
         db.get::<Account>(key("a2", "o1")).send().await.unwrap(),
         None
     );
+
+    // A value holding the text after it in the template would read back as another value
+    // (`a` of `prefix_a_postfix_b_postfix`): refused on every write path, before sending.
+    let hostile = account("a_postfix_b", "o1");
+    for refused in [
+        db.create(&hostile).send().await.unwrap_err(),
+        db.put(&hostile).send().await.unwrap_err(),
+        db.batch_write().put(&hostile).send().await.unwrap_err(),
+    ] {
+        assert_eq!(refused.kind(), ErrorKind::Validation, "{refused}");
+    }
+    assert_eq!(db.scan::<Account>().all().await.unwrap().len(), 4);
 }

@@ -42,7 +42,7 @@ pub fn write_entity_keys(schema: &Schema, item: &mut Item, missing: MissingTable
             // would be gone, and that pass would render the key of the key.
             continue;
         }
-        match template.render(schema.model, entity.convention, item)? {
+        match template.render(schema.model, template.strictness(entity.convention), item)? {
             Some(text) => rendered.push((template.attribute, text)),
             None if missing == MissingTableKey::Refuse => {
                 return Err(template.missing(schema.model, item))

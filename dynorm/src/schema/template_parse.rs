@@ -4,6 +4,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Error, Result};
+use crate::schema::convention::Convention;
 use crate::schema::entity::{KeyCasing, KeyTemplate, TemplatePart};
 use crate::schema::Schema;
 use crate::value::{AttrError, Item};
@@ -46,6 +47,17 @@ impl KeyTemplate {
     pub(crate) fn is_own(&self) -> bool {
         self.fields().any(|field| field == self.attribute)
     }
+
+    /// The convention a key is rendered under. A key written into its own field's
+    /// attribute is the only place the field's value is stored, so it must parse back:
+    /// a value holding the text that follows it is refused under every convention
+    /// (ElectroDB would write it, and then read back another value).
+    pub(crate) fn strictness(&self, convention: Convention) -> Convention {
+        match self.is_own() {
+            true => Convention::Dynorm,
+            false => convention,
+        }
+    }
 }
 
 /// Before a model decodes an item: a table key written into its own field's attribute
@@ -83,7 +95,8 @@ pub(crate) fn render_own_keys(schema: &Schema, item: &mut Item) -> Result<()> {
         return Ok(());
     };
     for template in table_templates(schema).filter(|template| template.is_own()) {
-        if let Some(text) = template.render(schema.model, entity.convention, item)? {
+        let convention = template.strictness(entity.convention);
+        if let Some(text) = template.render(schema.model, convention, item)? {
             item.insert(template.attribute.to_owned(), AttributeValue::S(text));
         }
     }
@@ -109,7 +122,7 @@ pub fn own_key_value(
         return Ok(Some(value));
     };
     let item = Item::from([(attribute.to_owned(), value)]);
-    match template.render(schema.model, entity.convention, &item) {
+    match template.render(schema.model, template.strictness(entity.convention), &item) {
         Ok(Some(text)) => Ok(Some(AttributeValue::S(text))),
         Ok(None) => Ok(None),
         Err(error) => Err(AttrError::new(error.message())),
