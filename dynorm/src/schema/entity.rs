@@ -336,13 +336,7 @@ impl Entity {
     /// Writes the attributes that say which entity the item is, on every whole-item write:
     /// the name, the version (ElectroDB) and the times (DynamoDB-Toolbox with `timestamps`).
     pub(super) fn write_identity(&self, item: &mut Item) {
-        item.insert(
-            self.attribute.to_owned(),
-            AttributeValue::S(self.name.to_owned()),
-        );
-        if let Some((attribute, version)) = self.convention.version() {
-            item.insert(attribute.to_owned(), AttributeValue::S(version.to_owned()));
-        }
+        self.adopt(item);
         if self.convention.timestamps() {
             let now = convention::toolbox_now();
             item.insert(convention::TOOLBOX_CREATED.to_owned(), now.clone());

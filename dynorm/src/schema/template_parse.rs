@@ -38,9 +38,7 @@ impl KeyTemplate {
         }
         rest.is_empty().then_some(fields)
     }
-}
 
-impl KeyTemplate {
     /// Whether the template is written into the attribute of one of its own fields, as
     /// ElectroDB's attributes used as index keys are (`accountId` holds
     /// `prefix_{accountId}_postfix`).
